@@ -1,0 +1,114 @@
+# gridcoll: PMPI interposition library that makes MPI_Alltoall and MPI_Bcast grid-aware.
+#
+#   make            build build/libgridcoll.so, the tools and the tests
+#   make check      install missing packages, then run every test
+#   make demo       install missing packages, then run the demo
+#
+# config/, model/ and the pure parts of shim/ (layouts, schedules, trees) are also
+# compiled with plain $(CC) into build/libgcpure.a: the unit tests link against that,
+# which proves those files need no MPI.
+
+MPICC      ?= mpicc
+MPIFC      ?= mpifort
+MPIEXEC    ?= mpiexec
+PKG_CONFIG ?= pkg-config
+PREFIX     ?= /usr/local
+BUILD      ?= build
+
+CFLAGS ?= -O2 -g
+STD    := -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN   := -Wall -Wextra
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+
+LIBCONFIG_CFLAGS := $(shell $(PKG_CONFIG) --cflags libconfig 2>/dev/null)
+LIBCONFIG_LIBS   := $(shell $(PKG_CONFIG) --libs libconfig 2>/dev/null)
+CHECK_CFLAGS     := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+CHECK_LIBS       := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+
+CONFIG_SRC    := $(wildcard config/*.c)
+MODEL_SRC     := $(wildcard model/*.c)
+SHIM_PURE_SRC := shim/layout.c $(wildcard shim/*/*_schedule.c shim/*/*_tree.c)
+SHIM_MPI_SRC  := $(filter-out $(SHIM_PURE_SRC),$(wildcard shim/*.c shim/*/*.c))
+PURE_SRC      := $(CONFIG_SRC) $(MODEL_SRC) $(SHIM_PURE_SRC)
+LIB_SRC       := $(PURE_SRC) $(SHIM_MPI_SRC)
+
+LIB      := $(BUILD)/libgridcoll.so
+PURE_LIB := $(BUILD)/libgcpure.a
+INCLUDES := -I. -Iconfig -Imodel -Ishim
+
+UNIT_TESTS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(wildcard test/unit/check_*.c))
+MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.c)) \
+              $(patsubst test/mpi/%.f90,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.f90))
+TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/gridcoll-predict.c))
+
+.PHONY: all check check-unit check-mpi demo install clean deps
+.DEFAULT_GOAL := all
+
+all: $(LIB) $(PURE_LIB) $(TOOLS) $(UNIT_TESTS) $(MPI_TESTS)
+
+# --- the library ----------------------------------------------------------
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(MPICC) $(STD) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden $(INCLUDES) $(LIBCONFIG_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+	$(MPICC) -shared -o $@ $^ $(LIBCONFIG_LIBS) -lm
+
+# --- pure code, compiled without MPI ---------------------------------------
+$(BUILD)/pure/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $(LIBCONFIG_CFLAGS) -MMD -MP -c $< -o $@
+
+$(PURE_LIB): $(PURE_SRC:%.c=$(BUILD)/pure/%.o)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%: tools/%.c $(PURE_LIB)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $< -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
+
+# --- tests -------------------------------------------------------------------
+$(BUILD)/test/check_%: test/unit/check_%.c $(PURE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $(CHECK_CFLAGS) $< -o $@ $(PURE_LIB) $(CHECK_LIBS) $(LIBCONFIG_LIBS) -lm
+
+# MPI test programs are linked WITHOUT gridcoll: they get it only through LD_PRELOAD.
+$(BUILD)/test/mpi/%: test/mpi/%.c test/mpi/mpitest.h
+	@mkdir -p $(@D)
+	$(MPICC) $(STD) $(WARN) $(CFLAGS) -Itest/mpi $< -o $@
+
+$(BUILD)/test/mpi/%: test/mpi/%.f90
+	@mkdir -p $(@D)
+	$(MPIFC) -O2 -Wall $< -o $@ -J$(@D)
+
+check-unit: $(UNIT_TESTS)
+	@fail=0; for t in $(UNIT_TESTS); do CK_VERBOSITY=$${CK_VERBOSITY:-normal} $$t || fail=1; done; exit $$fail
+
+check-mpi: $(LIB) $(MPI_TESTS)
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" test/mpi/run.sh
+
+# The two commands of the README: both install what is missing first.
+check:
+	scripts/deps.sh
+	$(MAKE) all
+	$(MAKE) check-unit
+	$(MAKE) check-mpi
+
+demo:
+	scripts/deps.sh
+	$(MAKE) $(LIB) $(BUILD)/test/mpi/sweep
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/demo.sh
+
+deps:
+	scripts/deps.sh
+
+install: $(LIB) $(TOOLS)
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gridcoll
+	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	for t in $(TOOLS); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
+	install -m 644 examples/*.cfg $(DESTDIR)$(PREFIX)/share/gridcoll/
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

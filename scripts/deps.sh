@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install the Debian packages gridcoll needs, only those that are missing.
+# Run by `make check`, `make demo` and .ci/run; safe to run again.
+set -euo pipefail
+
+packages=(make gcc gfortran pkg-config mpich libmpich-dev libconfig-dev check python3)
+[ "${GRIDCOLL_DEPS_EXTRA:-}" ] && read -r -a extra <<<"$GRIDCOLL_DEPS_EXTRA" && packages+=("${extra[@]}")
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "gridcoll: installing missing packages: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
