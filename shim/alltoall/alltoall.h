@@ -1,0 +1,37 @@
+/* MPI_Alltoall: the call as gridcoll sees it and the table of algorithms.
+ *
+ * Each algorithm is one file in this folder. `supports` decides from data identical on
+ * every rank (the layout, the configuration, the call's counts and type sizes) whether
+ * it can serve the call; when it cannot, dispatch falls back to the MPI library's own. */
+#ifndef GC_ALLTOALL_H
+#define GC_ALLTOALL_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include "comm_state.h"
+
+struct gc_alltoall_call {
+  const void *sendbuf; /* may be MPI_IN_PLACE */
+  int sendcount;
+  MPI_Datatype sendtype;
+  void *recvbuf;
+  int recvcount;
+  MPI_Datatype recvtype;
+  MPI_Comm comm;
+  size_t block_bytes; /* m: bytes of one block (recvcount * size of recvtype) */
+};
+
+struct gc_alltoall_algorithm {
+  const char *name;
+  const char *desc;
+  /* 1 when this algorithm can serve the call on this communicator, else 0. */
+  int (*supports)(const struct gc_alltoall_call *call, const struct gc_comm_state *st);
+  /* MPI_SUCCESS or an MPI error code. */
+  int (*run)(const struct gc_alltoall_call *call, struct gc_comm_state *st);
+};
+
+int gc_alltoall_native_run(const struct gc_alltoall_call *call, struct gc_comm_state *st);
+int gc_alltoall_lg_supports(const struct gc_alltoall_call *call, const struct gc_comm_state *st);
+int gc_alltoall_lg_run(const struct gc_alltoall_call *call, struct gc_comm_state *st);
+
+#endif

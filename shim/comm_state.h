@@ -1,0 +1,39 @@
+/* Per-communicator state, cached on the communicator with a keyval attribute.
+ *
+ * Built at the first intercepted call on a communicator (every member makes that call,
+ * so whatever collective set-up happens here happens on all of them in the same order).
+ * The layout needs no communication: it comes from the world cluster table agreed at
+ * MPI_Init. The private duplicate and the cluster sub-communicators are created only
+ * when an algorithm or the log needs them, and freed with the communicator. */
+#ifndef GC_COMM_STATE_H
+#define GC_COMM_STATE_H
+
+#include <mpi.h>
+#include "layout.h"
+
+struct gc_comm_state {
+  MPI_Comm comm;         /* the application's communicator (not ours) */
+  int rank, size;
+  struct gc_layout layout;
+  MPI_Comm private_comm; /* duplicate for internal traffic, MPI_COMM_NULL until needed */
+  MPI_Comm cluster_comm; /* my cluster's members, ordered as in comm; MPI_COMM_NULL until needed */
+  MPI_Comm leader_comm;  /* one leader per cluster (lowest rank), MPI_COMM_NULL elsewhere */
+  int have_leader_comm;
+  unsigned long long id; /* identical on all members; 0 until the private duplicate exists */
+  unsigned long long calls; /* intercepted calls so far on this communicator */
+};
+
+/* State of comm, built on first use. NULL for communicators gridcoll does not serve
+ * (intercommunicators, MPI_COMM_NULL, or when out of memory): pass the call through. */
+struct gc_comm_state *gc_comm_state_get(MPI_Comm comm);
+
+/* Lazily created sub-communicators; MPI_SUCCESS or the PMPI error code.
+ * Collective over the communicator: call them on every member or on none. */
+int gc_comm_private(struct gc_comm_state *st, MPI_Comm *out);
+int gc_comm_cluster(struct gc_comm_state *st, MPI_Comm *out);
+int gc_comm_leaders(struct gc_comm_state *st, MPI_Comm *out); /* MPI_COMM_NULL on non-leaders */
+
+void gc_comm_state_init_keyval(void);
+void gc_comm_state_free_keyval(void);
+
+#endif
