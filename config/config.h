@@ -89,6 +89,10 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
 int gc_config_apply_env(struct gc_config *cfg, const char *(*get)(const char *name),
                         const struct gc_config_names *names, char *err, size_t errlen);
 
+/* GRIDCOLL_CONFIG when set, else "gridcoll.cfg" when it exists in the working directory,
+ * else NULL. */
+const char *gc_config_default_path(const char *(*get)(const char *name));
+
 /* Scan a file's text for `strict = true` when it does not even parse. */
 int gc_config_file_says_strict(const char *path);
 

@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include "comm_state.h"
+#include "config.h"
 
 struct gc_bcast_call {
   void *buffer;
@@ -21,6 +22,10 @@ struct gc_bcast_algorithm {
   const char *desc;
   int (*supports)(const struct gc_bcast_call *call, const struct gc_comm_state *st);
   int (*run)(const struct gc_bcast_call *call, struct gc_comm_state *st);
+  /* Predicted seconds for a broadcast of m bytes from root on this layout, from data
+   * identical on all ranks; < 0 when no model applies. Sets *model. May be NULL. */
+  double (*predict)(const struct gc_config *cfg, const struct gc_layout *layout, double m,
+                    int root, const char **model);
 };
 
 int gc_bcast_native_run(const struct gc_bcast_call *call, struct gc_comm_state *st);

@@ -1,0 +1,107 @@
+/* MPI_Alltoall: the wrapper, the algorithm table and the dispatch.
+ *
+ * Anything gridcoll cannot judge safely (an invalid argument, an intercommunicator, a
+ * communicator of processes outside MPI_COMM_WORLD) goes to PMPI_Alltoall untouched, so
+ * the application gets exactly the MPI library's behaviour and error. */
+#include "alltoall.h"
+#include "gridcoll.h"
+#include "log.h"
+#include "select.h"
+
+static int always(const struct gc_alltoall_call *call, const struct gc_comm_state *st)
+{
+  (void)call, (void)st;
+  return 1;
+}
+
+/* Index 0 is the MPI library's own algorithm (select.h). */
+static const struct gc_alltoall_algorithm algorithms[] = {
+    {.name = "native", .desc = "the MPI library's own MPI_Alltoall", .supports = always,
+     .run = gc_alltoall_native_run},
+};
+#define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
+
+const char *const *gc_alltoall_names(void)
+{
+  static const char *names[NALGORITHMS + 2] = {"auto"};
+  for (int i = 0; i < NALGORITHMS; i++)
+    names[i + 1] = algorithms[i].name;
+  return names;
+}
+
+const char *gc_alltoall_algorithm_name(int i)
+{
+  return i >= 0 && i < NALGORITHMS ? algorithms[i].name : "?";
+}
+
+static int valid(const struct gc_alltoall_call *c)
+{
+  return c->comm != MPI_COMM_NULL && c->recvcount >= 0 && c->recvtype != MPI_DATATYPE_NULL &&
+         (c->sendbuf == MPI_IN_PLACE || (c->sendcount >= 0 && c->sendtype != MPI_DATATYPE_NULL));
+}
+
+static int choose(const struct gc_alltoall_call *call, const struct gc_comm_state *st,
+                  struct gc_record *rec)
+{
+  const char *names[NALGORITHMS];
+  int supported[NALGORITHMS];
+  double predicted[NALGORITHMS];
+  const char *models[NALGORITHMS];
+  for (int i = 0; i < NALGORITHMS; i++) {
+    names[i] = algorithms[i].name;
+    supported[i] = algorithms[i].supports(call, st);
+    models[i] = NULL;
+    predicted[i] = algorithms[i].predict
+                       ? algorithms[i].predict(&gc_g.cfg, &st->layout, (double)call->block_bytes,
+                                               &models[i])
+                       : -1;
+  }
+  int a = gc_select(gc_g.cfg.alltoall_algorithm, NALGORITHMS, names, supported, predicted);
+  rec->algorithm = a;
+  rec->predicted = predicted[a];
+  rec->model = models[a];
+  return a;
+}
+
+static int alltoall(const struct gc_alltoall_call *call)
+{
+  struct gc_comm_state *st = gc_comm_state_get(call->comm);
+  if (!st)
+    return gc_alltoall_native_run(call, NULL);
+  struct gc_record rec = {.op = GC_OP_ALLTOALL, .root = -1, .bytes = call->block_bytes};
+  int a = choose(call, st, &rec);
+  struct gc_timing timing;
+  gc_call_start(st, &timing);
+  int rc = algorithms[a].run(call, st);
+  if (rc == GC_FALLBACK) {
+    rec.algorithm = a = GC_NATIVE;
+    rec.predicted = -1;
+    rec.model = NULL;
+    rc = gc_alltoall_native_run(call, st);
+  }
+  gc_call_stop(st, &timing, &rec);
+  /* Grid algorithms run on our private duplicate, whose errors come back as codes:
+   * hand them to the application's error handler as the native call would. */
+  if (rc != MPI_SUCCESS && a != GC_NATIVE)
+    PMPI_Comm_call_errhandler(call->comm, rc);
+  return rc;
+}
+
+GC_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+  if (!gc_is_active() || !gc_guard_enter())
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  struct gc_alltoall_call call = {sendbuf, sendcount, sendtype, recvbuf,
+                                  recvcount, recvtype, comm, 0};
+  MPI_Count type_size = 0;
+  int rc;
+  if (!valid(&call) || PMPI_Type_size_x(recvtype, &type_size) != MPI_SUCCESS) {
+    rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  } else {
+    call.block_bytes = (size_t)recvcount * (size_t)type_size;
+    rc = alltoall(&call);
+  }
+  gc_guard_leave();
+  return rc;
+}

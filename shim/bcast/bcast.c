@@ -1,0 +1,95 @@
+/* MPI_Bcast: the wrapper, the algorithm table and the dispatch.
+ * Same rules as MPI_Alltoall: anything gridcoll cannot judge goes to PMPI_Bcast untouched. */
+#include "bcast.h"
+#include "gridcoll.h"
+#include "log.h"
+#include "select.h"
+
+static int always(const struct gc_bcast_call *call, const struct gc_comm_state *st)
+{
+  (void)call, (void)st;
+  return 1;
+}
+
+/* Index 0 is the MPI library's own algorithm (select.h). */
+static const struct gc_bcast_algorithm algorithms[] = {
+    {.name = "native", .desc = "the MPI library's own MPI_Bcast", .supports = always,
+     .run = gc_bcast_native_run},
+};
+#define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
+
+const char *const *gc_bcast_names(void)
+{
+  static const char *names[NALGORITHMS + 2] = {"auto"};
+  for (int i = 0; i < NALGORITHMS; i++)
+    names[i + 1] = algorithms[i].name;
+  return names;
+}
+
+const char *gc_bcast_algorithm_name(int i)
+{
+  return i >= 0 && i < NALGORITHMS ? algorithms[i].name : "?";
+}
+
+static int choose(const struct gc_bcast_call *call, const struct gc_comm_state *st,
+                  struct gc_record *rec)
+{
+  const char *names[NALGORITHMS];
+  int supported[NALGORITHMS];
+  double predicted[NALGORITHMS];
+  const char *models[NALGORITHMS];
+  for (int i = 0; i < NALGORITHMS; i++) {
+    names[i] = algorithms[i].name;
+    supported[i] = algorithms[i].supports(call, st);
+    models[i] = NULL;
+    predicted[i] = algorithms[i].predict
+                       ? algorithms[i].predict(&gc_g.cfg, &st->layout, (double)call->bytes,
+                                               call->root, &models[i])
+                       : -1;
+  }
+  int a = gc_select(gc_g.cfg.bcast_algorithm, NALGORITHMS, names, supported, predicted);
+  rec->algorithm = a;
+  rec->predicted = predicted[a];
+  rec->model = models[a];
+  return a;
+}
+
+static int bcast(const struct gc_bcast_call *call)
+{
+  struct gc_comm_state *st = gc_comm_state_get(call->comm);
+  if (!st || call->root < 0 || call->root >= st->size)
+    return gc_bcast_native_run(call, NULL);
+  struct gc_record rec = {.op = GC_OP_BCAST, .root = call->root, .bytes = call->bytes};
+  int a = choose(call, st, &rec);
+  struct gc_timing timing;
+  gc_call_start(st, &timing);
+  int rc = algorithms[a].run(call, st);
+  if (rc == GC_FALLBACK) {
+    rec.algorithm = a = GC_NATIVE;
+    rec.predicted = -1;
+    rec.model = NULL;
+    rc = gc_bcast_native_run(call, st);
+  }
+  gc_call_stop(st, &timing, &rec);
+  if (rc != MPI_SUCCESS && a != GC_NATIVE)
+    PMPI_Comm_call_errhandler(call->comm, rc);
+  return rc;
+}
+
+GC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+  if (!gc_is_active() || !gc_guard_enter())
+    return PMPI_Bcast(buffer, count, datatype, root, comm);
+  struct gc_bcast_call call = {buffer, count, datatype, root, comm, 0};
+  MPI_Count type_size = 0;
+  int rc;
+  if (comm == MPI_COMM_NULL || count < 0 || datatype == MPI_DATATYPE_NULL ||
+      PMPI_Type_size_x(datatype, &type_size) != MPI_SUCCESS) {
+    rc = PMPI_Bcast(buffer, count, datatype, root, comm);
+  } else {
+    call.bytes = (size_t)count * (size_t)type_size;
+    rc = bcast(&call);
+  }
+  gc_guard_leave();
+  return rc;
+}

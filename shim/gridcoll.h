@@ -1,0 +1,50 @@
+/* Process-wide state of the interposition library and the helpers every wrapper uses.
+ *
+ * gridcoll is either active (configuration loaded, agreed by all ranks at MPI_Init) or
+ * passing through; once decided at MPI_Init that never changes, so every rank takes the
+ * same path for every call. */
+#ifndef GC_GRIDCOLL_H
+#define GC_GRIDCOLL_H
+
+#include <mpi.h>
+#include "config.h"
+
+#define GC_EXPORT __attribute__((visibility("default")))
+
+/* Returned by an algorithm's run() when it decided, before any traffic and identically
+ * on every rank, that it cannot serve the call: dispatch then calls the MPI library. */
+#define GC_FALLBACK (-1)
+
+struct gc_global {
+  int started;          /* gc_startup ran */
+  int active;           /* 1: intercept; 0: pass every call through */
+  struct gc_config cfg; /* effective configuration (file + environment) */
+  int world_rank, world_size;
+  int *world_cluster;   /* [world_size] cluster id of each world rank */
+  int thread_level;     /* as provided by MPI_Init_thread */
+};
+
+extern struct gc_global gc_g;
+
+/* Start-up and shut-down, called from the MPI_Init*, MPI_Finalize wrappers. */
+void gc_startup(void);
+void gc_shutdown(void);
+
+/* Per-thread re-entry guard: calls made by gridcoll itself are never intercepted. */
+int gc_guard_enter(void); /* 1 if entered, 0 if this thread is already inside gridcoll */
+void gc_guard_leave(void);
+
+/* Messages on stderr, prefixed "gridcoll:". gc_warn prints from world rank 0 only
+ * (every rank takes the same path, so rank 0 speaks for all); gc_warn_any from any rank
+ * (for a problem only that rank can see); gc_debug at GRIDCOLL_VERBOSE >= level. */
+void gc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gc_warn_any(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gc_debug(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* 1 when gridcoll should act on calls: started, active, and not re-entered. */
+static inline int gc_is_active(void)
+{
+  return gc_g.active;
+}
+
+#endif

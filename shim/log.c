@@ -1,0 +1,179 @@
+/* Per-call records: timing around the collective, an in-memory buffer, CSV on disk.
+ * The file is created (with its header) at MPI_Init so an unwritable path is reported
+ * at once; records are appended when the buffer fills and at MPI_Finalize. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gridcoll.h"
+#include "log.h"
+#include "summary.h"
+
+#define GC_LOG_BUFFER 4096 /* records (~100 bytes each) held before a write */
+
+static struct {
+  int timing;      /* time calls at all: a file or a summary wants them */
+  int sync;
+  FILE *file;      /* NULL: no per-call file, or it could not be written */
+  int failed;      /* a write failed: warned once, file closed */
+  struct gc_record buffer[GC_LOG_BUFFER];
+  int used;
+  pthread_mutex_t lock;
+} lg = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static const char header[] =
+    "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s\n";
+
+int gc_log_expand_path(const char *pattern, int rank, char *out, size_t outlen)
+{
+  const char *job = getenv("SLURM_JOB_ID");
+  if (!job)
+    job = getenv("PMI_JOBID");
+  if (!job)
+    job = getenv("OMPI_MCA_ess_base_jobid");
+  if (!job)
+    job = "0";
+  size_t n = 0;
+  for (const char *p = pattern; *p; p++) {
+    char piece[64];
+    const char *add = piece;
+    if (*p == '%' && p[1]) {
+      p++;
+      if (*p == 'r')
+        snprintf(piece, sizeof piece, "%d", rank);
+      else if (*p == 'p')
+        snprintf(piece, sizeof piece, "%ld", (long)getpid());
+      else if (*p == 'j')
+        add = job;
+      else if (*p == '%')
+        add = "%";
+      else
+        snprintf(piece, sizeof piece, "%%%c", *p);
+    } else {
+      piece[0] = *p, piece[1] = '\0';
+    }
+    size_t len = strlen(add);
+    if (n + len >= outlen)
+      return -1;
+    memcpy(out + n, add, len);
+    n += len;
+  }
+  out[n] = '\0';
+  return 0;
+}
+
+static void write_failed(const char *what)
+{
+  if (!lg.failed)
+    gc_warn_any("rank %d: cannot write the log (%s); the program continues without it",
+                gc_g.world_rank, what);
+  lg.failed = 1;
+  if (lg.file)
+    fclose(lg.file);
+  lg.file = NULL;
+}
+
+void gc_log_open(const struct gc_config *cfg)
+{
+  int summary = cfg->log_summary < 0 ? cfg->log_file != NULL : cfg->log_summary;
+  lg.timing = cfg->log_file != NULL || summary;
+  lg.sync = cfg->log_mode == GC_LOG_SYNC;
+  gc_summary_reset(summary);
+  if (!cfg->log_file)
+    return;
+  char path[4096];
+  if (gc_log_expand_path(cfg->log_file, gc_g.world_rank, path, sizeof path) != 0) {
+    write_failed("log file pattern too long");
+    return;
+  }
+  lg.file = fopen(path, "w");
+  if (!lg.file || fputs(header, lg.file) == EOF) {
+    char what[4200];
+    snprintf(what, sizeof what, "%s: %s", path, strerror(errno));
+    write_failed(what);
+  }
+}
+
+int gc_log_enabled(void)
+{
+  return lg.timing;
+}
+
+static void write_time(FILE *f, double s)
+{
+  if (s >= 0)
+    fprintf(f, "%.9g", s);
+}
+
+/* Called with the lock held. */
+static void flush_records(void)
+{
+  for (int i = 0; i < lg.used && lg.file; i++) {
+    const struct gc_record *r = &lg.buffer[i];
+    fprintf(lg.file, "%d,%llu,%d,%llu,%s,%s,", gc_g.world_rank, r->comm_id, r->comm_size,
+            r->call, gc_op_name(r->op), gc_algorithm_name(r->op, r->algorithm));
+    if (r->root >= 0)
+      fprintf(lg.file, "%d", r->root);
+    fprintf(lg.file, ",%zu,%d,%s,", r->bytes, r->clusters, r->model ? r->model : "");
+    write_time(lg.file, r->predicted);
+    fputc(',', lg.file);
+    write_time(lg.file, r->actual);
+    fputc('\n', lg.file);
+  }
+  if (lg.file && (ferror(lg.file) || fflush(lg.file) != 0))
+    write_failed(strerror(errno));
+  lg.used = 0;
+}
+
+void gc_call_start(struct gc_comm_state *st, struct gc_timing *t)
+{
+  MPI_Comm priv = MPI_COMM_NULL;
+  /* The private duplicate also gives the communicator its id for the records. */
+  t->logging = lg.timing && gc_comm_private(st, &priv) == MPI_SUCCESS;
+  if (t->logging && lg.sync)
+    PMPI_Barrier(priv);
+  t->t0 = PMPI_Wtime();
+}
+
+void gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec)
+{
+  double elapsed = PMPI_Wtime() - t->t0;
+  st->calls++;
+  if (!t->logging)
+    return;
+  if (lg.sync) {
+    double slowest = elapsed;
+    PMPI_Reduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, st->private_comm);
+    if (st->rank == 0)
+      elapsed = slowest;
+  }
+  rec->comm_id = st->id;
+  rec->call = st->calls - 1;
+  rec->comm_size = st->size;
+  rec->comm_rank = st->rank;
+  rec->clusters = st->layout.nclusters;
+  rec->actual = elapsed;
+  if (st->rank == 0)
+    gc_summary_add(rec); /* each call counted once, by the rank that holds its full time */
+  pthread_mutex_lock(&lg.lock);
+  if (lg.file) {
+    lg.buffer[lg.used++] = *rec;
+    if (lg.used == GC_LOG_BUFFER)
+      flush_records();
+  }
+  pthread_mutex_unlock(&lg.lock);
+}
+
+void gc_log_finalize(const struct gc_config *cfg)
+{
+  pthread_mutex_lock(&lg.lock);
+  flush_records();
+  if (lg.file && fclose(lg.file) != 0)
+    write_failed(strerror(errno));
+  lg.file = NULL;
+  pthread_mutex_unlock(&lg.lock);
+  gc_summary_finalize(cfg, lg.sync);
+}

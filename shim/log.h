@@ -1,0 +1,55 @@
+/* Predicted versus actual, per call.
+ *
+ * A record per intercepted call and rank, kept in memory and written as CSV at
+ * MPI_Finalize or when the buffer fills, never inside the timed region. Beside the
+ * records, every rank keeps mpiP-style aggregates (count, sum, max) of the calls it
+ * timed as rank 0 of the communicator; world rank 0 merges them into the summary
+ * table at MPI_Finalize. */
+#ifndef GC_LOG_H
+#define GC_LOG_H
+
+#include <stddef.h>
+#include "comm_state.h"
+#include "config.h"
+
+enum gc_op { GC_OP_ALLTOALL, GC_OP_BCAST, GC_OP_LAST };
+
+struct gc_record {
+  unsigned long long comm_id;
+  unsigned long long call; /* index of the call on its communicator, from 0 */
+  int comm_size;
+  int comm_rank;
+  enum gc_op op;
+  int algorithm;           /* index in the op's algorithm table */
+  int root;                /* -1 for all-to-all */
+  size_t bytes;            /* m */
+  int clusters;
+  const char *model;       /* name of the model that predicted, NULL when none */
+  double predicted;        /* seconds; < 0 when none */
+  double actual;           /* seconds */
+};
+
+/* Timing of one call: gc_call_start before the collective, gc_call_stop after.
+ * In sync mode start is a barrier and stop a max-reduction, both outside the timed region,
+ * so comm rank 0 holds the collective's completion time. */
+struct gc_timing {
+  double t0;
+  int logging;
+};
+
+void gc_log_open(const struct gc_config *cfg);
+int gc_log_enabled(void);
+void gc_call_start(struct gc_comm_state *st, struct gc_timing *t);
+/* Fills rec->actual (and the id fields) and stores it. */
+void gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec);
+void gc_log_finalize(const struct gc_config *cfg);
+
+/* Names used in the CSV and the summary. */
+const char *gc_op_name(enum gc_op op);
+const char *gc_algorithm_name(enum gc_op op, int algorithm);
+
+/* Expand %r (world rank), %p (pid), %j (job id from the launcher, else "0"), %% in a
+ * log file pattern. Returns 0, or -1 if it does not fit. */
+int gc_log_expand_path(const char *pattern, int rank, char *out, size_t outlen);
+
+#endif

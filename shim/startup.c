@@ -1,0 +1,209 @@
+/* MPI_Init time: read the configuration, agree on it, and build the world cluster table.
+ *
+ * Every rank must make the same choices, so nothing here decides on one rank alone:
+ *   1. each rank loads the file and the environment (no communication);
+ *   2. one allreduce compares a hash of what they loaded; any difference, or any rank
+ *      that failed to load, turns gridcoll into a pure passthrough on every rank;
+ *   3. only then the topology: one cluster id per world rank, gathered so all hold the
+ *      same table (a rank no cluster matches gets a cluster of its own).
+ * Start-up traffic runs on MPI_COMM_WORLD inside MPI_Init, before the application can
+ * have posted anything that it could match. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridcoll.h"
+#include "comm_state.h"
+#include "log.h"
+#include "select.h"
+#include "topology.h"
+
+struct gc_global gc_g;
+
+enum { LOAD_OK, LOAD_OFF, LOAD_ERROR };
+
+static const char *env_get(const char *name)
+{
+  return getenv(name);
+}
+
+/* Step 1: file then environment over the defaults. */
+static int load_config(char *err, size_t errlen)
+{
+  struct gc_config *cfg = &gc_g.cfg;
+  gc_config_defaults(cfg);
+  const char *off = getenv("GRIDCOLL");
+  if (off && strcmp(off, "off") == 0) {
+    cfg->enabled = 0; /* "nothing read": not even the file */
+    return LOAD_OFF;
+  }
+  const struct gc_config_names names = {gc_alltoall_names(), gc_bcast_names()};
+  const char *path = gc_config_default_path(env_get);
+  if (path && gc_config_load(cfg, path, &names, err, errlen) != 0) {
+    cfg->strict = cfg->strict || gc_config_file_says_strict(path);
+    return LOAD_ERROR;
+  }
+  int strict = cfg->strict;
+  if (gc_config_apply_env(cfg, env_get, &names, err, errlen) != 0) {
+    cfg->strict = strict;
+    return LOAD_ERROR;
+  }
+  return cfg->enabled ? LOAD_OK : LOAD_OFF;
+}
+
+/* Step 2: max of (h, ~h) gives max and ~min of h: equal iff all ranks agree. The third
+ * slot carries ~(lowest rank whose load failed), so that rank can say why. */
+static int agree(int status, int *first_error_rank)
+{
+  uint64_t h = status == LOAD_OK ? gc_config_hash(&gc_g.cfg) : (uint64_t)status;
+  uint64_t mine[3] = {h, ~h, ~(uint64_t)(status == LOAD_ERROR ? gc_g.world_rank : INT_MAX)};
+  uint64_t all[3];
+  if (PMPI_Allreduce(mine, all, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+    return 0;
+  *first_error_rank = (int)~all[2];
+  return all[0] == ~all[1];
+}
+
+/* Node topology: one cluster per shared-memory node, numbered by first appearance. */
+static int node_cluster_table(int *table)
+{
+  MPI_Comm node;
+  if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
+      MPI_SUCCESS)
+    return -1;
+  int node_rank, leader = gc_g.world_rank;
+  PMPI_Comm_rank(node, &node_rank);
+  PMPI_Bcast(&leader, 1, MPI_INT, 0, node); /* key 0 keeps world order: rank 0 is lowest */
+  PMPI_Comm_free(&node);
+  if (PMPI_Allgather(&leader, 1, MPI_INT, table, 1, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS)
+    return -1;
+  /* Renumber leaders' world ranks into ordinals 0, 1, ... */
+  int next = 0;
+  for (int r = 0; r < gc_g.world_size; r++) {
+    if (table[r] == r)
+      table[r] = -(++next); /* mark leaders with their ordinal, negated */
+  }
+  for (int r = 0; r < gc_g.world_size; r++)
+    table[r] = table[r] < 0 ? -table[r] - 1 : -table[table[r]] - 1;
+  return 0;
+}
+
+/* Clusters from the configuration: each rank matches itself, then all gather. */
+static int configured_cluster_table(int *table)
+{
+  char host[MPI_MAX_PROCESSOR_NAME] = "";
+  int len = 0;
+  char err[GC_ERR_MAX] = "";
+  PMPI_Get_processor_name(host, &len);
+  int mine = gc_topology_cluster_of(&gc_g.cfg, gc_g.world_rank, host, err, sizeof err);
+  if (PMPI_Allgather(&mine, 1, MPI_INT, table, 1, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS)
+    return -1;
+  int first_bad = -1, unmatched = 0;
+  for (int r = 0; r < gc_g.world_size; r++) {
+    if (table[r] == -2 && first_bad < 0)
+      first_bad = r;
+    unmatched += table[r] == GC_CLUSTER_NONE;
+  }
+  if (first_bad >= 0) {
+    if (gc_g.world_rank == first_bad)
+      gc_warn_any("%s; %s", err,
+                  gc_g.cfg.strict ? "strict = true: aborting" : "passing every call through");
+    return -1;
+  }
+  if (unmatched) {
+    char list[256] = "";
+    size_t used = 0;
+    for (int r = 0; r < gc_g.world_size && used < sizeof list - 8; r++) {
+      if (table[r] == GC_CLUSTER_NONE)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", used ? "," : "", r);
+    }
+    gc_warn("%d rank(s) matched by no cluster of %s (%s%s): each forms a cluster of its own",
+            unmatched, gc_g.cfg.path ? gc_g.cfg.path : "the configuration", list,
+            used >= sizeof list - 8 ? ",..." : "");
+    for (int r = 0; r < gc_g.world_size; r++) {
+      if (table[r] == GC_CLUSTER_NONE)
+        table[r] = gc_g.cfg.nclusters + r; /* beyond the configured ones: defaults apply */
+    }
+  }
+  return 0;
+}
+
+/* A configuration error: abort if the user asked for strictness, else pass through. */
+static void fail_startup(void)
+{
+  if (gc_g.cfg.strict)
+    PMPI_Abort(MPI_COMM_WORLD, 1);
+  gc_g.active = 0;
+}
+
+void gc_startup(void)
+{
+  if (gc_g.started)
+    return;
+  gc_g.started = 1;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &gc_g.world_rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &gc_g.world_size);
+
+  char err[GC_ERR_MAX] = "";
+  int status = load_config(err, sizeof err);
+  int first_error_rank = INT_MAX;
+  int same = agree(status, &first_error_rank);
+  if (first_error_rank != INT_MAX) {
+    if (gc_g.world_rank == first_error_rank)
+      gc_warn_any("%s; %s", err,
+                  gc_g.cfg.strict ? "strict = true: aborting" : "passing every call through");
+    fail_startup();
+    return;
+  }
+  if (!same) {
+    gc_warn("the configuration differs between ranks (file or GRIDCOLL_* environment not the "
+            "same everywhere); passing every call through");
+    gc_g.active = 0;
+    return;
+  }
+  if (status == LOAD_OFF) {
+    gc_g.active = 0;
+    return;
+  }
+
+  gc_g.world_cluster = malloc(sizeof(int) * (size_t)gc_g.world_size);
+  int ok = gc_g.world_cluster != NULL;
+  /* Whether the table could be allocated must be agreed too. */
+  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!ok) {
+    gc_warn("out of memory at start-up; passing every call through");
+    free(gc_g.world_cluster);
+    gc_g.world_cluster = NULL;
+    gc_g.active = 0;
+    return;
+  }
+  int rc = gc_g.cfg.topology == GC_TOPOLOGY_NODE ? node_cluster_table(gc_g.world_cluster)
+                                                 : configured_cluster_table(gc_g.world_cluster);
+  if (rc != 0) {
+    fail_startup();
+    free(gc_g.world_cluster);
+    gc_g.world_cluster = NULL;
+    return;
+  }
+  gc_comm_state_init_keyval();
+  gc_log_open(&gc_g.cfg);
+  gc_g.active = 1;
+  gc_debug(2, "active: %s topology, alltoall=%s bcast=%s, log=%s",
+           gc_g.cfg.topology == GC_TOPOLOGY_NODE ? "node" : "configured",
+           gc_g.cfg.alltoall_algorithm, gc_g.cfg.bcast_algorithm,
+           gc_g.cfg.log_file ? gc_g.cfg.log_file : "off");
+}
+
+void gc_shutdown(void)
+{
+  if (gc_g.active) {
+    gc_g.active = 0; /* from here on, every call passes through */
+    gc_log_finalize(&gc_g.cfg);
+    gc_comm_state_free_keyval();
+  }
+  free(gc_g.world_cluster);
+  gc_g.world_cluster = NULL;
+  gc_config_free(&gc_g.cfg);
+}
