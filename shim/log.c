@@ -67,9 +67,13 @@ int gc_log_expand_path(const char *pattern, int rank, char *out, size_t outlen)
 
 static void write_failed(const char *what)
 {
-  if (!lg.failed)
-    gc_warn_any("rank %d: cannot write the log (%s); the program continues without it",
-                gc_g.world_rank, what);
+  /* Every rank writes its own file, usually into the same directory: rank 0 speaks for
+   * all, the others only when asked to be verbose. */
+  if (!lg.failed) {
+    gc_warn("cannot write the log (%s); the program continues without it", what);
+    if (gc_g.world_rank != 0)
+      gc_debug(2, "cannot write the log (%s); the program continues without it", what);
+  }
   lg.failed = 1;
   if (lg.file)
     fclose(lg.file);

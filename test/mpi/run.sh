@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# MPI integration tests: unmodified programs (linked without gridcoll) get it through
+# LD_PRELOAD, as a user's would, under several topologies and configurations.
+# Each case checks real results: buffers equal to the PMPI call's, log records per call
+# and rank, exactly one warning for a bad configuration and the program unharmed.
+set -u
+BUILD=${BUILD:-build}
+MPIEXEC=${MPIEXEC:-mpiexec}
+LIB=$(realpath "$BUILD/libgridcoll.so")
+T=$(realpath "$BUILD/test/mpi")
+ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native}
+BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; sed 's/^/     | /' out err 2>/dev/null | head -20; }
+
+# mpirun N [VAR=VALUE ...] -- program args: the variables reach every rank through -genv,
+# LD_PRELOAD included; stdout to ./out, stderr to ./err, exit code in $rc.
+mpirun() {
+  local n=$1; shift
+  local genv=(-genv LD_PRELOAD "$LIB")
+  while [ "$1" != "--" ]; do genv+=(-genv "${1%%=*}" "${1#*=}"); shift; done
+  shift
+  timeout 300 "$MPIEXEC" "${genv[@]}" -n "$n" "$@" >out 2>err
+  rc=$?
+}
+
+warnings() { grep -c '^gridcoll:' err; }
+no_failures() { [ "$rc" = 0 ] && grep -q ' 0 failed' out && ! grep -q '^FAIL' out; }
+
+# --- correctness under every topology and algorithm --------------------------------
+cat >interleaved.cfg <<'CFG'
+clusters = ( { name = "even"; ranks = "0,2"; }, { name = "odd"; ranks = "1,3"; } );
+CFG
+cat >three.cfg <<'CFG'
+clusters = ( { name = "a"; ranks = "0,3"; }, { name = "b"; ranks = "1,4"; }, { name = "c"; ranks = "2"; } );
+CFG
+topologies=(
+  "2|GRIDCOLL_CLUSTERS=host"
+  "2|GRIDCOLL_CLUSTERS=0,1"
+  "3|GRIDCOLL_CLUSTERS=0,1-2"
+  "4|GRIDCOLL_CLUSTERS=0-1,2-3"
+  "4|GRIDCOLL_CONFIG=$tmp/interleaved.cfg"
+  "5|GRIDCOLL_CONFIG=$tmp/three.cfg"
+)
+for entry in "${topologies[@]}"; do
+  n=${entry%%|*}; topo=${entry#*|}
+  for a in $ALLTOALL_ALGORITHMS; do
+    mpirun "$n" "$topo" GRIDCOLL_ALLTOALL="$a" -- "$T/alltoall"
+    no_failures && [ "$(warnings)" = 0 ] && pass "alltoall $a, $n ranks, $topo" || fail "alltoall $a, $n ranks, $topo"
+  done
+  for b in $BCAST_ALGORITHMS; do
+    mpirun "$n" "$topo" GRIDCOLL_BCAST="$b" -- "$T/bcast"
+    no_failures && [ "$(warnings)" = 0 ] && pass "bcast $b, $n ranks, $topo" || fail "bcast $b, $n ranks, $topo"
+  done
+done
+
+mpirun 1 -- "$T/alltoall"
+no_failures && pass "alltoall on 1 rank" || fail "alltoall on 1 rank"
+
+# --- the log ---------------------------------------------------------------------------
+# One record per call and rank, a header, the same communicator id for the same call on
+# every rank, and in sync mode rank 0 holds the slowest rank's time.
+check_log() { # mode
+  local mode=$1 calls
+  mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/log-$mode-%r.csv" GRIDCOLL_LOG_MODE="$mode" -- "$T/alltoall"
+  calls=$(sed -n 's/.* \([0-9]*\) calls per rank/\1/p' out)
+  no_failures || return 1
+  for r in 0 1 2; do
+    [ "$(head -1 "log-$mode-$r.csv")" = "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s" ] || return 1
+    [ "$(tail -n +2 "log-$mode-$r.csv" | wc -l)" = "$calls" ] || return 1
+    awk -F, -v r=$r 'NR > 1 && ($1 != r || NF != 12 || $3 != 3 || $5 != "alltoall" || $9 != 2 || $12 < 0) { exit 1 }' "log-$mode-$r.csv" || return 1
+  done
+  # Same communicator id and call index on every rank, line by line.
+  paste -d' ' <(cut -d, -f2,4 "log-$mode-0.csv") <(cut -d, -f2,4 "log-$mode-1.csv") <(cut -d, -f2,4 "log-$mode-2.csv") |
+    awk 'NR > 1 && ($1 != $2 || $2 != $3) { exit 1 }' || return 1
+  if [ "$mode" = sync ]; then
+    paste -d, "log-$mode-0.csv" "log-$mode-1.csv" "log-$mode-2.csv" |
+      awk -F, 'NR > 1 && ($12 < $24 || $12 < $36) { exit 1 }' || return 1
+  fi
+}
+check_log sync && pass "log: one record per call and rank (sync)" || fail "log: one record per call and rank (sync)"
+check_log local && pass "log: one record per call and rank (local)" || fail "log: one record per call and rank (local)"
+
+mpirun 2 GRIDCOLL_LOG="$tmp/f-%r.csv" -- "$T/fortran"
+if no_failures && [ "$(tail -n +2 f-0.csv | cut -d, -f5 | sort | uniq -c | tr -s ' ' | paste -sd' ')" = " 2 alltoall 2 bcast" ] &&
+   [ "$(wc -l <f-1.csv)" = 5 ]; then pass "fortran: intercepted and logged"; else fail "fortran: intercepted and logged"; fi
+
+mpirun 3 GRIDCOLL_SUMMARY=1 -- "$T/sweep" 16384 2
+if [ "$rc" = 0 ] && [ "$(grep -c 'gridcoll: summary of' err)" = 1 ] &&
+   grep -q 'gridcoll: alltoall  native' err && grep -q 'gridcoll: bcast     native' err &&
+   ! grep -qv '^sweep:' out; then pass "summary on stderr from one rank, stdout untouched"; else fail "summary on stderr from one rank, stdout untouched"; fi
+
+cat >summary.cfg <<CFG
+log = { file = "$tmp/s-%r.csv"; summary = true; summary_file = "$tmp/summary.txt"; mode = "local"; };
+CFG
+mpirun 2 GRIDCOLL_CONFIG="$tmp/summary.cfg" -- "$T/sweep" 4096 1
+[ "$rc" = 0 ] && grep -q '^alltoall  native' summary.txt && [ -s s-1.csv ] && [ "$(warnings)" = 0 ] &&
+  pass "summary_file and log from the configuration file" || fail "summary_file and log from the configuration file"
+
+mpirun 2 GRIDCOLL_LOG="/nonexistent-dir/x-%r.csv" -- "$T/alltoall"
+no_failures && [ "$(warnings)" = 1 ] && grep -q 'cannot write the log' err &&
+  pass "unwritable log: one warning, program continues" || fail "unwritable log: one warning, program continues"
+
+mpirun 2 GRIDCOLL=off GRIDCOLL_LOG="$tmp/off-%r.csv" GRIDCOLL_SUMMARY=1 -- "$T/alltoall"
+no_failures && [ ! -e off-0.csv ] && [ "$(warnings)" = 0 ] &&
+  pass "GRIDCOLL=off: pure passthrough, nothing logged" || fail "GRIDCOLL=off: pure passthrough, nothing logged"
+
+# --- bad configurations: one clear warning naming file and line, then pass-through -------
+# bad_config NAME EXPECTED-TEXT CONTENT: the program must still succeed, warn once with
+# the file name, and log nothing (every call passed through).
+bad_config() {
+  local name=$1 expect=$2 content=$3
+  printf '%s\n' "$content" >"$name.cfg"
+  rm -f bad-*.csv
+  mpirun 2 GRIDCOLL_CONFIG="$tmp/$name.cfg" GRIDCOLL_LOG="$tmp/bad-%r.csv" -- "$T/alltoall"
+  if no_failures && [ "$(warnings)" = 1 ] && grep -q "$name.cfg" err && grep -q -- "$expect" err &&
+     [ ! -e bad-0.csv ]; then pass "bad config ($name): one warning, passed through"
+  else fail "bad config ($name): one warning, passed through"; fi
+}
+bad_config syntax ':2:' 'alltoall = { algorithm = "auto"; };
+bcast = { algorithm = "auto" '
+bad_config unknown-key ':1:.*alpah' 'network = { lan = { alpah = "60 us"; }; };'
+bad_config wrong-type ':1:.*clusters' 'clusters = "nancy";'
+bad_config bad-unit ':1:.*alpha' 'network = { lan = { alpha = "5 parsecs"; }; };'
+bad_config negative-latency ':3:.*latency' 'clusters = ( { name = "a"; ranks = "0"; }, { name = "b"; ranks = "1"; } );
+network = {
+  wan = { latency = ( ("0", "-5 ms"), ("5 ms", "0") ); };
+};'
+bad_config zero-bandwidth 'bandwidth' 'clusters = ( { name = "a"; ranks = "0"; }, { name = "b"; ranks = "1"; } );
+network = { wan = { bandwidth = ( (0, 0), (0, 0) ); }; };'
+bad_config matrix-size 'latency' 'clusters = ( { name = "a"; ranks = "0"; }, { name = "b"; ranks = "1"; } );
+network = { wan = { latency = ( ("0", "5 ms", "5 ms"), ("5 ms", "0", "5 ms") ); }; };'
+bad_config overlap ':2:' 'clusters = ( { name = "a"; ranks = "0-1"; },
+ { name = "b"; ranks = "1"; } );'
+bad_config two-hosts 'matched by' 'clusters = ( { name = "a"; hosts = [ "*" ]; }, { name = "b"; hosts = [ "*" ]; } );'
+bad_config algorithm 'alltoall.algorithm' 'alltoall = { algorithm = "fast"; };'
+
+mpirun 2 GRIDCOLL_CONFIG="$tmp/missing.cfg" -- "$T/alltoall"
+no_failures && [ "$(warnings)" = 1 ] && grep -q 'missing.cfg' err &&
+  pass "missing configuration file: one warning" || fail "missing configuration file: one warning"
+
+mpirun 2 GRIDCOLL_BCAST=fat GRIDCOLL_LOG="$tmp/env-%r.csv" -- "$T/bcast"
+no_failures && [ "$(warnings)" = 1 ] && grep -q 'GRIDCOLL_BCAST' err && [ ! -e env-0.csv ] &&
+  pass "bad GRIDCOLL_BCAST: one warning, passed through" || fail "bad GRIDCOLL_BCAST: one warning, passed through"
+
+printf 'clusters = ( { name = "a"; ranks = "0"; } );\n' >unmatched.cfg
+mpirun 3 GRIDCOLL_CONFIG="$tmp/unmatched.cfg" GRIDCOLL_LOG="$tmp/um-%r.csv" -- "$T/alltoall"
+no_failures && [ "$(warnings)" = 1 ] && grep -q 'cluster of its own' err && awk -F, 'NR == 2 { exit $9 != 3 }' um-0.csv &&
+  pass "unmatched ranks: one warning, each forms a cluster" || fail "unmatched ranks: one warning, each forms a cluster"
+
+printf 'strict = true;\nnetwork = { lan = { alpha = -1; }; };\n' >strict.cfg
+mpirun 2 GRIDCOLL_CONFIG="$tmp/strict.cfg" -- "$T/alltoall"
+[ "$rc" != 0 ] && grep -q 'strict' err && pass "strict = true: bad configuration aborts" || fail "strict = true: bad configuration aborts"
+
+# Ranks that disagree (here one rank forces another algorithm) must all pass through.
+timeout 300 "$MPIEXEC" -genv LD_PRELOAD "$LIB" -genv GRIDCOLL_LOG "$tmp/mix-%r.csv" \
+  -n 1 -env GRIDCOLL_BCAST native "$T/bcast" : -n 1 "$T/bcast" >out 2>err
+rc=$?
+no_failures && [ "$(warnings)" = 1 ] && grep -q 'differs between ranks' err && [ ! -e mix-0.csv ] &&
+  pass "ranks with different settings: one warning, passed through" || fail "ranks with different settings: one warning, passed through"
+
+echo "mpi: $passed passed, $failed failed"
+[ "$failed" = 0 ]
