@@ -2,7 +2,25 @@
  *
  * Pure C, no MPI: the loader reads a libconfig file, the environment layer applies
  * GRIDCOLL_* overrides, and every value is checked here so the MPI side never sees a
- * half-valid configuration.  Every error names the file, the line and the key. */
+ * half-valid configuration.  Every error is one line naming the file, the line and the key:
+ *   FILE:LINE: KEY: what was expected, got what
+ *   gridcoll.cfg:7: network.lan.alpha: expected a positive time such as "60 us", got "fast"
+ * and for the environment
+ *   VARIABLE: what was expected, got what
+ *   GRIDCOLL_BCAST: expected one of auto, native, flat, got "fat"
+ *
+ * Defaults (gc_config_defaults): enabled, node topology, no clusters, no wan matrices,
+ * network.lan = the published Gigabit Ethernet signature (000; SPEC section 2):
+ * alpha 60 us, beta 8e-9 s/byte (1 Gbit/s), gamma 4.3628, delta 4.93 ms, threshold
+ * 8192 bytes; algorithms "auto"; no log file, log mode sync, log_summary -1 (on iff a
+ * log file is configured), summary to stderr, no candidates; strict 0, verbose 1
+ * (warnings), probe 0.
+ *
+ * Clusters: a rank belongs to the cluster whose `ranks` contain its MPI_COMM_WORLD
+ * rank; only a rank that no `ranks` list names is matched by host globs. So ranks take
+ * precedence over host globs when both could match. Rank lists of two clusters may not
+ * overlap (rejected at load); a host matched by two clusters' globs is an error at run
+ * time (gc_topology_cluster_of). */
 #ifndef GC_CONFIG_H
 #define GC_CONFIG_H
 
@@ -55,6 +73,8 @@ struct gc_config {
   struct gc_lan lan;      /* network.lan: default for every cluster */
   double *wan_latency;    /* [nclusters*nclusters] one-way, s; NULL when not given */
   double *wan_bandwidth;  /* [nclusters*nclusters] bytes/s; NULL when not given */
+  int wan_latency_line;   /* line of network.wan.latency in the file, 0 when none */
+  int wan_bandwidth_line; /* the diagonal of both matrices is stored as 0 and ignored */
 
   char alltoall_algorithm[GC_NAME_MAX]; /* "auto" by default */
   int alltoall_line;
@@ -63,7 +83,8 @@ struct gc_config {
 
   char *log_file;     /* pattern with %r %p %j; NULL = no per-call log */
   enum gc_log_mode log_mode;
-  int log_summary;    /* print the summary table at MPI_Finalize */
+  int log_summary;    /* print the summary table at MPI_Finalize: 1 yes, 0 no,
+                         -1 (default) yes iff log_file is set */
   char *summary_file; /* NULL = stderr */
   int log_candidates; /* log every candidate's prediction */
 };
@@ -78,23 +99,43 @@ struct gc_config_names {
 /* Fill cfg with the built-in defaults (no clusters, node topology, auto everywhere). */
 void gc_config_defaults(struct gc_config *cfg);
 
-/* Load `path` over the defaults. Returns 0, or -1 with one message in err
- * ("FILE:LINE: key 'network.lan.alpha': expected a time such as \"60 us\", got ...").
- * On error cfg is left valid (defaults) and must still be freed. */
+/* Load `path` over the defaults. cfg must hold defaults or an earlier configuration
+ * (what it holds is freed first). Returns 0, or -1 with one message in err
+ * ("FILE:LINE: network.lan.alpha: expected a positive time such as \"60 us\", got ...").
+ * On error cfg is left valid (defaults) and must still be freed. `names` may be NULL
+ * (or its lists NULL): any algorithm name is then accepted. */
 int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_config_names *names,
                    char *err, size_t errlen);
 
-/* Apply GRIDCOLL_* variables read through `get` (getenv in production, a table in tests).
- * Same error contract as gc_config_load. */
+/* Apply GRIDCOLL_* variables read through `get` (getenv in production, a table in tests;
+ * NULL = unset). The environment beats the file:
+ *   GRIDCOLL           on | off (also 1 | 0)           enabled
+ *   GRIDCOLL_CLUSTERS  "0-3,4-9": one cluster per comma-separated rank range, or "host"
+ *                      for node topology (drops the clusters and the wan matrices). With as
+ *                      many ranges as the file has clusters, the file's names, lan and
+ *                      matrices stay and only membership changes (their hosts are dropped);
+ *                      with another count the clusters become c0, c1... with network.lan,
+ *                      and it is an error if the file gave wan matrices.
+ *   GRIDCOLL_ALLTOALL, GRIDCOLL_BCAST   algorithm name, checked against `names`
+ *   GRIDCOLL_LOG       log file pattern; "" = no log
+ *   GRIDCOLL_LOG_MODE  sync | local
+ *   GRIDCOLL_VERBOSE   0..3
+ *   GRIDCOLL_SUMMARY   0 | 1
+ *   GRIDCOLL_PROBE     0 | 1
+ * Same error contract as gc_config_load (message "VARIABLE: ..."; cfg reset to the
+ * defaults), except that a valid GRIDCOLL=off is still honoured, so a user can always
+ * switch gridcoll off. */
 int gc_config_apply_env(struct gc_config *cfg, const char *(*get)(const char *name),
                         const struct gc_config_names *names, char *err, size_t errlen);
 
-/* GRIDCOLL_CONFIG when set, else "gridcoll.cfg" when it exists in the working directory,
- * else NULL. */
-const char *gc_config_default_path(const char *(*get)(const char *name));
-
-/* Scan a file's text for `strict = true` when it does not even parse. */
+/* Scan a file's text for `strict = true` when it does not even parse: 1 when found
+ * (outside # and // comments), 0 otherwise or when the file cannot be read. */
 int gc_config_file_says_strict(const char *path);
+
+/* The file to load: GRIDCOLL_CONFIG (read through `get`) when set, NULL when it is set
+ * but empty (no file, on purpose); otherwise "gridcoll.cfg" when the current directory
+ * holds one; otherwise NULL. */
+const char *gc_config_default_path(const char *(*get)(const char *name));
 
 /* Stable 64-bit hash of the effective configuration: equal on two ranks iff they
  * would make the same choices. */
@@ -107,6 +148,7 @@ const struct gc_lan *gc_config_lan(const struct gc_config *cfg, int cluster);
 double gc_config_wan_latency(const struct gc_config *cfg, int from, int to);
 double gc_config_wan_bandwidth(const struct gc_config *cfg, int from, int to);
 
+/* Free what cfg owns and leave it at the defaults (so freeing twice is safe). */
 void gc_config_free(struct gc_config *cfg);
 
 #endif

@@ -1,0 +1,65 @@
+/* Defaults, freeing, and the network parameters the models ask for. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Published Gigabit Ethernet signature (000; SPEC section 2): gamma 4.3628,
+ * delta 4.93 ms, M 8 kB; Hockney 60 us and 1 Gbit/s for the link itself. */
+static const struct gc_lan gige = {
+    .alpha = 60e-6, .beta = 8e-9, .gamma = 4.3628, .delta = 4.93e-3, .threshold = 8192};
+
+void gc_config_defaults(struct gc_config *cfg) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->enabled = 1;
+  cfg->verbose = 1;
+  cfg->topology = GC_TOPOLOGY_NODE;
+  cfg->lan = gige;
+  strcpy(cfg->alltoall_algorithm, "auto");
+  strcpy(cfg->bcast_algorithm, "auto");
+  cfg->log_mode = GC_LOG_SYNC;
+  cfg->log_summary = -1;
+}
+
+void gc_config_free(struct gc_config *cfg) {
+  for (int i = 0; cfg->clusters && i < cfg->nclusters; i++) {
+    for (int h = 0; h < cfg->clusters[i].nhosts; h++) free(cfg->clusters[i].hosts[h]);
+    free(cfg->clusters[i].hosts);
+    free(cfg->clusters[i].ranks);
+  }
+  free(cfg->clusters);
+  free(cfg->wan_latency);
+  free(cfg->wan_bandwidth);
+  free(cfg->log_file);
+  free(cfg->summary_file);
+  free(cfg->path);
+  gc_config_defaults(cfg);
+}
+
+const struct gc_lan *gc_config_lan(const struct gc_config *cfg, int cluster) {
+  if (cluster >= 0 && cluster < cfg->nclusters && cfg->clusters) return &cfg->clusters[cluster].lan;
+  return &cfg->lan;
+}
+
+static int in_range(const struct gc_config *cfg, int c) { return c >= 0 && c < cfg->nclusters; }
+
+double gc_config_wan_latency(const struct gc_config *cfg, int from, int to) {
+  if (from == to) return gc_config_lan(cfg, from)->alpha;
+  if (cfg->wan_latency && in_range(cfg, from) && in_range(cfg, to))
+    return cfg->wan_latency[from * cfg->nclusters + to];
+  return cfg->lan.alpha;
+}
+
+double gc_config_wan_bandwidth(const struct gc_config *cfg, int from, int to) {
+  if (from == to) return 1.0 / gc_config_lan(cfg, from)->beta;
+  if (cfg->wan_bandwidth && in_range(cfg, from) && in_range(cfg, to))
+    return cfg->wan_bandwidth[from * cfg->nclusters + to];
+  return 1.0 / cfg->lan.beta;
+}
+
+const char *gc_config_default_path(const char *(*get)(const char *name)) {
+  const char *v = get ? get("GRIDCOLL_CONFIG") : NULL;
+  if (v) return *v ? v : NULL;
+  return access("gridcoll.cfg", F_OK) == 0 ? "gridcoll.cfg" : NULL;
+}

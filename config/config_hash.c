@@ -1,0 +1,88 @@
+/* A fingerprint of everything that steers gridcoll's choices, so that the shim can
+ * check at start-up that every rank read the same configuration (a rank with another
+ * file or environment would choose another algorithm and deadlock the others).
+ *
+ * FNV-1a 64 over a canonical serialization: each field tagged, integers as 8 bytes
+ * little-endian, doubles by their bits (-0 as 0), strings with their length first.
+ * Left out: the file's path, line numbers and verbosity, which change no choice. */
+#include <stdint.h>
+#include <string.h>
+
+#include "config.h"
+
+struct fnv {
+  uint64_t h;
+};
+
+static void bytes(struct fnv *f, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) {
+    f->h ^= b[i];
+    f->h *= 0x100000001b3ULL;
+  }
+}
+
+static void u64(struct fnv *f, uint64_t v) {
+  unsigned char b[8];
+  for (int i = 0; i < 8; i++) b[i] = (unsigned char)(v >> (8 * i));
+  bytes(f, b, sizeof b);
+}
+
+static void tag(struct fnv *f, char t) { bytes(f, &t, 1); }
+
+static void num(struct fnv *f, double d) {
+  uint64_t v;
+  if (d == 0) d = 0; /* -0 and 0 choose alike */
+  memcpy(&v, &d, sizeof v);
+  u64(f, v);
+}
+
+static void str(struct fnv *f, const char *s) {
+  size_t n = s ? strlen(s) : 0;
+  u64(f, s ? (uint64_t)n : UINT64_MAX); /* NULL differs from "" */
+  bytes(f, s ? s : "", n);
+}
+
+static void lan(struct fnv *f, const struct gc_lan *l) {
+  tag(f, 'L');
+  num(f, l->alpha);
+  num(f, l->beta);
+  num(f, l->gamma);
+  num(f, l->delta);
+  num(f, l->threshold);
+}
+
+static void matrix(struct fnv *f, const double *m, int n) {
+  tag(f, m ? 'M' : 'm');
+  for (int i = 0; m && i < n * n; i++) num(f, m[i]);
+}
+
+unsigned long long gc_config_hash(const struct gc_config *cfg) {
+  struct fnv f = {0xcbf29ce484222325ULL};
+  str(&f, "gridcoll-config-1"); /* bump when the serialization changes */
+  tag(&f, 'E'), u64(&f, (uint64_t)cfg->enabled);
+  tag(&f, 'S'), u64(&f, (uint64_t)cfg->strict);
+  tag(&f, 'P'), u64(&f, (uint64_t)cfg->probe);
+  tag(&f, 'T'), u64(&f, (uint64_t)cfg->topology);
+  tag(&f, 'C'), u64(&f, (uint64_t)cfg->nclusters);
+  for (int i = 0; cfg->clusters && i < cfg->nclusters; i++) {
+    const struct gc_cluster_spec *c = &cfg->clusters[i];
+    str(&f, c->name);
+    tag(&f, 'H'), u64(&f, (uint64_t)c->nhosts);
+    for (int h = 0; h < c->nhosts; h++) str(&f, c->hosts[h]);
+    tag(&f, 'R'), u64(&f, (uint64_t)c->nranks);
+    for (int r = 0; r < c->nranks; r++) u64(&f, (uint64_t)c->ranks[r].lo), u64(&f, (uint64_t)c->ranks[r].hi);
+    lan(&f, &c->lan);
+  }
+  lan(&f, &cfg->lan);
+  matrix(&f, cfg->wan_latency, cfg->nclusters);
+  matrix(&f, cfg->wan_bandwidth, cfg->nclusters);
+  str(&f, cfg->alltoall_algorithm);
+  str(&f, cfg->bcast_algorithm);
+  str(&f, cfg->log_file);
+  tag(&f, 'O'), u64(&f, (uint64_t)cfg->log_mode);
+  tag(&f, 'Y'), u64(&f, (uint64_t)(int64_t)cfg->log_summary);
+  str(&f, cfg->summary_file);
+  tag(&f, 'D'), u64(&f, (uint64_t)cfg->log_candidates);
+  return f.h;
+}

@@ -1,0 +1,72 @@
+/* Inside the configuration layer: the loader's state and the key tables.
+ *
+ * Each group of the file (top level, network, network.lan, log, a cluster...) is a
+ * NULL-terminated table of keys; each key names the function that parses it and where
+ * the value goes (an offset from the group's base: the struct gc_config, a struct
+ * gc_lan, a struct gc_cluster_spec). Adding a key is one line in config_keys.c. */
+#ifndef GC_CONFIG_INTERNAL_H
+#define GC_CONFIG_INTERNAL_H
+
+#include <libconfig.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "units.h"
+
+/* Settings parsed after the walk, once what they depend on is known. */
+enum gc_deferred { GC_DEFER_CLUSTERS, GC_DEFER_WAN_LATENCY, GC_DEFER_WAN_BANDWIDTH, GC_DEFER_LAST };
+
+struct gc_loader {
+  struct gc_config *cfg;
+  const char *file; /* for messages when libconfig does not know the setting's file */
+  const struct gc_config_names *names;
+  char *err;
+  size_t errlen;
+  config_setting_t *deferred[GC_DEFER_LAST];
+};
+
+struct gc_key;
+typedef int gc_key_fn(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                      const struct gc_key *k);
+
+struct gc_key {
+  const char *name;
+  gc_key_fn *parse;
+  size_t off;                /* value's offset from the group's base */
+  enum gc_unit unit;         /* gc_key_unit */
+  enum gc_bound bound;       /* gc_key_unit */
+  int lo, hi;                /* gc_key_int */
+  int which;                 /* gc_key_algorithm: 0 alltoall, 1 bcast; gc_key_defer: enum gc_deferred */
+  size_t line_off;           /* gc_key_algorithm: where the source line goes */
+  const struct gc_key *sub;  /* gc_key_group: the nested group's keys */
+};
+
+/* The tables (config_keys.c). */
+extern const struct gc_key gc_config_top_keys[];
+extern const struct gc_key gc_config_cluster_keys[];
+
+/* Key parsers (config_keys.c). */
+gc_key_fn gc_key_group, gc_key_bool, gc_key_int, gc_key_string, gc_key_unit, gc_key_algorithm,
+    gc_key_log_mode, gc_key_defer, gc_key_name, gc_key_hosts, gc_key_ranks;
+
+/* Parse the group s (key path `key`, "" at the top) against keys, values under base. */
+int gc_config_walk(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                   const struct gc_key *keys);
+
+/* Write "FILE:LINE: KEY: message" into ld->err; returns -1. */
+int gc_config_fail(struct gc_loader *ld, const config_setting_t *s, const char *key, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
+
+/* `"text"`, `5`, `2.5` or `a group`: what a setting holds, for "got ..." */
+const char *gc_config_describe(const config_setting_t *s, char *buf, size_t len);
+
+/* "auto, native, flat" into buf; 1 when name is one of them ("auto" always is). */
+int gc_config_algorithm_ok(const char *const *list, const char *name, char *buf, size_t len);
+
+/* Clusters and wan matrices, after the walk (config_clusters.c). */
+int gc_config_load_clusters(struct gc_loader *ld);
+int gc_config_load_wan(struct gc_loader *ld);
+
+char *gc_strdup(const char *s);
+
+#endif

@@ -1,0 +1,292 @@
+/* The keys a configuration file may hold, and the parsers they use.
+ *
+ * One table per group; to add a key, add one line to its table (and a field to
+ * struct gc_config). Unknown keys are refused with the list of the allowed ones. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_internal.h"
+#include "ranges.h"
+
+#define CFG(field) offsetof(struct gc_config, field)
+#define LAN(field) offsetof(struct gc_lan, field)
+#define CLUSTER(field) offsetof(struct gc_cluster_spec, field)
+
+static const struct gc_key lan_keys[] = {
+    {.name = "alpha", .parse = gc_key_unit, .off = LAN(alpha), .unit = GC_UNIT_TIME, .bound = GC_BOUND_POSITIVE},
+    {.name = "beta", .parse = gc_key_unit, .off = LAN(beta), .unit = GC_UNIT_INVBW, .bound = GC_BOUND_POSITIVE},
+    {.name = "gamma", .parse = gc_key_unit, .off = LAN(gamma), .unit = GC_UNIT_RATIO, .bound = GC_BOUND_POSITIVE},
+    {.name = "delta", .parse = gc_key_unit, .off = LAN(delta), .unit = GC_UNIT_TIME, .bound = GC_BOUND_NONNEG},
+    {.name = "threshold", .parse = gc_key_unit, .off = LAN(threshold), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
+    {0}};
+
+static const struct gc_key wan_keys[] = {
+    {.name = "latency", .parse = gc_key_defer, .which = GC_DEFER_WAN_LATENCY},
+    {.name = "bandwidth", .parse = gc_key_defer, .which = GC_DEFER_WAN_BANDWIDTH},
+    {0}};
+
+static const struct gc_key network_keys[] = {
+    {.name = "lan", .parse = gc_key_group, .off = CFG(lan), .sub = lan_keys},
+    {.name = "wan", .parse = gc_key_group, .sub = wan_keys},
+    {0}};
+
+static const struct gc_key alltoall_keys[] = {
+    {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(alltoall_algorithm), .which = 0, .line_off = CFG(alltoall_line)},
+    {0}};
+
+static const struct gc_key bcast_keys[] = {
+    {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(bcast_algorithm), .which = 1, .line_off = CFG(bcast_line)},
+    {0}};
+
+static const struct gc_key log_keys[] = {
+    {.name = "file", .parse = gc_key_string, .off = CFG(log_file)},
+    {.name = "mode", .parse = gc_key_log_mode, .off = CFG(log_mode)},
+    {.name = "summary", .parse = gc_key_bool, .off = CFG(log_summary)},
+    {.name = "summary_file", .parse = gc_key_string, .off = CFG(summary_file)},
+    {.name = "candidates", .parse = gc_key_bool, .off = CFG(log_candidates)},
+    {0}};
+
+const struct gc_key gc_config_top_keys[] = {
+    {.name = "strict", .parse = gc_key_bool, .off = CFG(strict)},
+    {.name = "verbose", .parse = gc_key_int, .off = CFG(verbose), .lo = 0, .hi = 3},
+    {.name = "probe", .parse = gc_key_bool, .off = CFG(probe)},
+    {.name = "clusters", .parse = gc_key_defer, .which = GC_DEFER_CLUSTERS},
+    {.name = "network", .parse = gc_key_group, .sub = network_keys},
+    {.name = "alltoall", .parse = gc_key_group, .sub = alltoall_keys},
+    {.name = "bcast", .parse = gc_key_group, .sub = bcast_keys},
+    {.name = "log", .parse = gc_key_group, .sub = log_keys},
+    {0}};
+
+const struct gc_key gc_config_cluster_keys[] = {
+    {.name = "name", .parse = gc_key_name, .off = CLUSTER(name)},
+    {.name = "hosts", .parse = gc_key_hosts},
+    {.name = "ranks", .parse = gc_key_ranks},
+    {.name = "lan", .parse = gc_key_group, .off = CLUSTER(lan), .sub = lan_keys},
+    {0}};
+
+/* --- the walk -------------------------------------------------------------- */
+
+int gc_config_walk(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                   const struct gc_key *keys) {
+  char got[96], path[256];
+  if (!config_setting_is_group(s))
+    return gc_config_fail(ld, s, key, "expected a group { key = value; ... }, got %s",
+                          gc_config_describe(s, got, sizeof got));
+  for (int i = 0; i < config_setting_length(s); i++) {
+    config_setting_t *c = config_setting_get_elem(s, (unsigned)i);
+    const char *name = config_setting_name(c);
+    const struct gc_key *k = keys;
+    while (k->name && strcmp(k->name, name) != 0) k++;
+    snprintf(path, sizeof path, "%s%s%s", key, *key ? "." : "", name);
+    if (!k->name) {
+      char allowed[256] = "";
+      for (k = keys; k->name; k++)
+        snprintf(allowed + strlen(allowed), sizeof allowed - strlen(allowed), "%s%s",
+                 k == keys ? "" : ", ", k->name);
+      return gc_config_fail(ld, c, path, "unknown key; allowed %s: %s",
+                            *key ? "in this group" : "at the top level", allowed);
+    }
+    if (k->parse(ld, c, path, base, k) < 0) return -1;
+  }
+  return 0;
+}
+
+int gc_key_group(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                 const struct gc_key *k) {
+  return gc_config_walk(ld, s, key, (char *)base + k->off, k->sub);
+}
+
+int gc_key_defer(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                 const struct gc_key *k) {
+  (void)key, (void)base;
+  ld->deferred[k->which] = s;
+  return 0;
+}
+
+/* --- scalars --------------------------------------------------------------- */
+
+int gc_key_bool(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                const struct gc_key *k) {
+  char got[96];
+  int *out = (int *)((char *)base + k->off);
+  int t = config_setting_type(s);
+  if (t == CONFIG_TYPE_BOOL)
+    *out = config_setting_get_bool(s);
+  else if (t == CONFIG_TYPE_INT && (config_setting_get_int(s) == 0 || config_setting_get_int(s) == 1))
+    *out = config_setting_get_int(s);
+  else
+    return gc_config_fail(ld, s, key, "expected true or false, got %s", gc_config_describe(s, got, sizeof got));
+  return 0;
+}
+
+int gc_key_int(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+               const struct gc_key *k) {
+  char got[96];
+  int t = config_setting_type(s);
+  long long v = t == CONFIG_TYPE_INT ? config_setting_get_int(s) : t == CONFIG_TYPE_INT64 ? config_setting_get_int64(s) : 0;
+  if ((t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) || v < k->lo || v > k->hi)
+    return gc_config_fail(ld, s, key, "expected an integer from %d to %d, got %s", k->lo, k->hi,
+                          gc_config_describe(s, got, sizeof got));
+  *(int *)((char *)base + k->off) = (int)v;
+  return 0;
+}
+
+/* An owned string; "" stores NULL (no log file, summary to stderr). */
+int gc_key_string(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                  const struct gc_key *k) {
+  char got[96];
+  char **out = (char **)((char *)base + k->off), *v = NULL;
+  if (config_setting_type(s) != CONFIG_TYPE_STRING)
+    return gc_config_fail(ld, s, key, "expected a string, got %s", gc_config_describe(s, got, sizeof got));
+  const char *text = config_setting_get_string(s);
+  if (*text && !(v = gc_strdup(text))) return gc_config_fail(ld, s, key, "out of memory");
+  free(*out);
+  *out = v;
+  return 0;
+}
+
+int gc_key_unit(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                const struct gc_key *k) {
+  char msg[GC_ERR_MAX];
+  if (gc_units_setting(k->unit, k->bound, s, (double *)((char *)base + k->off), msg, sizeof msg) < 0)
+    return gc_config_fail(ld, s, key, "%s", msg);
+  return 0;
+}
+
+int gc_key_algorithm(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                     const struct gc_key *k) {
+  char got[96], allowed[256];
+  const char *const *list = !ld->names ? NULL : k->which ? ld->names->bcast : ld->names->alltoall;
+  const char *v = config_setting_get_string(s);
+  int ok = gc_config_algorithm_ok(list, v ? v : "", allowed, sizeof allowed);
+  if (!v || !ok)
+    return gc_config_fail(ld, s, key, "expected one of %s, got %s", allowed, gc_config_describe(s, got, sizeof got));
+  snprintf((char *)base + k->off, GC_NAME_MAX, "%s", v);
+  *(int *)((char *)base + k->line_off) = config_setting_source_line(s);
+  return 0;
+}
+
+int gc_key_log_mode(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                    const struct gc_key *k) {
+  char got[96];
+  const char *v = config_setting_get_string(s);
+  enum gc_log_mode *out = (enum gc_log_mode *)((char *)base + k->off);
+  if (v && strcmp(v, "sync") == 0)
+    *out = GC_LOG_SYNC;
+  else if (v && strcmp(v, "local") == 0)
+    *out = GC_LOG_LOCAL;
+  else
+    return gc_config_fail(ld, s, key, "expected one of sync, local, got %s", gc_config_describe(s, got, sizeof got));
+  return 0;
+}
+
+/* --- cluster entries ------------------------------------------------------- */
+
+/* Names end up in log files and messages: keep them to one plain word. */
+int gc_key_name(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                const struct gc_key *k) {
+  char got[96];
+  const char *v = config_setting_get_string(s);
+  int ok = v && *v && strlen(v) < GC_NAME_MAX;
+  for (const char *p = v; ok && *p; p++)
+    ok = (unsigned char)*p > ' ' && *p != ',' && *p != '"' && *p != '\'' && *p != 127;
+  if (!ok)
+    return gc_config_fail(ld, s, key,
+                          "expected a non-empty name of at most %d characters without blanks, "
+                          "commas or quotes, got %s", GC_NAME_MAX - 1, gc_config_describe(s, got, sizeof got));
+  memcpy((char *)base + k->off, v, strlen(v) + 1);
+  return 0;
+}
+
+int gc_key_hosts(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                 const struct gc_key *k) {
+  struct gc_cluster_spec *c = base;
+  char got[96];
+  int t = config_setting_type(s), n = t == CONFIG_TYPE_STRING ? 1 : config_setting_length(s);
+  (void)k;
+  if ((t != CONFIG_TYPE_STRING && t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) || n < 1)
+    goto bad;
+  for (int i = 0; i < n; i++) {
+    const char *g = t == CONFIG_TYPE_STRING ? config_setting_get_string(s)
+                                             : config_setting_get_string_elem(s, i);
+    if (!g || !*g) goto bad;
+  }
+  if (!(c->hosts = calloc((size_t)n, sizeof *c->hosts))) return gc_config_fail(ld, s, key, "out of memory");
+  for (; c->nhosts < n; c->nhosts++) {
+    const char *g = t == CONFIG_TYPE_STRING ? config_setting_get_string(s)
+                                             : config_setting_get_string_elem(s, c->nhosts);
+    if (!(c->hosts[c->nhosts] = gc_strdup(g))) return gc_config_fail(ld, s, key, "out of memory");
+  }
+  return 0;
+bad:
+  return gc_config_fail(ld, s, key, "expected a host glob such as \"grelon-*\" or a list of them "
+                        "such as [ \"grelon-*\", \"griffon-*\" ], got %s", gc_config_describe(s, got, sizeof got));
+}
+
+int gc_key_ranks(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                 const struct gc_key *k) {
+  struct gc_cluster_spec *c = base;
+  char msg[GC_ERR_MAX], got[96];
+  int t = config_setting_type(s), rc;
+  (void)k;
+  if (t == CONFIG_TYPE_STRING)
+    rc = gc_ranges_parse(config_setting_get_string(s), &c->ranks, &c->nranks, msg, sizeof msg);
+  else if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64)
+    rc = gc_ranges_single(t == CONFIG_TYPE_INT ? config_setting_get_int(s) : config_setting_get_int64(s),
+                          &c->ranks, &c->nranks, msg, sizeof msg);
+  else
+    return gc_config_fail(ld, s, key, "expected rank ranges such as \"0-3,8,10-11\" or a rank, got %s",
+                          gc_config_describe(s, got, sizeof got));
+  return rc < 0 ? gc_config_fail(ld, s, key, "%s", msg) : 0;
+}
+
+/* --- helpers --------------------------------------------------------------- */
+
+int gc_config_fail(struct gc_loader *ld, const config_setting_t *s, const char *key, const char *fmt, ...) {
+  char msg[GC_ERR_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  const char *file = s && config_setting_source_file(s) ? config_setting_source_file(s) : ld->file;
+  int line = s ? config_setting_source_line(s) : 0;
+  if (ld->err && ld->errlen) {
+    if (line)
+      snprintf(ld->err, ld->errlen, "%s:%d: %s%s%s", file, line, key ? key : "", key && *key ? ": " : "", msg);
+    else
+      snprintf(ld->err, ld->errlen, "%s: %s%s%s", file, key ? key : "", key && *key ? ": " : "", msg);
+  }
+  return -1;
+}
+
+const char *gc_config_describe(const config_setting_t *s, char *buf, size_t len) {
+  switch (config_setting_type(s)) {
+  case CONFIG_TYPE_STRING: snprintf(buf, len, "\"%s\"", config_setting_get_string(s)); break;
+  case CONFIG_TYPE_INT: snprintf(buf, len, "%d", config_setting_get_int(s)); break;
+  case CONFIG_TYPE_INT64: snprintf(buf, len, "%lld", config_setting_get_int64(s)); break;
+  case CONFIG_TYPE_FLOAT: snprintf(buf, len, "%g", config_setting_get_float(s)); break;
+  case CONFIG_TYPE_BOOL: snprintf(buf, len, "%s", config_setting_get_bool(s) ? "true" : "false"); break;
+  default: snprintf(buf, len, "%s", gc_units_type_name(s));
+  }
+  return buf;
+}
+
+int gc_config_algorithm_ok(const char *const *list, const char *name, char *buf, size_t len) {
+  int ok = strcmp(name, "auto") == 0 || !list;
+  snprintf(buf, len, "auto");
+  for (; list && *list; list++) {
+    if (strcmp(*list, "auto") == 0) continue;
+    ok |= strcmp(*list, name) == 0;
+    size_t o = strlen(buf);
+    snprintf(buf + o, len - o, ", %s", *list);
+  }
+  return ok && *name && strlen(name) < GC_NAME_MAX;
+}
+
+char *gc_strdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  return d ? memcpy(d, s, n) : NULL;
+}

@@ -1,0 +1,484 @@
+/* Configuration files, environment overrides, the hash and the accessors.
+ * Files are real: written to a fresh mkdtemp directory and loaded from there. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+
+static const char *const a2a_names[] = {"auto", "native", "lg", NULL};
+static const char *const bcast_names[] = {"auto", "native", "flat", NULL};
+static const struct gc_config_names names = {a2a_names, bcast_names};
+
+static char dir[64], path[128], err[GC_ERR_MAX];
+static struct gc_config cfg;
+static unsigned long long defaults_hash;
+
+static void setup(void) {
+  strcpy(dir, "/tmp/gc-config-XXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  gc_config_defaults(&cfg);
+  defaults_hash = gc_config_hash(&cfg);
+  err[0] = '\0';
+}
+
+static void teardown(void) {
+  static const char *files[] = {"gridcoll.cfg", "a.cfg", "b.cfg", NULL};
+  char p[128];
+  gc_config_free(&cfg);
+  for (int i = 0; files[i]; i++) snprintf(p, sizeof p, "%s/%s", dir, files[i]), unlink(p);
+  rmdir(dir);
+}
+
+/* Write text to dir/name; returns the path (in a static buffer). */
+static const char *write_file(const char *name, const char *text) {
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+static int load(const char *text) { return gc_config_load(&cfg, write_file("gridcoll.cfg", text), &names, err, sizeof err); }
+
+/* The load fails with "DIR/gridcoll.cfg:LINE: KEY: ..." holding `what`, and cfg is back to defaults. */
+static void load_fails(const char *text, int line, const char *key, const char *what) {
+  char head[256];
+  ck_assert_int_eq(load(text), -1);
+  snprintf(head, sizeof head, "%s:%d: %s%s", path, line, key, *key ? ": " : "");
+  ck_assert_msg(strncmp(err, head, strlen(head)) == 0, "\"%s\" does not start with \"%s\"", err, head);
+  ck_assert_msg(strstr(err, what) != NULL, "\"%s\" lacks \"%s\"", err, what);
+  ck_assert_msg(strchr(err, '\n') == NULL, "one line: %s", err);
+  ck_assert(gc_config_hash(&cfg) == defaults_hash && cfg.path == NULL && cfg.clusters == NULL);
+}
+
+#define FULL                                                                                       \
+  "strict = false;  verbose = 1;  probe = false;\n"                                               \
+  "clusters = (\n"                                                                                 \
+  "  { name = \"nancy\";  hosts = [ \"grelon-*\", \"griffon-*\" ]; },\n"                         \
+  "  { name = \"rennes\"; ranks = \"32-63\"; lan = { alpha = \"40 us\"; }; }\n"                   \
+  ");\n"                                                                                           \
+  "network = {\n"                                                                                  \
+  "  lan = { alpha = \"60 us\"; beta = \"1 Gbit/s\"; gamma = 4.3628; delta = \"4.93 ms\"; threshold = \"8 KiB\"; };\n" \
+  "  wan = { latency = ( (\"0\", \"5.5 ms\"), (\"5.5 ms\", \"0\") );\n"                          \
+  "          bandwidth = ( (\"0\", \"10 Gbit/s\"), (\"10 Gbit/s\", \"0\") ); };\n"                \
+  "};\n"                                                                                           \
+  "alltoall = { algorithm = \"auto\"; };\n"                                                        \
+  "bcast    = { algorithm = \"flat\"; };\n"                                                        \
+  "log      = { file = \"gridcoll-%r.csv\"; mode = \"local\"; summary = true; summary_file = \"x.txt\"; candidates = false; };\n"
+
+START_TEST(defaults) {
+  ck_assert(cfg.enabled == 1 && cfg.strict == 0 && cfg.verbose == 1 && cfg.probe == 0);
+  ck_assert(cfg.topology == GC_TOPOLOGY_NODE && cfg.nclusters == 0 && cfg.clusters == NULL);
+  ck_assert(cfg.lan.alpha == 60e-6 && cfg.lan.beta == 8e-9 && cfg.lan.gamma == 4.3628);
+  ck_assert(cfg.lan.delta == 4.93e-3 && cfg.lan.threshold == 8192);
+  ck_assert(cfg.wan_latency == NULL && cfg.wan_bandwidth == NULL);
+  ck_assert_str_eq(cfg.alltoall_algorithm, "auto");
+  ck_assert_str_eq(cfg.bcast_algorithm, "auto");
+  ck_assert(cfg.log_file == NULL && cfg.log_mode == GC_LOG_SYNC && cfg.log_summary == -1);
+  ck_assert(cfg.summary_file == NULL && cfg.log_candidates == 0 && cfg.path == NULL);
+}
+END_TEST
+
+START_TEST(full_example) {
+  ck_assert_msg(load(FULL) == 0, "%s", err);
+  ck_assert_str_eq(cfg.path, path);
+  ck_assert(cfg.enabled == 1 && cfg.strict == 0 && cfg.verbose == 1 && cfg.probe == 0);
+  ck_assert(cfg.topology == GC_TOPOLOGY_CLUSTERS && cfg.nclusters == 2);
+  ck_assert_str_eq(cfg.clusters[0].name, "nancy");
+  ck_assert(cfg.clusters[0].nhosts == 2 && cfg.clusters[0].nranks == 0 && cfg.clusters[0].line == 3);
+  ck_assert_str_eq(cfg.clusters[0].hosts[0], "grelon-*");
+  ck_assert_str_eq(cfg.clusters[0].hosts[1], "griffon-*");
+  ck_assert_str_eq(cfg.clusters[1].name, "rennes");
+  ck_assert(cfg.clusters[1].nhosts == 0 && cfg.clusters[1].nranks == 1 && cfg.clusters[1].line == 4);
+  ck_assert(cfg.clusters[1].ranks[0].lo == 32 && cfg.clusters[1].ranks[0].hi == 63);
+  ck_assert(cfg.lan.alpha == 60e-6 && cfg.lan.beta == 8e-9 && cfg.lan.gamma == 4.3628);
+  ck_assert(cfg.lan.delta == 4.93e-3 && cfg.lan.threshold == 8192);
+  ck_assert(memcmp(&cfg.clusters[0].lan, &cfg.lan, sizeof cfg.lan) == 0);
+  ck_assert(cfg.clusters[1].lan.alpha == 40e-6 && cfg.clusters[1].lan.beta == 8e-9);
+  ck_assert(cfg.clusters[1].lan.gamma == 4.3628 && cfg.clusters[1].lan.delta == 4.93e-3);
+  ck_assert(cfg.clusters[1].lan.threshold == 8192);
+  ck_assert(cfg.wan_latency[0] == 0 && cfg.wan_latency[1] == 5.5e-3);
+  ck_assert(cfg.wan_latency[2] == 5.5e-3 && cfg.wan_latency[3] == 0);
+  ck_assert(cfg.wan_bandwidth[0] == 0 && cfg.wan_bandwidth[1] == 1.25e9);
+  ck_assert(cfg.wan_bandwidth[2] == 1.25e9 && cfg.wan_bandwidth[3] == 0);
+  ck_assert(cfg.wan_latency_line == 8 && cfg.wan_bandwidth_line == 9);
+  ck_assert_str_eq(cfg.alltoall_algorithm, "auto");
+  ck_assert_str_eq(cfg.bcast_algorithm, "flat");
+  ck_assert(cfg.alltoall_line == 11 && cfg.bcast_line == 12);
+  ck_assert_str_eq(cfg.log_file, "gridcoll-%r.csv");
+  ck_assert(cfg.log_mode == GC_LOG_LOCAL && cfg.log_summary == 1 && cfg.log_candidates == 0);
+  ck_assert_str_eq(cfg.summary_file, "x.txt");
+}
+END_TEST
+
+START_TEST(variants) {
+  /* Numbers instead of strings, arrays instead of lists, a single host string, an int rank. */
+  ck_assert_msg(load("verbose = 3; strict = true; probe = 1;\n"
+                     "clusters = ( { name = \"a\"; hosts = \"n-*\"; ranks = 0; }, { name = \"b\"; ranks = \"1-3, 8\"; } );\n"
+                     "network = { lan = { alpha = 5e-5; beta = 125000000; gamma = 2; delta = 0; threshold = 0; };\n"
+                     "  wan = { latency = ( [0.0, 0.01], [0.01, 0.0] ); bandwidth = ( [0, 1000], [1000, 0] ); }; };\n"
+                     "log = { file = \"\"; summary = false; };\n") == 0, "%s", err);
+  ck_assert(cfg.verbose == 3 && cfg.strict == 1 && cfg.probe == 1 && cfg.log_summary == 0 && cfg.log_file == NULL);
+  ck_assert(cfg.clusters[0].nhosts == 1 && cfg.clusters[0].nranks == 1 && cfg.clusters[0].ranks[0].hi == 0);
+  ck_assert_str_eq(cfg.clusters[0].hosts[0], "n-*");
+  ck_assert(cfg.clusters[1].nranks == 2 && cfg.clusters[1].ranks[1].lo == 8);
+  ck_assert(cfg.lan.alpha == 5e-5 && cfg.lan.beta == 8e-9 && cfg.lan.gamma == 2 && cfg.lan.delta == 0);
+  ck_assert(cfg.wan_latency[1] == 0.01 && cfg.wan_bandwidth[2] == 1000);
+  /* Diagonal values are checked for form, then ignored. */
+  ck_assert_msg(load("clusters = ( { name = \"a\"; ranks = 0; } );\n"
+                     "network = { wan = { latency = ( (\"3 ms\") ); }; };\n") == 0, "%s", err);
+  ck_assert(cfg.wan_latency[0] == 0 && cfg.wan_bandwidth == NULL);
+  ck_assert_msg(load("# nothing but a comment\n") == 0, "%s", err);
+  ck_assert(gc_config_hash(&cfg) == defaults_hash);
+}
+END_TEST
+
+START_TEST(examples_load) {
+  const char *src = getenv("GC_SRCDIR") ? getenv("GC_SRCDIR") : ".";
+  char p[512];
+  snprintf(p, sizeof p, "%s/examples/two-clusters.cfg", src);
+  ck_assert_msg(gc_config_load(&cfg, p, &names, err, sizeof err) == 0, "%s", err);
+  ck_assert(cfg.nclusters == 2 && cfg.clusters[0].nranks == 1 && cfg.clusters[1].ranks[0].lo == 2);
+  ck_assert(gc_config_wan_latency(&cfg, 0, 1) == 5.5e-3 && gc_config_wan_bandwidth(&cfg, 1, 0) == 1.25e9);
+  ck_assert(cfg.lan.beta == 8e-9 && cfg.lan.threshold == 8192);
+  snprintf(p, sizeof p, "%s/examples/grid5000.cfg", src);
+  ck_assert_msg(gc_config_load(&cfg, p, &names, err, sizeof err) == 0, "%s", err);
+  ck_assert(cfg.nclusters == 2 && cfg.clusters[1].nhosts == 1 && cfg.lan.alpha == 50e-6);
+  ck_assert_str_eq(cfg.clusters[1].hosts[0], "rennes-*");
+  ck_assert(gc_config_wan_latency(&cfg, 1, 0) == 5.5e-3 && gc_config_wan_bandwidth(&cfg, 0, 1) == 1.25e9);
+}
+END_TEST
+
+START_TEST(accessors) {
+  ck_assert(gc_config_lan(&cfg, 0) == &cfg.lan && gc_config_lan(&cfg, -1) == &cfg.lan);
+  ck_assert(gc_config_wan_latency(&cfg, 0, 1) == 60e-6 && gc_config_wan_bandwidth(&cfg, 0, 1) == 1 / 8e-9);
+  ck_assert_msg(load(FULL) == 0, "%s", err);
+  ck_assert(gc_config_lan(&cfg, 1) == &cfg.clusters[1].lan && gc_config_lan(&cfg, 2) == &cfg.lan);
+  ck_assert(gc_config_wan_latency(&cfg, 0, 1) == 5.5e-3 && gc_config_wan_latency(&cfg, 1, 0) == 5.5e-3);
+  ck_assert(gc_config_wan_latency(&cfg, 1, 1) == 40e-6 && gc_config_wan_latency(&cfg, 0, 0) == 60e-6);
+  ck_assert(gc_config_wan_latency(&cfg, 0, 7) == 60e-6 && gc_config_wan_latency(&cfg, -1, 1) == 60e-6);
+  ck_assert(gc_config_wan_bandwidth(&cfg, 0, 1) == 1.25e9 && gc_config_wan_bandwidth(&cfg, 1, 1) == 1 / 8e-9);
+  ck_assert(gc_config_wan_bandwidth(&cfg, 5, 1) == 1 / 8e-9);
+  ck_assert_msg(load("clusters = ( { name = \"a\"; ranks = 0; }, { name = \"b\"; ranks = 1; } );\n") == 0, "%s", err);
+  ck_assert(gc_config_wan_latency(&cfg, 0, 1) == 60e-6 && gc_config_wan_bandwidth(&cfg, 0, 1) == 1 / 8e-9);
+}
+END_TEST
+
+START_TEST(hash) {
+  struct gc_config other;
+  gc_config_defaults(&other);
+  ck_assert(gc_config_hash(&other) == defaults_hash);
+  ck_assert_msg(load(FULL) == 0, "%s", err);
+  unsigned long long full = gc_config_hash(&cfg);
+  ck_assert(full != defaults_hash);
+  ck_assert(gc_config_load(&other, write_file("a.cfg", FULL), &names, err, sizeof err) == 0);
+  ck_assert(gc_config_hash(&other) == full); /* another path, same content */
+  other.verbose = 3;
+  ck_assert(gc_config_hash(&other) == full); /* verbosity chooses nothing */
+  other.clusters[1].lan.alpha = 41e-6;
+  ck_assert(gc_config_hash(&other) != full);
+  other.clusters[1].lan.alpha = 40e-6;
+  other.wan_latency[1] = 5.6e-3;
+  ck_assert(gc_config_hash(&other) != full);
+  other.wan_latency[1] = 5.5e-3;
+  other.clusters[0].hosts[1][0] = 'x';
+  ck_assert(gc_config_hash(&other) != full);
+  other.clusters[0].hosts[1][0] = 'g';
+  ck_assert(gc_config_hash(&other) == full);
+  other.probe = 1;
+  ck_assert(gc_config_hash(&other) != full);
+  other.probe = 0, other.log_mode = GC_LOG_SYNC;
+  ck_assert(gc_config_hash(&other) != full);
+  gc_config_free(&other);
+  ck_assert(gc_config_hash(&other) == defaults_hash);
+  other.lan.delta = 0.0;
+  unsigned long long zero = gc_config_hash(&other);
+  other.lan.delta = -0.0;
+  ck_assert(gc_config_hash(&other) == zero); /* -0 and 0 choose alike */
+  gc_config_defaults(&other);
+  strcpy(other.bcast_algorithm, "flat");
+  ck_assert(gc_config_hash(&other) != defaults_hash);
+  gc_config_free(&other);
+}
+END_TEST
+
+START_TEST(strict_scan) {
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "strict = true;\n{{{ broken")), 1);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "x = 1;\n  strict=true;")), 1);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "strict : TRUE # yes")), 1);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "strict = 1;")), 1);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "strict = false;")), 0);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "# strict = true;")), 0);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "x = 2; // strict = true;")), 0);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "nonstrict = true;")), 0);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "strict = trueish;")), 0);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "")), 0);
+  ck_assert_int_eq(gc_config_file_says_strict("/nonexistent/gridcoll.cfg"), 0);
+  ck_assert_int_eq(gc_config_file_says_strict(NULL), 0);
+}
+END_TEST
+
+/* --- environment ---------------------------------------------------------- */
+
+static const char *const *env; /* NULL-terminated name, value pairs */
+
+static const char *fake_get(const char *name) {
+  for (const char *const *e = env; e && *e; e += 2)
+    if (!strcmp(e[0], name)) return e[1];
+  return NULL;
+}
+
+static int apply(const char *const *table) {
+  env = table;
+  return gc_config_apply_env(&cfg, fake_get, &names, err, sizeof err);
+}
+
+START_TEST(default_path) {
+  char cwd[512];
+  env = (const char *const[]){"GRIDCOLL_CONFIG", "/etc/x.cfg", NULL};
+  ck_assert_str_eq(gc_config_default_path(fake_get), "/etc/x.cfg");
+  env = (const char *const[]){"GRIDCOLL_CONFIG", "", NULL};
+  ck_assert_ptr_null(gc_config_default_path(fake_get));
+  env = NULL;
+  ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+  ck_assert_int_eq(chdir(dir), 0);
+  ck_assert_ptr_null(gc_config_default_path(fake_get));
+  write_file("gridcoll.cfg", "");
+  ck_assert_str_eq(gc_config_default_path(fake_get), "gridcoll.cfg");
+  ck_assert_int_eq(chdir(cwd), 0);
+}
+END_TEST
+
+START_TEST(env_overrides) {
+  ck_assert_int_eq(apply(NULL), 0);
+  ck_assert(gc_config_hash(&cfg) == defaults_hash);
+  ck_assert_msg(apply((const char *const[]){"GRIDCOLL", "off", "GRIDCOLL_ALLTOALL", "lg", "GRIDCOLL_BCAST", "native",
+                                             "GRIDCOLL_LOG", "run-%r.csv", "GRIDCOLL_LOG_MODE", "local",
+                                             "GRIDCOLL_VERBOSE", "0", "GRIDCOLL_SUMMARY", "1", "GRIDCOLL_PROBE", "1",
+                                             "GRIDCOLL_CLUSTERS", "0-3,4-9", NULL}) == 0, "%s", err);
+  ck_assert(cfg.enabled == 0 && cfg.verbose == 0 && cfg.log_summary == 1 && cfg.probe == 1);
+  ck_assert_str_eq(cfg.alltoall_algorithm, "lg");
+  ck_assert_str_eq(cfg.bcast_algorithm, "native");
+  ck_assert_str_eq(cfg.log_file, "run-%r.csv");
+  ck_assert(cfg.log_mode == GC_LOG_LOCAL && cfg.topology == GC_TOPOLOGY_CLUSTERS && cfg.nclusters == 2);
+  ck_assert_str_eq(cfg.clusters[0].name, "c0");
+  ck_assert_str_eq(cfg.clusters[1].name, "c1");
+  ck_assert(cfg.clusters[1].nranks == 1 && cfg.clusters[1].ranks[0].lo == 4 && cfg.clusters[1].ranks[0].hi == 9);
+  ck_assert(cfg.clusters[0].line == 0 && cfg.clusters[0].lan.alpha == cfg.lan.alpha);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL", "on", "GRIDCOLL_LOG", "", "GRIDCOLL_CLUSTERS", "host", NULL}), 0);
+  ck_assert(cfg.enabled == 1 && cfg.log_file == NULL && cfg.topology == GC_TOPOLOGY_NODE && cfg.nclusters == 0);
+}
+END_TEST
+
+START_TEST(env_keeps_file_clusters) {
+  ck_assert_msg(load(FULL) == 0, "%s", err);
+  ck_assert_msg(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "0-1, 2-3", NULL}) == 0, "%s", err);
+  ck_assert(cfg.nclusters == 2 && cfg.clusters[0].nhosts == 0 && cfg.clusters[0].hosts == NULL);
+  ck_assert_str_eq(cfg.clusters[0].name, "nancy");
+  ck_assert(cfg.clusters[0].ranks[0].lo == 0 && cfg.clusters[0].ranks[0].hi == 1);
+  ck_assert(cfg.clusters[1].ranks[0].lo == 2 && cfg.clusters[1].lan.alpha == 40e-6);
+  ck_assert(cfg.wan_latency[1] == 5.5e-3 && cfg.wan_bandwidth[1] == 1.25e9);
+  /* Another count with matrices: an error naming the variable and the matrix line. */
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "0,1,2", NULL}), -1);
+  ck_assert_msg(strncmp(err, "GRIDCOLL_CLUSTERS: ", 19) == 0 && strstr(err, "gives 3 clusters") &&
+                strstr(err, "gridcoll.cfg:8: network.wan.latency is a 2x2 matrix"), "%s", err);
+  ck_assert(gc_config_hash(&cfg) == defaults_hash);
+  /* Another count without matrices: c0, c1, c2. */
+  ck_assert_msg(load("clusters = ( { name = \"a\"; hosts = \"x\"; } );\n") == 0, "%s", err);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "0,1,2", NULL}), 0);
+  ck_assert(cfg.nclusters == 3 && cfg.clusters[2].ranks[0].lo == 2 && cfg.clusters[0].nhosts == 0);
+  ck_assert_str_eq(cfg.clusters[2].name, "c2");
+  /* "host" drops clusters and matrices. */
+  ck_assert_msg(load(FULL) == 0, "%s", err);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "host", NULL}), 0);
+  ck_assert(cfg.nclusters == 0 && cfg.clusters == NULL && cfg.wan_latency == NULL && cfg.wan_bandwidth == NULL);
+  ck_assert(cfg.topology == GC_TOPOLOGY_NODE && cfg.wan_latency_line == 0);
+  ck_assert_str_eq(cfg.bcast_algorithm, "flat"); /* the rest of the file stays */
+}
+END_TEST
+
+static void env_fails(const char *name, const char *value, const char *msg) {
+  ck_assert_msg(load(FULL) == 0, "%s", err);
+  ck_assert_int_eq(apply((const char *const[]){name, value, NULL}), -1);
+  ck_assert_msg(strncmp(err, name, strlen(name)) == 0 && err[strlen(name)] == ':', "%s", err);
+  ck_assert_msg(strstr(err, msg) != NULL, "\"%s\" lacks \"%s\"", err, msg);
+  ck_assert(gc_config_hash(&cfg) == defaults_hash);
+}
+
+START_TEST(env_errors) {
+  env_fails("GRIDCOLL_BCAST", "fat", "GRIDCOLL_BCAST: expected one of auto, native, flat, got \"fat\"");
+  env_fails("GRIDCOLL_ALLTOALL", "", "expected one of auto, native, lg, got \"\"");
+  env_fails("GRIDCOLL", "maybe", "expected on or off, got \"maybe\"");
+  env_fails("GRIDCOLL_VERBOSE", "4", "expected an integer from 0 to 3, got \"4\"");
+  env_fails("GRIDCOLL_VERBOSE", "1x", "got \"1x\"");
+  env_fails("GRIDCOLL_SUMMARY", "yes", "expected 0 or 1, got \"yes\"");
+  env_fails("GRIDCOLL_PROBE", "2", "expected 0 or 1, got \"2\"");
+  env_fails("GRIDCOLL_LOG_MODE", "async", "expected one of sync, local, got \"async\"");
+  env_fails("GRIDCOLL_CLUSTERS", "3-1", "(range 3-1 is reversed)");
+  env_fails("GRIDCOLL_CLUSTERS", "0-3,2-5", "appears twice");
+  env_fails("GRIDCOLL_CLUSTERS", "", "expected \"host\" or one rank range per cluster");
+  /* A valid GRIDCOLL=off survives a later error. */
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL", "off", "GRIDCOLL_BCAST", "fat", NULL}), -1);
+  ck_assert(cfg.enabled == 0 && cfg.nclusters == 0);
+}
+END_TEST
+
+/* --- bad files -------------------------------------------------------------- */
+
+START_TEST(unreadable) {
+  char p[128];
+  snprintf(p, sizeof p, "%s/missing.cfg", dir);
+  ck_assert_int_eq(gc_config_load(&cfg, p, &names, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, p) == err && strstr(err, ": cannot read the configuration file: No such file"), "%s", err);
+  ck_assert_int_eq(gc_config_load(&cfg, dir, &names, err, sizeof err), -1); /* a directory */
+  ck_assert_msg(strstr(err, dir) == err && strstr(err, "cannot read"), "%s", err);
+  ck_assert_int_eq(gc_config_load(&cfg, NULL, &names, err, sizeof err), -1);
+  ck_assert_int_eq(gc_config_load(&cfg, p, &names, NULL, 0), -1);
+  ck_assert(gc_config_hash(&cfg) == defaults_hash);
+}
+END_TEST
+
+START_TEST(syntax) {
+  load_fails("strict = false;\nverbose = ;\n", 2, "", "syntax error");
+  load_fails("network = {\n lan = { alpha = \"60 us\" \n", 3, "", "syntax error");
+  load_fails("a = 1;\nb = [1, \"x\"];\n", 2, "", "mismatched element type in array");
+  load_fails("verbose = 1;\nverbose = 2;\n", 2, "", "duplicate setting name");
+}
+END_TEST
+
+START_TEST(unknown_keys) {
+  load_fails("verbose = 1;\ncolour = \"red\";\n", 2, "colour",
+             "unknown key; allowed at the top level: strict, verbose, probe, clusters, network, alltoall, bcast, log");
+  load_fails("network = {\n  lan = {\n    alhpa = \"60 us\";\n  };\n};\n", 3, "network.lan.alhpa",
+             "allowed in this group: alpha, beta, gamma, delta, threshold");
+  load_fails("network = { wan = { jitter = 1; }; };\n", 1, "network.wan.jitter", "allowed in this group: latency, bandwidth");
+  load_fails("log = { summary = true;\n  colour = 1; };\n", 2, "log.colour", "file, mode, summary, summary_file, candidates");
+  load_fails("clusters = ( { name = \"a\"; ranks = 0;\n  host = \"x\"; } );\n", 2, "clusters[0].host",
+             "allowed in this group: name, hosts, ranks, lan");
+  load_fails("clusters = ( { name = \"a\"; ranks = 0;\n lan = { foo = 1; }; } );\n", 2, "clusters[0].lan.foo", "unknown key");
+}
+END_TEST
+
+START_TEST(wrong_types) {
+  load_fails("\nnetwork = 5;\n", 2, "network", "expected a group { key = value; ... }, got 5");
+  load_fails("network = { lan = \"fast\"; };\n", 1, "network.lan", "expected a group { key = value; ... }, got \"fast\"");
+  load_fails("log = { file = 5; };\n", 1, "log.file", "expected a string, got 5");
+  load_fails("strict = \"yes\";\n", 1, "strict", "expected true or false, got \"yes\"");
+  load_fails("probe = 2;\n", 1, "probe", "expected true or false, got 2");
+  load_fails("verbose = 7;\n", 1, "verbose", "expected an integer from 0 to 3, got 7");
+  load_fails("verbose = \"1\";\n", 1, "verbose", "expected an integer from 0 to 3, got \"1\"");
+  load_fails("alltoall = { algorithm = 3; };\n", 1, "alltoall.algorithm", "expected one of auto, native, lg, got 3");
+  load_fails("network = { lan = { alpha = [1]; }; };\n", 1, "network.lan.alpha", "got an array");
+  load_fails("clusters = { name = \"a\"; };\n", 1, "clusters", "expected a list of one or more groups");
+  load_fails("clusters = ();\n", 1, "clusters", "got an empty list");
+  load_fails("clusters = ( \"a\" );\n", 1, "clusters[0]", "expected a group");
+  load_fails("clusters = ( { name = \"a\"; hosts = 5; } );\n", 1, "clusters[0].hosts", "expected a host glob");
+  load_fails("clusters = ( { name = \"a\"; hosts = []; } );\n", 1, "clusters[0].hosts", "got an array");
+  load_fails("clusters = ( { name = \"a\"; hosts = (\"x\", 1); } );\n", 1, "clusters[0].hosts", "expected a host glob");
+  load_fails("clusters = ( { name = \"a\"; ranks = 1.5; } );\n", 1, "clusters[0].ranks", "expected rank ranges");
+}
+END_TEST
+
+START_TEST(bad_values) {
+  load_fails("strict = false;\nverbose = 1;\nprobe = false;\nalltoall = { algorithm = \"auto\"; };\n\nnetwork = {\n"
+             "  lan = { alpha = \"fast\"; };\n};\n", 7, "network.lan.alpha",
+             "expected a positive time such as \"60 us\", got \"fast\"");
+  load_fails("network = { lan = { alpha = \"5.5 parsecs\"; }; };", 1, "network.lan.alpha", "(units: s, ms, us");
+  load_fails("network = { lan = { alpha = \"0 us\"; }; };", 1, "network.lan.alpha", "expected a positive time");
+  load_fails("network = { lan = { alpha = -1; }; };", 1, "network.lan.alpha", "got -1");
+  load_fails("network = { lan = { beta = \"0 Gbit/s\"; }; };", 1, "network.lan.beta", "expected a positive bandwidth");
+  load_fails("network = { lan = { beta = -3; }; };", 1, "network.lan.beta", "expected a positive bandwidth");
+  load_fails("network = { lan = { beta = \"1 Gbit\"; }; };", 1, "network.lan.beta", "got \"1 Gbit\"");
+  load_fails("network = { lan = { gamma = 0; }; };", 1, "network.lan.gamma", "expected a positive number such as 4.3628, got 0");
+  load_fails("network = { lan = { gamma = -1.5; }; };", 1, "network.lan.gamma", "got -1.5");
+  load_fails("network = { lan = { delta = \"-1 ms\"; }; };", 1, "network.lan.delta", "expected a non-negative time");
+  load_fails("network = { lan = { threshold = -5; }; };", 1, "network.lan.threshold", "expected a non-negative size");
+  load_fails("network = { lan = { threshold = \"8 KiBs\"; }; };", 1, "network.lan.threshold", "got \"8 KiBs\"");
+  load_fails("network = { lan = { alpha = 1e999; }; };", 1, "network.lan.alpha", "expected a positive time");
+  load_fails("clusters = ( { name = \"a\"; ranks = 0;\n lan = { gamma = 0; }; } );\n", 2, "clusters[0].lan.gamma", "positive");
+  load_fails("alltoall = { algorithm = \"fat\"; };", 1, "alltoall.algorithm", "expected one of auto, native, lg, got \"fat\"");
+  load_fails("bcast = {\n algorithm = \"hlot\"; };", 2, "bcast.algorithm", "expected one of auto, native, flat, got \"hlot\"");
+  load_fails("log = { mode = \"async\"; };", 1, "log.mode", "expected one of sync, local, got \"async\"");
+}
+END_TEST
+
+#define TWO "clusters = (\n { name = \"a\"; ranks = \"0-1\"; },\n { name = \"b\"; ranks = \"2-3\"; }\n);\n"
+
+START_TEST(bad_clusters) {
+  load_fails("clusters = (\n { name = \"a\"; ranks = \"0-3\"; },\n { name = \"b\"; ranks = \"4,3\"; }\n);\n", 3,
+             "clusters[1].ranks", "rank 3 is in cluster 'a' (line 2) and in cluster 'b' (line 3)");
+  load_fails("clusters = (\n { name = \"a\"; ranks = \"0-3\"; },\n { name = \"a\"; ranks = \"4\"; }\n);\n", 3,
+             "clusters[1].name", "duplicate cluster name 'a': clusters[0] (line 2) already has it");
+  load_fails("clusters = (\n { name = \"a\"; }\n);\n", 2, "clusters[0]", "cluster 'a' needs 'hosts'");
+  load_fails("clusters = (\n { ranks = 1; }\n);\n", 2, "clusters[0]", "missing key 'name'");
+  load_fails("clusters = (\n { name = \"\"; ranks = 1; }\n);\n", 2, "clusters[0].name", "expected a non-empty name");
+  load_fails("clusters = (\n { name = \"a b\"; ranks = 1; }\n);\n", 2, "clusters[0].name", "without blanks");
+  load_fails("clusters = (\n { name = \"a\"; ranks = \"3-1\"; }\n);\n", 2, "clusters[0].ranks",
+             "expected rank ranges such as \"0-3,8,10-11\", got \"3-1\" (range 3-1 is reversed)");
+  load_fails("clusters = (\n { name = \"a\"; ranks = -1; }\n);\n", 2, "clusters[0].ranks", "negative");
+  load_fails("clusters = (\n { name = \"a\"; ranks = \"0-1,x\"; }\n);\n", 2, "clusters[0].ranks", "got \"0-1,x\"");
+}
+END_TEST
+
+START_TEST(bad_matrices) {
+  load_fails(TWO "network = { wan = {\n latency = ( (\"0\", \"1 ms\"), (\"1 ms\", \"0\"), (\"1 ms\", \"1 ms\") ); }; };\n",
+             6, "network.wan.latency", "expected 2 rows (one per cluster), got 3");
+  load_fails(TWO "network = { wan = {\n latency = ( (\"0\", \"1 ms\"),\n (\"1 ms\", \"0\", \"2 ms\") ); }; };\n",
+             7, "network.wan.latency[1]", "expected 2 values (one per cluster), got 3; the matrix must be 2x2");
+  load_fails(TWO "network = { wan = {\n bandwidth = ( (\"0\"), (\"1 Gbit/s\") ); }; };\n",
+             6, "network.wan.bandwidth[0]", "expected 2 values (one per cluster), got 1");
+  load_fails(TWO "network = { wan = {\n latency = ( (\"0\", \"0\"), (\"1 ms\", \"0\") ); }; };\n",
+             6, "network.wan.latency[0][1]", "expected a positive time such as \"60 us\", got \"0\"");
+  load_fails(TWO "network = { wan = {\n bandwidth = ( [0, -5], [5, 0] ); }; };\n",
+             6, "network.wan.bandwidth[0][1]", "expected a positive bandwidth");
+  load_fails(TWO "network = { wan = {\n latency = ( (\"0\", \"1 ms\"), (\"1 ms\", \"-1 ms\") ); }; };\n",
+             6, "network.wan.latency[1][1]", "expected a non-negative time");
+  load_fails(TWO "network = { wan = {\n latency = ( (\"0\", \"1 ms\"), (\"1 furlong\", \"0\") ); }; };\n",
+             6, "network.wan.latency[1][0]", "got \"1 furlong\"");
+  load_fails(TWO "network = { wan = {\n latency = \"5 ms\"; }; };\n", 6, "network.wan.latency", "expected a list of 2 rows");
+  load_fails(TWO "network = { wan = {\n latency = ( \"5 ms\", \"5 ms\" ); }; };\n", 6, "network.wan.latency[0]",
+             "expected a row of 2 values");
+  load_fails("network = { wan = {\n latency = ( (\"0\", \"1 ms\"), (\"1 ms\", \"0\") ); }; };\n", 2,
+             "network.wan.latency", "a wan matrix needs 'clusters'");
+}
+END_TEST
+
+static Suite *config_suite(void) {
+  Suite *s = suite_create("config");
+  TCase *core = tcase_create("core"), *limits = tcase_create("limits");
+  tcase_add_checked_fixture(core, setup, teardown);
+  tcase_add_checked_fixture(limits, setup, teardown);
+  tcase_add_test(core, defaults);
+  tcase_add_test(core, full_example);
+  tcase_add_test(core, variants);
+  tcase_add_test(core, examples_load);
+  tcase_add_test(core, accessors);
+  tcase_add_test(core, hash);
+  tcase_add_test(core, strict_scan);
+  tcase_add_test(core, default_path);
+  tcase_add_test(core, env_overrides);
+  tcase_add_test(core, env_keeps_file_clusters);
+  tcase_add_test(limits, unreadable);
+  tcase_add_test(limits, syntax);
+  tcase_add_test(limits, unknown_keys);
+  tcase_add_test(limits, wrong_types);
+  tcase_add_test(limits, bad_values);
+  tcase_add_test(limits, bad_clusters);
+  tcase_add_test(limits, bad_matrices);
+  tcase_add_test(limits, env_errors);
+  suite_add_tcase(s, core);
+  suite_add_tcase(s, limits);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(config_suite());
+  srunner_run_all(sr, CK_ENV);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
