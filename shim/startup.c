@@ -91,7 +91,7 @@ static int node_cluster_table(int *table)
 }
 
 /* Clusters from the configuration: each rank matches itself, then all gather. */
-static int configured_cluster_table(int *table)
+static int configured_cluster_table(int *table, int *speaker)
 {
   char host[MPI_MAX_PROCESSOR_NAME] = "";
   int len = 0;
@@ -110,6 +110,7 @@ static int configured_cluster_table(int *table)
     if (gc_g.world_rank == first_bad)
       gc_warn_any("%s; %s", err,
                   gc_g.cfg.strict ? "strict = true: aborting" : "passing every call through");
+    *speaker = first_bad;
     return -1;
   }
   if (unmatched) {
@@ -130,11 +131,16 @@ static int configured_cluster_table(int *table)
   return 0;
 }
 
-/* A configuration error: abort if the user asked for strictness, else pass through. */
-static void fail_startup(void)
+/* A configuration error: abort if the user asked for strictness, else pass through.
+ * The rank that explained the error aborts; the others wait in a barrier it never
+ * joins, so they cannot kill the job before its message is out. */
+static void fail_startup(int speaker)
 {
-  if (gc_g.cfg.strict)
+  if (gc_g.cfg.strict) {
+    if (gc_g.world_rank != speaker)
+      PMPI_Barrier(MPI_COMM_WORLD);
     PMPI_Abort(MPI_COMM_WORLD, 1);
+  }
   gc_g.active = 0;
 }
 
@@ -154,7 +160,7 @@ void gc_startup(void)
     if (gc_g.world_rank == first_error_rank)
       gc_warn_any("%s; %s", err,
                   gc_g.cfg.strict ? "strict = true: aborting" : "passing every call through");
-    fail_startup();
+    fail_startup(first_error_rank);
     return;
   }
   if (!same) {
@@ -179,10 +185,12 @@ void gc_startup(void)
     gc_g.active = 0;
     return;
   }
-  int rc = gc_g.cfg.topology == GC_TOPOLOGY_NODE ? node_cluster_table(gc_g.world_cluster)
-                                                 : configured_cluster_table(gc_g.world_cluster);
+  int speaker = 0;
+  int rc = gc_g.cfg.topology == GC_TOPOLOGY_NODE
+               ? node_cluster_table(gc_g.world_cluster)
+               : configured_cluster_table(gc_g.world_cluster, &speaker);
   if (rc != 0) {
-    fail_startup();
+    fail_startup(speaker);
     free(gc_g.world_cluster);
     gc_g.world_cluster = NULL;
     return;

@@ -30,7 +30,8 @@ mpirun() {
   rc=$?
 }
 
-warnings() { grep -c '^gridcoll:' err; }
+# Lines gridcoll wrote on stderr, the summary table aside.
+warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |bcast )'; }
 no_failures() { [ "$rc" = 0 ] && grep -q ' 0 failed' out && ! grep -q '^FAIL' out; }
 
 # --- correctness under every topology and algorithm --------------------------------
@@ -60,7 +61,7 @@ for entry in "${topologies[@]}"; do
   done
 done
 
-mpirun 1 -- "$T/alltoall"
+mpirun 1 -- "$T/alltoall" quick
 no_failures && pass "alltoall on 1 rank" || fail "alltoall on 1 rank"
 
 # --- the log ---------------------------------------------------------------------------
@@ -68,7 +69,7 @@ no_failures && pass "alltoall on 1 rank" || fail "alltoall on 1 rank"
 # every rank, and in sync mode rank 0 holds the slowest rank's time.
 check_log() { # mode
   local mode=$1 calls
-  mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/log-$mode-%r.csv" GRIDCOLL_LOG_MODE="$mode" -- "$T/alltoall"
+  mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/log-$mode-%r.csv" GRIDCOLL_LOG_MODE="$mode" -- "$T/alltoall" quick
   calls=$(sed -n 's/.* \([0-9]*\) calls per rank/\1/p' out)
   no_failures || return 1
   for r in 0 1 2; do
@@ -88,7 +89,7 @@ check_log sync && pass "log: one record per call and rank (sync)" || fail "log: 
 check_log local && pass "log: one record per call and rank (local)" || fail "log: one record per call and rank (local)"
 
 mpirun 2 GRIDCOLL_LOG="$tmp/f-%r.csv" -- "$T/fortran"
-if no_failures && [ "$(tail -n +2 f-0.csv | cut -d, -f5 | sort | uniq -c | tr -s ' ' | paste -sd' ')" = " 2 alltoall 2 bcast" ] &&
+if no_failures && [ "$(tail -n +2 f-0.csv | cut -d, -f5 | sort | uniq -c | awk '{printf "%s=%s ", $2, $1}')" = "alltoall=2 bcast=2 " ] &&
    [ "$(wc -l <f-1.csv)" = 5 ]; then pass "fortran: intercepted and logged"; else fail "fortran: intercepted and logged"; fi
 
 mpirun 3 GRIDCOLL_SUMMARY=1 -- "$T/sweep" 16384 2
@@ -103,11 +104,11 @@ mpirun 2 GRIDCOLL_CONFIG="$tmp/summary.cfg" -- "$T/sweep" 4096 1
 [ "$rc" = 0 ] && grep -q '^alltoall  native' summary.txt && [ -s s-1.csv ] && [ "$(warnings)" = 0 ] &&
   pass "summary_file and log from the configuration file" || fail "summary_file and log from the configuration file"
 
-mpirun 2 GRIDCOLL_LOG="/nonexistent-dir/x-%r.csv" -- "$T/alltoall"
+mpirun 2 GRIDCOLL_LOG="/nonexistent-dir/x-%r.csv" -- "$T/alltoall" quick
 no_failures && [ "$(warnings)" = 1 ] && grep -q 'cannot write the log' err &&
   pass "unwritable log: one warning, program continues" || fail "unwritable log: one warning, program continues"
 
-mpirun 2 GRIDCOLL=off GRIDCOLL_LOG="$tmp/off-%r.csv" GRIDCOLL_SUMMARY=1 -- "$T/alltoall"
+mpirun 2 GRIDCOLL=off GRIDCOLL_LOG="$tmp/off-%r.csv" GRIDCOLL_SUMMARY=1 -- "$T/alltoall" quick
 no_failures && [ ! -e off-0.csv ] && [ "$(warnings)" = 0 ] &&
   pass "GRIDCOLL=off: pure passthrough, nothing logged" || fail "GRIDCOLL=off: pure passthrough, nothing logged"
 
@@ -118,12 +119,13 @@ bad_config() {
   local name=$1 expect=$2 content=$3
   printf '%s\n' "$content" >"$name.cfg"
   rm -f bad-*.csv
-  mpirun 2 GRIDCOLL_CONFIG="$tmp/$name.cfg" GRIDCOLL_LOG="$tmp/bad-%r.csv" -- "$T/alltoall"
+  mpirun 2 GRIDCOLL_CONFIG="$tmp/$name.cfg" GRIDCOLL_LOG="$tmp/bad-%r.csv" -- "$T/alltoall" quick
   if no_failures && [ "$(warnings)" = 1 ] && grep -q "$name.cfg" err && grep -q -- "$expect" err &&
      [ ! -e bad-0.csv ]; then pass "bad config ($name): one warning, passed through"
   else fail "bad config ($name): one warning, passed through"; fi
 }
-bad_config syntax ':2:' 'alltoall = { algorithm = "auto"; };
+# libconfig reports an unclosed group where the file ends.
+bad_config syntax ':3: syntax error' 'alltoall = { algorithm = "auto"; };
 bcast = { algorithm = "auto" '
 bad_config unknown-key ':1:.*alpah' 'network = { lan = { alpah = "60 us"; }; };'
 bad_config wrong-type ':1:.*clusters' 'clusters = "nancy";'
@@ -141,21 +143,21 @@ bad_config overlap ':2:' 'clusters = ( { name = "a"; ranks = "0-1"; },
 bad_config two-hosts 'matched by' 'clusters = ( { name = "a"; hosts = [ "*" ]; }, { name = "b"; hosts = [ "*" ]; } );'
 bad_config algorithm 'alltoall.algorithm' 'alltoall = { algorithm = "fast"; };'
 
-mpirun 2 GRIDCOLL_CONFIG="$tmp/missing.cfg" -- "$T/alltoall"
+mpirun 2 GRIDCOLL_CONFIG="$tmp/missing.cfg" -- "$T/alltoall" quick
 no_failures && [ "$(warnings)" = 1 ] && grep -q 'missing.cfg' err &&
   pass "missing configuration file: one warning" || fail "missing configuration file: one warning"
 
-mpirun 2 GRIDCOLL_BCAST=fat GRIDCOLL_LOG="$tmp/env-%r.csv" -- "$T/bcast"
+mpirun 2 GRIDCOLL_BCAST=fat GRIDCOLL_LOG="$tmp/env-%r.csv" -- "$T/bcast" quick
 no_failures && [ "$(warnings)" = 1 ] && grep -q 'GRIDCOLL_BCAST' err && [ ! -e env-0.csv ] &&
   pass "bad GRIDCOLL_BCAST: one warning, passed through" || fail "bad GRIDCOLL_BCAST: one warning, passed through"
 
 printf 'clusters = ( { name = "a"; ranks = "0"; } );\n' >unmatched.cfg
-mpirun 3 GRIDCOLL_CONFIG="$tmp/unmatched.cfg" GRIDCOLL_LOG="$tmp/um-%r.csv" -- "$T/alltoall"
+mpirun 3 GRIDCOLL_CONFIG="$tmp/unmatched.cfg" GRIDCOLL_LOG="$tmp/um-%r.csv" -- "$T/alltoall" quick
 no_failures && [ "$(warnings)" = 1 ] && grep -q 'cluster of its own' err && awk -F, 'NR == 2 { exit $9 != 3 }' um-0.csv &&
   pass "unmatched ranks: one warning, each forms a cluster" || fail "unmatched ranks: one warning, each forms a cluster"
 
 printf 'strict = true;\nnetwork = { lan = { alpha = -1; }; };\n' >strict.cfg
-mpirun 2 GRIDCOLL_CONFIG="$tmp/strict.cfg" -- "$T/alltoall"
+mpirun 2 GRIDCOLL_CONFIG="$tmp/strict.cfg" -- "$T/alltoall" quick
 [ "$rc" != 0 ] && grep -q 'strict' err && pass "strict = true: bad configuration aborts" || fail "strict = true: bad configuration aborts"
 
 # Ranks that disagree (here one rank forces another algorithm) must all pass through.
