@@ -24,9 +24,12 @@
  *                                                      r_s = min(a, n_X - s*a)),
  *   each term < 2*n_Y, so S <= 2*(n - n_X) - (k - 1) with k clusters, and S = n - n_X when
  *   the smaller size of every pair divides the larger.
- * The executor (lg.c) holds (n + n_X + S) * m bytes at most: n blocks packed for the local
- * phase (reused for the n - n_X blocks received over the wide area) and n_X + S received
- * in the local phase. Schedule metadata is O(n) (at most 3n + 2S blocks plus messages). */
+ * Temporary memory of the executor (lg.c) per process, in bytes:
+ *   (n + n_X + S) * m  <=  (3n - n_X - k + 1) * m,   = (2n) * m when sizes divide,
+ * that is n blocks packed for the local phase (the buffer is then reused for the n - n_X
+ * blocks received over the wide area) and n_X + S blocks received in the local phase.
+ * Schedule metadata is O(n): 2n + 2S blocks of 16 bytes plus 2 n_X + O(n) messages.
+ */
 #ifndef GC_ALLTOALL_LG_SCHEDULE_H
 #define GC_ALLTOALL_LG_SCHEDULE_H
 

@@ -143,6 +143,11 @@ static void simulate(int n, const int *cluster_of)
   w.delivered = calloc((size_t)n * (size_t)n, sizeof(int));
   w.crossed = calloc((size_t)n * (size_t)n, sizeof(int));
   ck_assert(w.s && w.lsend && w.stage && w.recv && w.delivered && w.crossed);
+  int divides = 1; /* every pair's smaller size divides the larger: staging is exactly n - n_X */
+  for (int x = 0; x < w.l.nclusters; x++)
+    for (int y = 0; y < w.l.nclusters; y++)
+      divides &= w.l.cluster_size[y] % w.l.cluster_size[x] == 0 ||
+                 w.l.cluster_size[x] > w.l.cluster_size[y];
   for (int r = 0; r < n; r++) {
     struct gc_alltoall_lg_schedule *s = &w.s[r];
     ck_assert_int_eq(gc_alltoall_lg_schedule_build(s, &w.l, r), 0);
@@ -150,6 +155,8 @@ static void simulate(int n, const int *cluster_of)
     long long staged = gc_alltoall_lg_stage_blocks(&w.l, r);
     ck_assert_int_eq(s->stage_blocks, c + staged);
     ck_assert_int_le(staged, 2LL * (n - c) - (w.l.nclusters - 1)); /* the header's bound */
+    if (divides)
+      ck_assert_int_eq(staged, n - c);
     ck_assert_int_eq(s->wide_recv_blocks, n - c);
     w.lsend[r] = calloc((size_t)n, sizeof(struct tag));
     w.stage[r] = calloc((size_t)s->stage_blocks + 1, sizeof(struct tag));
