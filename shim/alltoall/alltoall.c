@@ -18,6 +18,8 @@ static int always(const struct gc_alltoall_call *call, const struct gc_comm_stat
 static const struct gc_alltoall_algorithm algorithms[] = {
     {.name = "native", .desc = "the MPI library's own MPI_Alltoall", .supports = always,
      .run = gc_alltoall_native_run},
+    {.name = "lg", .desc = "LG two-phase exchange: every block crosses the wide area once, packed",
+     .supports = gc_alltoall_lg_supports, .run = gc_alltoall_lg_run},
 };
 #define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
 

@@ -179,7 +179,7 @@ int gc_alltoall_lg_run(const struct gc_alltoall_call *call, struct gc_comm_state
   int ok = lg_alloc(&r, st) == 0 && lg_pack(&r, call) == 0;
   rc = PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r.priv);
   if (rc == MPI_SUCCESS && !ok)
-    rc = GC_ALLTOALL_FALLBACK;
+    rc = GC_FALLBACK;
   if (rc == MPI_SUCCESS && (rc = PMPI_Type_contiguous((int)r.m, MPI_BYTE, &r.unit)) == MPI_SUCCESS)
     rc = PMPI_Type_commit(&r.unit);
   if (rc == MPI_SUCCESS)

@@ -1,7 +1,7 @@
 /* LG all-to-all executor (lg.c): runs the schedule of lg_schedule.h with PMPI calls.
  *
  * gc_alltoall_lg_run returns MPI_SUCCESS, a PMPI error code unchanged, or
- * GC_ALLTOALL_FALLBACK when every rank agreed, before any traffic of the call, that LG
+ * GC_FALLBACK (gridcoll.h) when every rank agreed, before any traffic of the call, that LG
  * cannot serve it (a buffer could not be allocated, or the packed size of a block is not
  * m on some rank): the caller then calls PMPI_Alltoall with the same arguments.
  * MPI error codes are >= 0, so the value cannot collide with one. */
@@ -9,10 +9,7 @@
 #define GC_ALLTOALL_LG_H
 
 #include "alltoall.h"
-
-#ifndef GC_ALLTOALL_FALLBACK
-#define GC_ALLTOALL_FALLBACK (-1)
-#endif
+#include "gridcoll.h"
 
 /* Tag of the wide-area messages on the private duplicate (ASCII "LG"). Between two
  * processes a call sends at most one message per direction, and calls on one

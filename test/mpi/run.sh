@@ -8,7 +8,7 @@ BUILD=${BUILD:-build}
 MPIEXEC=${MPIEXEC:-mpiexec}
 LIB=$(realpath "$BUILD/libgridcoll.so")
 T=$(realpath "$BUILD/test/mpi")
-ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native}
+ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native lg}
 BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -41,23 +41,37 @@ CFG
 cat >three.cfg <<'CFG'
 clusters = ( { name = "a"; ranks = "0,3"; }, { name = "b"; ranks = "1,4"; }, { name = "c"; ranks = "2"; } );
 CFG
+# ranks|setting|LG applies|trees apply (LG needs two clusters and one of two processes
+# or more; the trees need two clusters).
 topologies=(
-  "2|GRIDCOLL_CLUSTERS=host"
-  "2|GRIDCOLL_CLUSTERS=0,1"
-  "3|GRIDCOLL_CLUSTERS=0,1-2"
-  "4|GRIDCOLL_CLUSTERS=0-1,2-3"
-  "4|GRIDCOLL_CONFIG=$tmp/interleaved.cfg"
-  "5|GRIDCOLL_CONFIG=$tmp/three.cfg"
+  "2|GRIDCOLL_CLUSTERS=host|0|0"
+  "2|GRIDCOLL_CLUSTERS=0,1|0|1"
+  "3|GRIDCOLL_CLUSTERS=0,1-2|1|1"
+  "4|GRIDCOLL_CLUSTERS=0-1,2-3|1|1"
+  "4|GRIDCOLL_CONFIG=$tmp/interleaved.cfg|1|1"
+  "5|GRIDCOLL_CONFIG=$tmp/three.cfg|1|1"
 )
+# used_as ALGORITHM APPLIES: the log of rank 0 shows the forced algorithm ran on the
+# multi-cluster communicators when it applies, and never when it does not.
+used_as() {
+  local a=$1 applies=$2 count
+  count=$(awk -F, -v a="$a" 'NR > 1 && $6 == a' rec-0.csv | wc -l)
+  if [ "$a" = native ]; then return 0; fi
+  if [ "$applies" = 1 ]; then [ "$count" -gt 0 ]; else [ "$count" = 0 ]; fi
+}
 for entry in "${topologies[@]}"; do
-  n=${entry%%|*}; topo=${entry#*|}
+  IFS='|' read -r n topo lg_applies trees_apply <<<"$entry"
   for a in $ALLTOALL_ALGORITHMS; do
-    mpirun "$n" "$topo" GRIDCOLL_ALLTOALL="$a" -- "$T/alltoall"
-    no_failures && [ "$(warnings)" = 0 ] && pass "alltoall $a, $n ranks, $topo" || fail "alltoall $a, $n ranks, $topo"
+    rm -f rec-*.csv
+    mpirun "$n" "$topo" GRIDCOLL_ALLTOALL="$a" GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/alltoall"
+    no_failures && [ "$(warnings)" = 0 ] && used_as "$a" "$lg_applies" &&
+      pass "alltoall $a, $n ranks, $topo" || fail "alltoall $a, $n ranks, $topo"
   done
   for b in $BCAST_ALGORITHMS; do
-    mpirun "$n" "$topo" GRIDCOLL_BCAST="$b" -- "$T/bcast"
-    no_failures && [ "$(warnings)" = 0 ] && pass "bcast $b, $n ranks, $topo" || fail "bcast $b, $n ranks, $topo"
+    rm -f rec-*.csv
+    mpirun "$n" "$topo" GRIDCOLL_BCAST="$b" GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/bcast"
+    no_failures && [ "$(warnings)" = 0 ] && used_as "$b" "$trees_apply" &&
+      pass "bcast $b, $n ranks, $topo" || fail "bcast $b, $n ranks, $topo"
   done
 done
 

@@ -24,7 +24,7 @@ static int lg_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
   struct gc_alltoall_call call = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                   comm, (size_t)recvcount * (size_t)size};
   int rc = gc_alltoall_lg_run(&call, current);
-  if (rc == GC_ALLTOALL_FALLBACK) { /* agreed on every rank */
+  if (rc == GC_FALLBACK) { /* agreed on every rank */
     fallbacks++;
     rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }

@@ -54,7 +54,7 @@ int lg_limits_fallback(struct gc_comm_state *st, MPI_Comm comm)
   int rc = ok ? gc_alltoall_lg_run(&call, st) : MPI_ERR_OTHER;
   if (st->rank == poor)
     setrlimit(RLIMIT_AS, &old);
-  ok = ok && rc == GC_ALLTOALL_FALLBACK;
+  ok = ok && rc == GC_FALLBACK;
   if (!ok)
     fprintf(stderr, "rank %d: fallback case: run returned %d\n", st->rank, rc);
   PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
