@@ -156,9 +156,21 @@ static double sig_pred(const void *ctx, int i, double *t)
   return (s->n - 1) * (c->alpha + c->gamma * s->m * c->beta + delta);
 }
 
-/* Candidates for M: "no delta" first, then every distinct sample size (delta from it on).
- * The best residual wins; on a tie the earlier one (no delta, then the smaller M), so the
- * result does not depend on the order of the samples. */
+/* Smallest sample size above `above`, or INFINITY when there is none. */
+static double next_size(const struct gc_fit_a2a_sample *s, int ns, double above)
+{
+  double next = INFINITY;
+  for (int i = 0; i < ns; i++)
+    if (s[i].m > above && s[i].m < next)
+      next = s[i].m;
+  return next;
+}
+
+/* Candidates for M: "no delta" first, then every distinct sample size in ascending order
+ * (delta from it on).  A candidate replaces the best so far only when it lowers the
+ * residual by more than rounding (rms relative residual 1e-12), so on a tie the earlier
+ * one stays: no delta rather than a delta of 1e-20 s, and the smaller M; the result does
+ * not depend on the order of the samples. */
 int gc_fit_signature(const struct gc_fit_a2a_sample *s, int ns, double alpha, double beta,
                      struct gc_lan *out, struct gc_fit_quality *q)
 {
@@ -172,25 +184,19 @@ int gc_fit_signature(const struct gc_fit_a2a_sample *s, int ns, double alpha, do
   for (int i = 1; i < ns && !distinct; i++)
     distinct = s[i].m != s[0].m;
   if (ns < 2 || !distinct)
-    return GC_MODEL_EDEGENERATE;
+    return GC_MODEL_EDEGENERATE; /* gamma and delta need two different sizes */
 
+  const double tol = 1e-24 * ns;
   struct sig_ctx c = {.s = s, .alpha = alpha, .beta = beta, .use_delta = 0};
   struct ls2_fit f = ls2(sig_row, &c, ns);
   struct sig_ctx best = c;
   best.gamma = f.a, best.delta = 0.0;
   double best_ssr = f.ssr;
-  for (int i = 0; i < ns; i++) {
-    int seen = 0;
-    for (int j = 0; j < i && !seen; j++)
-      seen = s[j].m == s[i].m;
-    if (seen)
-      continue;
-    c.use_delta = 1, c.M = s[i].m;
+  c.use_delta = 1;
+  for (c.M = next_size(s, ns, -1.0); c.M != INFINITY; c.M = next_size(s, ns, c.M)) {
     f = ls2(sig_row, &c, ns);
-    /* A fit with delta = 0 is the "no delta" candidate again: never better than it. */
-    int better = f.b > 0.0 && (f.ssr < best_ssr || (f.ssr == best_ssr && best.use_delta &&
-                                                    c.M < best.M));
-    if (better) {
+    /* A fit with delta = 0 is the "no delta" candidate again. */
+    if (f.b > 0.0 && f.ssr < best_ssr - tol) {
       best = c, best.gamma = f.a, best.delta = f.b;
       best_ssr = f.ssr;
     }
