@@ -83,7 +83,8 @@ int gc_model_lg_grid(const struct gc_model_grid *g, size_t m, double *t)
       int b = g->size[c] < g->size[d] ? g->size[d] : g->size[c];
       int rounds = (b + a - 1) / a;
       double bytes = (double)a * (double)m;
-      double round = gc_model_max(gc_model_wan_msg(g, c, d, bytes), gc_model_wan_msg(g, d, c, bytes));
+      double round =
+          gc_model_max(gc_model_wan_msg(g, c, d, bytes), gc_model_wan_msg(g, d, c, bytes));
       wide = gc_model_max(wide, rounds * round);
     }
   *t = gc_model_grid_local_max(g, m) + wide;

@@ -100,6 +100,12 @@ START_TEST(k_equals_two)
 }
 END_TEST
 
+/* One message of 000 Eq. 5. */
+static double sig_msg(const struct gc_lan *l, double bytes)
+{
+  return l->alpha + bytes * l->beta * l->gamma + (bytes >= l->threshold ? l->delta : 0);
+}
+
 /* Literal simulation of SPEC section 3: every block's staging holder, then the messages. */
 static double sim_refined(int k, const int *size, const struct gc_lan *lan, const double *lat,
                           const double *bw, double m)
@@ -127,8 +133,8 @@ static double sim_refined(int k, const int *size, const struct gc_lan *lan, cons
         if (y == x)
           continue;
         double bs = (1 + blocks[c][x][y]) * m, br = (1 + blocks[c][y][x]) * m;
-        snd += lan[c].alpha + bs * lan[c].beta * lan[c].gamma + (bs >= lan[c].threshold ? lan[c].delta : 0);
-        rcv += lan[c].alpha + br * lan[c].beta * lan[c].gamma + (br >= lan[c].threshold ? lan[c].delta : 0);
+        snd += sig_msg(&lan[c], bs);
+        rcv += sig_msg(&lan[c], br);
       }
       local = fmax(local, fmax(snd, rcv));
     }
