@@ -8,7 +8,8 @@
  * Every parameter must be finite and >= 0 (bandwidths > 0) or the call is EINVAL: the
  * model never returns NaN.  Equation numbers are those of the papers in seeds/ (000: all-
  * to-all contention and grid models, 001: tree cost, 003: LogGP, 004: heterogeneous
- * cluster); SPEC.md section 2 lists the corrections applied to them. */
+ * cluster); SPEC.md section 2 lists the corrections applied to them.  Tree costs are in
+ * tree_cost.h (included here), parameter fitting in fit.h. */
 #ifndef GC_MODEL_H
 #define GC_MODEL_H
 

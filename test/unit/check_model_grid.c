@@ -100,6 +100,8 @@ START_TEST(k_equals_two)
 }
 END_TEST
 
+#define SIM_MAX 12 /* largest cluster of the simulation */
+
 /* One message of 000 Eq. 5. */
 static double sig_msg(const struct gc_lan *l, double bytes)
 {
@@ -110,7 +112,7 @@ static double sig_msg(const struct gc_lan *l, double bytes)
 static double sim_refined(int k, const int *size, const struct gc_lan *lan, const double *lat,
                           const double *bw, double m)
 {
-  int blocks[4][8][8];
+  int blocks[4][SIM_MAX][SIM_MAX];
   memset(blocks, 0, sizeof blocks);
   for (int c = 0; c < k; c++)
     for (int d = 0; d < k; d++) {
@@ -161,10 +163,12 @@ static double sim_refined(int k, const int *size, const struct gc_lan *lan, cons
 
 START_TEST(refined_matches_simulation)
 {
-  /* Every size assignment of 2..4 clusters of 1..7 processes over a small grid (1.3k cases),
-   * delta threshold between 1 and 3 blocks so that the message sizes matter. */
+  /* 2..4 clusters of 1..12 processes (every assignment for k <= 3, one in 7 for k = 4, about
+   * 5k cases), two block sizes, delta thresholds between 1 and 7 blocks so that message
+   * sizes matter: the fast per-cell sums of lg_refined.c against the literal staging. */
   struct gc_lan lans[4] = {lan1, lan2, lan1, plain};
-  lans[0].threshold = 2500, lans[2].threshold = 1500;
+  lans[0].threshold = 2500, lans[2].threshold = 1500, lans[1].delta = 2e-3;
+  lans[1].threshold = 2700;
   double lat[16], bw[16];
   for (int i = 0; i < 16; i++)
     lat[i] = 1e-3 * (1 + i % 5), bw[i] = 1e6 * (1 + i % 3);
@@ -172,15 +176,17 @@ START_TEST(refined_matches_simulation)
   for (int k = 2; k <= 4; k++) {
     int total = 1;
     for (int c = 0; c < k; c++)
-      total *= 7;
-    for (int code = 0; code < total; code += (k == 4 ? 3 : 1)) {
-      for (int c = 0, v = code; c < k; c++, v /= 7)
-        size[c] = 1 + v % 7;
+      total *= SIM_MAX;
+    for (int code = 0; code < total; code += (k == 4 ? 7 : 1)) {
+      for (int c = 0, v = code; c < k; c++, v /= SIM_MAX)
+        size[c] = 1 + v % SIM_MAX;
       struct gc_model_grid g = {.k = k, .size = size, .lan = lans, .wan_latency = lat,
                                 .wan_bandwidth = bw};
-      double t;
-      ck_assert_int_eq(gc_model_lg_refined(&g, 1000, &t), 0);
-      ck_assert_rel(t, sim_refined(k, size, lans, lat, bw, 1000), 1e-12);
+      for (size_t m = 400; m <= 1000; m += 600) {
+        double t;
+        ck_assert_int_eq(gc_model_lg_refined(&g, m, &t), 0);
+        ck_assert_rel(t, sim_refined(k, size, lans, lat, bw, (double)m), 1e-12);
+      }
     }
   }
 }
