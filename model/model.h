@@ -1,0 +1,143 @@
+/* gridcoll analytic models: what a call should cost, as pure functions (no MPI).
+ *
+ * Every model returns a status (0, or a negative GC_MODEL_E* code) and writes its
+ * prediction, in seconds, through the last argument, which it leaves untouched on error.
+ * Sizes m are bytes (one all-to-all block per peer, or the broadcast message).  Units of
+ * parameters: times in s, inverse bandwidths (beta) in s/byte, bandwidths (wide-area
+ * matrices, as in config.h) in bytes/s; a bandwidth may be INFINITY (no size term).
+ * Every parameter must be finite and >= 0 (bandwidths > 0) or the call is EINVAL: the
+ * model never returns NaN.  Equation numbers are those of the papers in seeds/ (000: all-
+ * to-all contention and grid models, 001: tree cost, 003: LogGP, 004: heterogeneous
+ * cluster); SPEC.md section 2 lists the corrections applied to them.  Tree costs are in
+ * tree_cost.h (included here), parameter fitting in fit.h. */
+#ifndef GC_MODEL_H
+#define GC_MODEL_H
+
+#include <stddef.h>
+#include "config.h"
+#include "tree_cost.h"
+
+/* Error codes and their messages, from one list so that they cannot drift (libuv style). */
+#define GC_MODEL_ERRNO_MAP(XX)                                       \
+  XX(EINVAL, -1, "invalid argument")                                 \
+  XX(ENOMEM, -2, "out of memory")                                    \
+  XX(EDEGENERATE, -3, "samples do not determine the parameters")
+
+enum {
+  GC_MODEL_OK = 0,
+#define GC_MODEL_XX(name, code, msg) GC_MODEL_##name = (code),
+  GC_MODEL_ERRNO_MAP(GC_MODEL_XX)
+#undef GC_MODEL_XX
+};
+
+/* Message of a status code ("unknown error" for codes outside the list). */
+const char *gc_model_strerror(int err);
+
+/* ---- names written into the logs: one row per model, name <-> id ------------------- */
+enum gc_model_id {
+  GC_MODEL_HOCKNEY_P2P,       /* alpha + m*beta */
+  GC_MODEL_HOCKNEY_LINEAR,    /* 000 Eq. 1, Prop. 1 */
+  GC_MODEL_SIGNATURE,         /* 000 Eq. 4, 5 */
+  GC_MODEL_NAIVE_GRID,        /* 000 Eq. 6 */
+  GC_MODEL_LG_GRID,           /* 000 Eq. 7 (m*n1 corrected) */
+  GC_MODEL_LG_REFINED,        /* 000 Eq. 7 with the bytes LG really moves */
+  GC_MODEL_BINOMIAL_HOCKNEY,  /* ceil(log2 P)*(alpha + m*beta) */
+  GC_MODEL_BINOMIAL_LOGGP,    /* 003 */
+  GC_MODEL_FLAT_TREE,         /* 001 Eq. 3 */
+  GC_MODEL_TREE_001,          /* 001 Eq. 2, max not sum */
+  GC_MODEL_TREE_001_POSITION, /* 001 Eq. 2, k-th child waits (k-1)(o_s+g) */
+  GC_MODEL_HETERO_P2P,        /* 004 Eq. 5 */
+  GC_MODEL_HETERO_ONE_TO_MANY, /* 004 Eq. 6 */
+  GC_MODEL_HETERO_PAIRS,      /* 004 Eq. 7 */
+  GC_MODEL_HETERO_BCAST,      /* 004 Eq. 8 */
+  GC_MODEL_LAST
+};
+
+struct gc_model_info {
+  enum gc_model_id id;
+  const char *name;   /* stable, written into the logs */
+  const char *source; /* paper and equation */
+  const char *desc;
+};
+
+const struct gc_model_info *gc_model_info(enum gc_model_id id); /* NULL when out of range */
+const char *gc_model_name(enum gc_model_id id);                 /* "?" when out of range */
+int gc_model_by_name(const char *name); /* the id, or GC_MODEL_EINVAL when unknown */
+
+/* ---- point to point (p2p.c) ------------------------------------------------------- */
+struct gc_model_loggp {
+  double L; /* latency, s */
+  double o; /* overhead per side, s ((o_s + o_r)/2) */
+  double g; /* gap between messages, s */
+  double G; /* gap per byte, s/byte */
+};
+
+/* Hockney: alpha + m*beta. */
+int gc_model_p2p_hockney(size_t m, double alpha, double beta, double *t);
+/* LogGP (003 Sec. 3): L + 2o + (m-1)G; a 0-byte message costs L + 2o (no negative term). */
+int gc_model_p2p_loggp(size_t m, const struct gc_model_loggp *p, double *t);
+
+/* ---- all-to-all on one cluster (alltoall.c) ---------------------------------------- */
+/* Linear all-to-all (000 Eq. 1) = 1-port lower bound (000 Prop. 1): (n-1)(alpha + m*beta). */
+int gc_model_alltoall_linear(int n, size_t m, double alpha, double beta, double *t);
+/* Contention signature (000 Eq. 4, 5): (n-1)(alpha + m*beta*gamma [+ delta if m >= M]). */
+int gc_model_alltoall_signature(int n, size_t m, const struct gc_lan *lan, double *t);
+
+/* ---- all-to-all across clusters (grid.c, lg_refined.c) ----------------------------- */
+/* k clusters: sizes, one gc_lan each, and k x k row-major wide-area matrices (from row
+ * cluster to column cluster; the diagonal is never read).  The matrices may be NULL
+ * when k == 1. */
+struct gc_model_grid {
+  int k;
+  const int *size;              /* [k] processes per cluster, each >= 1 */
+  const struct gc_lan *lan;     /* [k] contention signature of each cluster network */
+  const double *wan_latency;    /* [k*k] one-way latency alpha_w, s */
+  const double *wan_bandwidth;  /* [k*k] bytes/s: beta_w = 1/bandwidth */
+};
+
+/* Native all-to-all across clusters (000 Eq. 6, generalised in grid.c). */
+int gc_model_naive_grid(const struct gc_model_grid *g, size_t m, double *t);
+/* LG all-to-all (000 Eq. 7 with m*n1; pairs of clusters concurrent, see grid.c). */
+int gc_model_lg_grid(const struct gc_model_grid *g, size_t m, double *t);
+/* LG counting the staged bytes and partial last blocks of SPEC section 3 (lg_refined.c). */
+int gc_model_lg_refined(const struct gc_model_grid *g, size_t m, double *t);
+/* Two-cluster forms with the papers' scalar wide-area alpha_w (s) and beta_w (s/byte). */
+int gc_model_naive_grid2(int n1, int n2, size_t m, const struct gc_lan *lan1,
+                         const struct gc_lan *lan2, double alpha_w, double beta_w, double *t);
+int gc_model_lg_grid2(int n1, int n2, size_t m, const struct gc_lan *lan1,
+                      const struct gc_lan *lan2, double alpha_w, double beta_w, double *t);
+int gc_model_lg_refined2(int n1, int n2, size_t m, const struct gc_lan *lan1,
+                         const struct gc_lan *lan2, double alpha_w, double beta_w, double *t);
+
+/* ---- broadcast (bcast.c; trees over clusters in tree_cost.h) ------------------------ */
+/* Binomial tree, Hockney: ceil(log2 P)*(alpha + m*beta). */
+int gc_model_bcast_binomial_hockney(int P, size_t m, double alpha, double beta, double *t);
+/* Binomial tree, LogGP (003 Sec. 3): ceil(log2 P)*(L + 2o + (m-1)G). */
+int gc_model_bcast_binomial_loggp(int P, size_t m, const struct gc_model_loggp *p, double *t);
+/* Flat tree over k clusters (001 Eq. 3): max over i != root of latency[root*k + i]. */
+int gc_model_bcast_flat(int k, int root, const double *latency, double *t);
+
+/* ---- heterogeneous cluster, 004 (hetero.c) ----------------------------------------- */
+struct gc_model_hetero {
+  int n;
+  const double *C;    /* [n] fixed processing delay of each node, s */
+  const double *t;    /* [n] processing time per byte of each node, s/byte */
+  const double *rate; /* [n*n] beta_ij: transmission rate of link i -> j, bytes/s */
+};
+
+/* 004 Eq. 5: C_i + t_i*M + C_j + t_j*M + M/beta_ij. */
+int gc_model_hetero_p2p(const struct gc_model_hetero *h, int i, int j, size_t M, double *t);
+/* 004 Eq. 6: src sends M[x] bytes to dst[x]; serialized above S bytes, parallel at or below. */
+int gc_model_hetero_one_to_many(const struct gc_model_hetero *h, int src, const int *dst,
+                                const size_t *M, int ndst, double S, double *t);
+/* 004 Eq. 7: disjoint pairs src[x] -> dst[x] at once: max of their Eq. 5 times. */
+int gc_model_hetero_pairs(const struct gc_model_hetero *h, const int *src, const int *dst,
+                          int npairs, size_t M, double *t);
+/* 004 Eq. 8 on the MPICH binomial tree rooted at root: max path sum + Gamma + tau*M. */
+int gc_model_hetero_bcast_binomial(const struct gc_model_hetero *h, int root, size_t M,
+                                   double Gamma, double tau, double *t);
+/* 004 Eq. 8 on any tree over the h->n nodes (tree->n == h->n). */
+int gc_model_hetero_bcast_tree(const struct gc_model_hetero *h, const struct gc_tree *tree,
+                               size_t M, double Gamma, double tau, double *t);
+
+#endif

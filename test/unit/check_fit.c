@@ -1,0 +1,205 @@
+/* Fitting Hockney and contention-signature parameters (model/fit.c).
+ * Data generated from the published signatures of 000 Sec. 3, exact and with 1%
+ * deterministic noise, must give the parameters back; degenerate input must be refused. */
+#include "fit.h"
+#include "model.h"
+#include "model_check.h"
+
+#define NSIZES 11 /* 1 KiB .. 1 MiB */
+
+/* Deterministic noise in [-1, 1): a 32-bit LCG (Numerical Recipes constants). */
+static double noise(unsigned *state)
+{
+  *state = *state * 1664525u + 1013904223u;
+  return *state / 2147483648.0 - 1.0;
+}
+
+/* All-to-all samples of 000 Eq. 5 on n processes at sizes 1 KiB .. 1 MiB, each time
+ * multiplied by (1 + amp * noise). */
+static void signature_data(struct gc_fit_a2a_sample *s, int n, const struct gc_lan *l,
+                           double amp)
+{
+  unsigned state = 12345;
+  for (int i = 0; i < NSIZES; i++) {
+    double m = 1024.0 * (1 << i);
+    double t = (n - 1) * (l->alpha + m * l->beta * l->gamma + (m >= l->threshold ? l->delta : 0));
+    s[i] = (struct gc_fit_a2a_sample){.n = n, .m = m, .t = t * (1 + amp * noise(&state))};
+  }
+}
+
+static const struct gc_lan gige = {.alpha = 60e-6, .beta = 8e-9, .gamma = 4.3628,
+                                   .delta = 4.93e-3, .threshold = 8192};
+/* Fast Ethernet: 100 Mb/s is 80 ns/byte; 000 quotes a latency around 60 us. */
+static const struct gc_lan fast = {.alpha = 60e-6, .beta = 8e-8, .gamma = 1.0195,
+                                   .delta = 8.23e-3, .threshold = 2048};
+
+START_TEST(signature_exact)
+{
+  struct gc_fit_a2a_sample s[NSIZES];
+  struct gc_lan out;
+  struct gc_fit_quality q;
+  signature_data(s, 8, &gige, 0);
+  ck_assert_int_eq(gc_fit_signature(s, NSIZES, gige.alpha, gige.beta, &out, &q), 0);
+  ck_assert_rel(out.gamma, 4.3628, 1e-6);
+  ck_assert_rel(out.delta, 4.93e-3, 1e-6);
+  /* M = first sample size where delta applies: the breakpoint lies in (4 KiB, 8 KiB]. */
+  ck_assert_rel(out.threshold, 8192, 0);
+  ck_assert_rel(out.alpha, gige.alpha, 0);
+  ck_assert(q.r2 > 1 - 1e-12 && q.max_rel < 1e-9);
+
+  signature_data(s, 24, &fast, 0);
+  ck_assert_int_eq(gc_fit_signature(s, NSIZES, fast.alpha, fast.beta, &out, &q), 0);
+  ck_assert_rel(out.gamma, 1.0195, 1e-6);
+  ck_assert_rel(out.delta, 8.23e-3, 1e-6);
+  ck_assert_rel(out.threshold, 2048, 0); /* in (1 KiB, 2 KiB] */
+}
+END_TEST
+
+START_TEST(signature_noisy)
+{
+  struct gc_fit_a2a_sample s[NSIZES];
+  struct gc_lan out;
+  struct gc_fit_quality q;
+  signature_data(s, 8, &gige, 0.01);
+  ck_assert_int_eq(gc_fit_signature(s, NSIZES, gige.alpha, gige.beta, &out, &q), 0);
+  ck_assert_rel(out.gamma, 4.3628, 0.03);
+  ck_assert_rel(out.delta, 4.93e-3, 0.03);
+  ck_assert_rel(out.threshold, 8192, 0);
+  ck_assert(q.r2 > 0.999 && q.max_rel < 0.03);
+
+  signature_data(s, 24, &fast, 0.01);
+  ck_assert_int_eq(gc_fit_signature(s, NSIZES, fast.alpha, fast.beta, &out, &q), 0);
+  ck_assert_rel(out.gamma, 1.0195, 0.03);
+  ck_assert_rel(out.delta, 8.23e-3, 0.03);
+  ck_assert_rel(out.threshold, 2048, 0);
+}
+END_TEST
+
+START_TEST(signature_no_delta)
+{
+  /* Myrinet (000): gamma = 2.49754 and no start-up overload: the fit must not invent one. */
+  struct gc_lan myri = {.alpha = 10e-6, .beta = 4e-9, .gamma = 2.49754, .delta = 0,
+                        .threshold = 0};
+  struct gc_fit_a2a_sample s[NSIZES];
+  struct gc_lan out;
+  signature_data(s, 24, &myri, 0);
+  ck_assert_int_eq(gc_fit_signature(s, NSIZES, myri.alpha, myri.beta, &out, NULL), 0);
+  ck_assert_rel(out.gamma, 2.49754, 1e-6);
+  ck_assert_rel(out.delta, 0, 0);
+  ck_assert_rel(out.threshold, 0, 0);
+  /* Samples at several n are one fit: add n = 8 to the GigE n = 24 data, shuffled. */
+  struct gc_fit_a2a_sample mix[2 * NSIZES];
+  signature_data(mix, 24, &gige, 0);
+  signature_data(mix + NSIZES, 8, &gige, 0);
+  struct gc_fit_a2a_sample tmp = mix[0];
+  mix[0] = mix[2 * NSIZES - 1], mix[2 * NSIZES - 1] = tmp;
+  ck_assert_int_eq(gc_fit_signature(mix, 2 * NSIZES, gige.alpha, gige.beta, &out, NULL), 0);
+  ck_assert_rel(out.gamma, 4.3628, 1e-6);
+  ck_assert_rel(out.threshold, 8192, 0);
+}
+END_TEST
+
+START_TEST(hockney_fit)
+{
+  /* Ping-pong at 1 B .. 1 MiB from alpha = 60 us, beta = 8 ns/byte. */
+  struct gc_fit_sample s[21];
+  unsigned state = 7;
+  for (int i = 0; i < 21; i++)
+    s[i] = (struct gc_fit_sample){.m = 1 << i, .t = 60e-6 + (1 << i) * 8e-9};
+  double alpha, beta;
+  struct gc_fit_quality q;
+  ck_assert_int_eq(gc_fit_hockney(s, 21, &alpha, &beta, &q), 0);
+  ck_assert_rel(alpha, 60e-6, 1e-9);
+  ck_assert_rel(beta, 8e-9, 1e-9);
+  ck_assert(q.r2 > 1 - 1e-12 && q.max_rel < 1e-9);
+  for (int i = 0; i < 21; i++)
+    s[i].t *= 1 + 0.01 * noise(&state);
+  ck_assert_int_eq(gc_fit_hockney(s, 21, &alpha, &beta, &q), 0);
+  ck_assert_rel(alpha, 60e-6, 0.03);
+  ck_assert_rel(beta, 8e-9, 0.03);
+  ck_assert(q.max_rel < 0.03);
+  /* Two samples determine the line exactly: (0, 1 ms) and (1000, 2 ms). */
+  struct gc_fit_sample two[2] = {{.m = 0, .t = 1e-3}, {.m = 1000, .t = 2e-3}};
+  ck_assert_int_eq(gc_fit_hockney(two, 2, &alpha, &beta, &q), 0);
+  ck_assert_rel(alpha, 1e-3, REL);
+  ck_assert_rel(beta, 1e-6, REL);
+  /* Times falling with size: beta would be negative; kept at 0, alpha = the weighted mean. */
+  struct gc_fit_sample down[2] = {{.m = 0, .t = 2e-3}, {.m = 1000, .t = 2e-3 * (1 - 1e-3)}};
+  ck_assert_int_eq(gc_fit_hockney(down, 2, &alpha, &beta, &q), 0);
+  ck_assert(beta == 0 && alpha > 1.99e-3 && alpha < 2e-3);
+}
+END_TEST
+
+START_TEST(fit_degenerate)
+{
+  struct gc_fit_sample s[3] = {{.m = 100, .t = 1e-3}, {.m = 100, .t = 2e-3}, {.m = 100, .t = 3e-3}};
+  double alpha = -1, beta = -1;
+  struct gc_fit_quality q;
+  ck_assert_int_eq(gc_fit_hockney(s, 0, &alpha, &beta, &q), GC_MODEL_EDEGENERATE);
+  ck_assert_int_eq(gc_fit_hockney(s, 1, &alpha, &beta, &q), GC_MODEL_EDEGENERATE);
+  ck_assert_int_eq(gc_fit_hockney(s, 3, &alpha, &beta, &q), GC_MODEL_EDEGENERATE); /* one size */
+  s[1].m = 200, s[2].t = 0;
+  ck_assert_int_eq(gc_fit_hockney(s, 3, &alpha, &beta, &q), GC_MODEL_EINVAL); /* zero time */
+  s[2].t = NAN;
+  ck_assert_int_eq(gc_fit_hockney(s, 3, &alpha, &beta, &q), GC_MODEL_EINVAL);
+  s[2].t = 3e-3, s[2].m = -1;
+  ck_assert_int_eq(gc_fit_hockney(s, 3, &alpha, &beta, &q), GC_MODEL_EINVAL);
+  s[2].m = INFINITY;
+  ck_assert_int_eq(gc_fit_hockney(s, 3, &alpha, &beta, &q), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_hockney(NULL, 3, &alpha, &beta, &q), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_hockney(s, -1, &alpha, &beta, &q), GC_MODEL_EINVAL);
+  ck_assert(alpha == -1 && beta == -1); /* untouched */
+  struct gc_fit_sample zeros[3] = {{0, 1e-3}, {0, 1e-3}, {0, 1e-3}};
+  ck_assert_int_eq(gc_fit_hockney(zeros, 3, &alpha, &beta, NULL), GC_MODEL_EDEGENERATE);
+
+  struct gc_fit_a2a_sample a[NSIZES];
+  struct gc_lan out = {.gamma = -1};
+  signature_data(a, 8, &gige, 0);
+  ck_assert_int_eq(gc_fit_signature(a, 1, gige.alpha, gige.beta, &out, NULL),
+                   GC_MODEL_EDEGENERATE);
+  ck_assert_int_eq(gc_fit_signature(a, 0, gige.alpha, gige.beta, &out, NULL),
+                   GC_MODEL_EDEGENERATE);
+  ck_assert_int_eq(gc_fit_signature(a, NSIZES, gige.alpha, 0, &out, NULL), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_signature(a, NSIZES, NAN, gige.beta, &out, NULL), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_signature(a, NSIZES, gige.alpha, gige.beta, NULL, NULL),
+                   GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_signature(NULL, NSIZES, gige.alpha, gige.beta, &out, NULL),
+                   GC_MODEL_EINVAL);
+  struct gc_fit_a2a_sample same[3] = {{8, 1024, 1e-3}, {8, 1024, 2e-3}, {8, 1024, 1e-3}};
+  ck_assert_int_eq(gc_fit_signature(same, 3, gige.alpha, gige.beta, &out, NULL),
+                   GC_MODEL_EDEGENERATE);
+  a[3].n = 1; /* an all-to-all of one process measures nothing */
+  ck_assert_int_eq(gc_fit_signature(a, NSIZES, gige.alpha, gige.beta, &out, NULL),
+                   GC_MODEL_EINVAL);
+  a[3].n = 8, a[4].t = NAN;
+  ck_assert_int_eq(gc_fit_signature(a, NSIZES, gige.alpha, gige.beta, &out, NULL),
+                   GC_MODEL_EINVAL);
+  a[4].t = 0;
+  ck_assert_int_eq(gc_fit_signature(a, NSIZES, gige.alpha, gige.beta, &out, NULL),
+                   GC_MODEL_EINVAL);
+  ck_assert_rel(out.gamma, -1, 0); /* untouched */
+  /* Sizes all 0 but one: gamma rests on one size; still a finite, non-negative fit. */
+  struct gc_fit_a2a_sample zero_m[3] = {{8, 0, 1e-3}, {8, 0, 1.1e-3}, {8, 4096, 2e-3}};
+  ck_assert_int_eq(gc_fit_signature(zero_m, 3, gige.alpha, gige.beta, &out, &q), 0);
+  ck_assert(isfinite(out.gamma) && out.gamma >= 0 && isfinite(out.delta) && out.delta >= 0);
+  ck_assert(isfinite(q.r2) && isfinite(q.max_rel));
+  /* Times below the model's latency part: residuals negative, parameters clamped at 0. */
+  struct gc_fit_a2a_sample fast_t[2] = {{8, 1024, 1e-9}, {8, 2048, 1e-9}};
+  ck_assert_int_eq(gc_fit_signature(fast_t, 2, gige.alpha, gige.beta, &out, &q), 0);
+  ck_assert(out.gamma == 0 && out.delta == 0 && isfinite(q.r2) && isfinite(q.max_rel));
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("fit");
+  TCase *core = tcase_create("core"), *limits = tcase_create("limits");
+  tcase_add_test(core, signature_exact);
+  tcase_add_test(core, signature_noisy);
+  tcase_add_test(core, signature_no_delta);
+  tcase_add_test(core, hockney_fit);
+  tcase_add_test(limits, fit_degenerate);
+  suite_add_tcase(s, core);
+  suite_add_tcase(s, limits);
+  return gc_run_suite(s);
+}
