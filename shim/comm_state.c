@@ -24,6 +24,7 @@ static int delete_state(MPI_Comm comm, int kv, void *value, void *extra)
   free_comm(&st->leader_comm);
   free_comm(&st->cluster_comm);
   free_comm(&st->private_comm);
+  gc_network_free(&st->network);
   gc_layout_free(&st->layout);
   free(st);
   if (entered)
@@ -82,6 +83,10 @@ static struct gc_comm_state *build_state(MPI_Comm comm)
   ok = ok && gc_layout_build(&st->layout, st->size, ranks) == 0;
   free(ranks);
   free(world_ranks);
+  if (ok && gc_network_build(&st->network, &gc_g.cfg, &st->layout) != 0) {
+    gc_layout_free(&st->layout);
+    ok = 0;
+  }
   if (!ok) {
     free(st);
     return NULL;
@@ -108,6 +113,7 @@ struct gc_comm_state *gc_comm_state_get(MPI_Comm comm)
    * build_state, and a NULL state only means this call passes through. */
   st = build_state(comm);
   if (st && PMPI_Comm_set_attr(comm, keyval, st) != MPI_SUCCESS) {
+    gc_network_free(&st->network);
     gc_layout_free(&st->layout);
     free(st);
     st = NULL;

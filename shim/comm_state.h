@@ -10,11 +10,13 @@
 
 #include <mpi.h>
 #include "layout.h"
+#include "network.h"
 
 struct gc_comm_state {
   MPI_Comm comm;         /* the application's communicator (not ours) */
   int rank, size;
   struct gc_layout layout;
+  struct gc_network network; /* the configuration's parameters per local cluster */
   MPI_Comm private_comm; /* duplicate for internal traffic, MPI_COMM_NULL until needed */
   MPI_Comm cluster_comm; /* my cluster's members, ordered as in comm; MPI_COMM_NULL until needed */
   MPI_Comm leader_comm;  /* one leader per cluster (lowest rank), MPI_COMM_NULL elsewhere */

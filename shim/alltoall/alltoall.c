@@ -4,22 +4,19 @@
  * communicator of processes outside MPI_COMM_WORLD) goes to PMPI_Alltoall untouched, so
  * the application gets exactly the MPI library's behaviour and error. */
 #include "alltoall.h"
+#include "algorithms.h"
+#include "alltoall_predict.h"
 #include "gridcoll.h"
 #include "log.h"
 #include "select.h"
 
-static int always(const struct gc_alltoall_call *call, const struct gc_comm_state *st)
-{
-  (void)call, (void)st;
-  return 1;
-}
-
 /* Index 0 is the MPI library's own algorithm (select.h). */
 static const struct gc_alltoall_algorithm algorithms[] = {
-    {.name = "native", .desc = "the MPI library's own MPI_Alltoall", .supports = always,
-     .run = gc_alltoall_native_run},
-    {.name = "lg", .desc = "LG two-phase exchange: every block crosses the wide area once, packed",
-     .supports = gc_alltoall_lg_supports, .run = gc_alltoall_lg_run},
+#define GC_ALLTOALL_ENTRY(name, description)                                            \
+  {#name, description, gc_alltoall_##name##_supports, gc_alltoall_##name##_run,           \
+   gc_alltoall_##name##_predict},
+    GC_ALLTOALL_ALGORITHMS(GC_ALLTOALL_ENTRY)
+#undef GC_ALLTOALL_ENTRY
 };
 #define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
 
@@ -54,7 +51,7 @@ static int choose(const struct gc_alltoall_call *call, const struct gc_comm_stat
     supported[i] = algorithms[i].supports(call, st);
     models[i] = NULL;
     predicted[i] = algorithms[i].predict
-                       ? algorithms[i].predict(&gc_g.cfg, &st->layout, (double)call->block_bytes,
+                       ? algorithms[i].predict(&st->network, &st->layout, (double)call->block_bytes,
                                                &models[i])
                        : -1;
   }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include "comm_state.h"
 #include "config.h"
+#include "network.h"
 
 struct gc_alltoall_call {
   const void *sendbuf; /* may be MPI_IN_PLACE */
@@ -29,12 +30,13 @@ struct gc_alltoall_algorithm {
   int (*supports)(const struct gc_alltoall_call *call, const struct gc_comm_state *st);
   /* MPI_SUCCESS or an MPI error code. */
   int (*run)(const struct gc_alltoall_call *call, struct gc_comm_state *st);
-  /* Predicted seconds for blocks of m bytes on this layout, from data identical on all
-   * ranks; < 0 when no model applies. Sets *model to the model's name. May be NULL. */
-  double (*predict)(const struct gc_config *cfg, const struct gc_layout *layout, double m,
+  /* Predicted seconds for blocks of m bytes (alltoall_predict.h); < 0: no model. */
+  double (*predict)(const struct gc_network *net, const struct gc_layout *layout, double m,
                     const char **model);
 };
 
+int gc_alltoall_native_supports(const struct gc_alltoall_call *call,
+                                 const struct gc_comm_state *st);
 int gc_alltoall_native_run(const struct gc_alltoall_call *call, struct gc_comm_state *st);
 int gc_alltoall_lg_supports(const struct gc_alltoall_call *call, const struct gc_comm_state *st);
 int gc_alltoall_lg_run(const struct gc_alltoall_call *call, struct gc_comm_state *st);

@@ -5,6 +5,7 @@
  * PMPI_Alltoall, and a contiguous unit of one block (m bytes) keeps counts and
  * displacements small however large the total. */
 #include "lg.h"
+#include "alltoall_predict.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -26,13 +27,9 @@ struct lg_run {
 
 int gc_alltoall_lg_supports(const struct gc_alltoall_call *call, const struct gc_comm_state *st)
 {
-  const struct gc_layout *l = &st->layout;
-  if (l->nclusters < 2 || l->size > INT_MAX / 8 || call->block_bytes > INT_MAX)
-    return 0; /* one cluster, or a block the m-byte unit type cannot describe */
-  for (int c = 0; c < l->nclusters; c++)
-    if (l->cluster_size[c] >= 2)
-      return 1;
-  return 0; /* one process per cluster: LG is the direct exchange */
+  /* Beyond gc_alltoall_lg_applies: a block the m-byte unit type can describe. */
+  return gc_alltoall_lg_applies(&st->layout) && st->layout.size <= INT_MAX / 8 &&
+         call->block_bytes <= INT_MAX;
 }
 
 static void lg_free(struct lg_run *r)

@@ -11,11 +11,12 @@ MPIEXEC=${MPIEXEC:-mpiexec}
 BUILD=${BUILD:-build}
 NPS=${NPS:-"2 3 4 5 6"}
 exe=$BUILD/test/direct/lg_direct
+make -s "$BUILD/libgcpure.a" || exit 1
 mkdir -p "$(dirname "$exe")"
 $MPICC -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g \
-  -I. -Iconfig -Ishim -Itest/mpi -Itest/mpi/direct \
+  -I. -Iconfig -Imodel -Ishim -Itest/mpi -Itest/mpi/direct \
   test/mpi/direct/lg_direct.c test/mpi/direct/lg_limits.c test/mpi/direct/comm_state_stub.c \
-  shim/layout.c shim/alltoall/lg_schedule.c shim/alltoall/lg.c -o "$exe" || exit 1
+  shim/alltoall/lg.c -o "$exe" "$BUILD/libgcpure.a" $(pkg-config --libs libconfig) -lm || exit 1
 
 status=0
 run() { # ranks [layout]
