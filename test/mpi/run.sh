@@ -78,6 +78,10 @@ done
 mpirun 1 -- "$T/alltoall" quick
 no_failures && pass "alltoall on 1 rank" || fail "alltoall on 1 rank"
 
+mpirun 4 GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_ALLTOALL=lg GRIDCOLL_LOG="$tmp/ic-%r.csv" -- "$T/intercomm"
+no_failures && [ "$(wc -l <ic-0.csv)" = 1 ] && [ "$(warnings)" = 0 ] &&
+  pass "intercommunicators pass through, unlogged" || fail "intercommunicators pass through, unlogged"
+
 # --- the log ---------------------------------------------------------------------------
 # One record per call and rank, a header, the same communicator id for the same call on
 # every rank, and in sync mode rank 0 holds the slowest rank's time.
