@@ -14,6 +14,8 @@
 
 enum gc_op { GC_OP_ALLTOALL, GC_OP_BCAST, GC_OP_LAST };
 
+#define GC_MAX_CANDIDATES 8 /* algorithms per op */
+
 struct gc_record {
   unsigned long long comm_id;
   unsigned long long call; /* index of the call on its communicator, from 0 */
@@ -27,6 +29,10 @@ struct gc_record {
   const char *model;       /* name of the model that predicted, NULL when none */
   double predicted;        /* seconds; < 0 when none */
   double actual;           /* seconds */
+  /* Every algorithm's prediction (index as in the op's table; < 0: none or unsupported),
+   * written only with log.candidates = true. */
+  int ncandidates;
+  double candidates[GC_MAX_CANDIDATES];
 };
 
 /* Timing of one call: gc_call_start before the collective, gc_call_stop after.

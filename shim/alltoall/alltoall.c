@@ -56,6 +56,9 @@ static int choose(const struct gc_alltoall_call *call, const struct gc_comm_stat
                        : -1;
   }
   int a = gc_select(gc_g.cfg.alltoall_algorithm, NALGORITHMS, names, supported, predicted);
+  for (int i = 0; i < NALGORITHMS && i < GC_MAX_CANDIDATES; i++)
+    rec->candidates[i] = supported[i] ? predicted[i] : -1;
+  rec->ncandidates = NALGORITHMS < GC_MAX_CANDIDATES ? NALGORITHMS : GC_MAX_CANDIDATES;
   rec->algorithm = a;
   rec->predicted = predicted[a];
   rec->model = models[a];

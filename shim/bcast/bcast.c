@@ -48,6 +48,9 @@ static int choose(const struct gc_bcast_call *call, const struct gc_comm_state *
                        : -1;
   }
   int a = gc_select(gc_g.cfg.bcast_algorithm, NALGORITHMS, names, supported, predicted);
+  for (int i = 0; i < NALGORITHMS && i < GC_MAX_CANDIDATES; i++)
+    rec->candidates[i] = supported[i] ? predicted[i] : -1;
+  rec->ncandidates = NALGORITHMS < GC_MAX_CANDIDATES ? NALGORITHMS : GC_MAX_CANDIDATES;
   rec->algorithm = a;
   rec->predicted = predicted[a];
   rec->model = models[a];

@@ -91,9 +91,9 @@ check_log() { # mode
   calls=$(sed -n 's/.* \([0-9]*\) calls per rank/\1/p' out)
   no_failures || return 1
   for r in 0 1 2; do
-    [ "$(head -1 "log-$mode-$r.csv")" = "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s" ] || return 1
+    [ "$(head -1 "log-$mode-$r.csv")" = "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,candidates" ] || return 1
     [ "$(tail -n +2 "log-$mode-$r.csv" | wc -l)" = "$calls" ] || return 1
-    awk -F, -v r=$r 'NR > 1 && ($1 != r || NF != 12 || $3 != 3 || $5 != "alltoall" || $9 != 2 || $12 < 0) { exit 1 }' "log-$mode-$r.csv" || return 1
+    awk -F, -v r=$r 'NR > 1 && ($1 != r || NF != 13 || $3 != 3 || $5 != "alltoall" || $9 != 2 || $12 < 0) { exit 1 }' "log-$mode-$r.csv" || return 1
   done
   # Same communicator id and call index on every rank, line by line.
   paste -d' ' <(cut -d, -f2,4 "log-$mode-0.csv") <(cut -d, -f2,4 "log-$mode-1.csv") <(cut -d, -f2,4 "log-$mode-2.csv") |
@@ -121,6 +121,15 @@ CFG
 mpirun 2 GRIDCOLL_CONFIG="$tmp/summary.cfg" -- "$T/sweep" 4096 1
 [ "$rc" = 0 ] && grep -q '^alltoall  native' summary.txt && [ -s s-1.csv ] && [ "$(warnings)" = 0 ] &&
   pass "summary_file and log from the configuration file" || fail "summary_file and log from the configuration file"
+
+cat >cand.cfg <<CFG
+clusters = ( { name = "a"; ranks = "0-1"; }, { name = "b"; ranks = "2"; } );
+log = { file = "$tmp/cand-%r.csv"; candidates = true; summary = false; };
+CFG
+mpirun 3 GRIDCOLL_CONFIG="$tmp/cand.cfg" -- "$T/alltoall" quick
+no_failures && [ "$(warnings)" = 0 ] &&
+  awk -F, 'NR > 1 && ($10 != "naive-grid" || $11 <= 0 || $13 !~ /^native=[0-9.e-]+;lg=[0-9.e-]+$/) { exit 1 }' cand-0.csv &&
+  pass "log.candidates: every algorithm's prediction in each record" || fail "log.candidates: every algorithm's prediction in each record"
 
 mpirun 2 GRIDCOLL_LOG="/nonexistent-dir/x-%r.csv" -- "$T/alltoall" quick
 no_failures && [ "$(warnings)" = 1 ] && grep -q 'cannot write the log' err &&
