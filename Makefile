@@ -37,7 +37,7 @@ LIB_SRC       := $(PURE_SRC) $(SHIM_MPI_SRC)
 
 LIB      := $(BUILD)/libgridcoll.so
 PURE_LIB := $(BUILD)/libgcpure.a
-INCLUDES := -I. -Iconfig -Imodel -Ishim
+INCLUDES := -I. -Iconfig -Imodel -Ishim -Ishim/alltoall -Ishim/bcast
 
 UNIT_TESTS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(wildcard test/unit/check_*.c))
 MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.c)) \

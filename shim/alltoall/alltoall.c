@@ -4,7 +4,7 @@
  * communicator of processes outside MPI_COMM_WORLD) goes to PMPI_Alltoall untouched, so
  * the application gets exactly the MPI library's behaviour and error. */
 #include "alltoall.h"
-#include "algorithms.h"
+#include "alltoall_algorithms.h"
 #include "alltoall_predict.h"
 #include "gridcoll.h"
 #include "log.h"

@@ -3,8 +3,8 @@
  * from the same names and cannot drift. X(name, description): algorithm `name` provides
  * gc_alltoall_<name>_supports, _run (MPI side) and _predict (alltoall_predict.h, pure).
  * The first entry is the MPI library's own algorithm (select.h: GC_NATIVE). */
-#ifndef GC_ALLTOALL_ALGORITHMS_H
-#define GC_ALLTOALL_ALGORITHMS_H
+#ifndef GC_ALLTOALL_ALGORITHMS_LIST_H
+#define GC_ALLTOALL_ALGORITHMS_LIST_H
 
 #define GC_ALLTOALL_ALGORITHMS(X)                                                    \
   X(native, "the MPI library's own MPI_Alltoall")                                    \
