@@ -5,7 +5,12 @@
  * parent's leader and send to their children's in the tree's order, point-to-point on
  * the private duplicate with the user's (buffer, count, datatype); then every cluster
  * runs the MPI library's own broadcast on its cluster sub-communicator from its leader.
- * Only PMPI is called: gridcoll intercepts the MPI_ names. */
+ * Only PMPI is called: gridcoll intercepts the MPI_ names.
+ *
+ * Segmentation (options.segment_bytes) pipelines the wide-area tree only: a leader
+ * forwards segment s while segment s+1 arrives. TODO: the cluster broadcast still starts
+ * when the leader has the whole message; pipelining it too (a PMPI_Ibcast per segment)
+ * would hide it behind the wide-area transfer for large messages. */
 #ifndef GC_BCAST_TREE_EXEC_H
 #define GC_BCAST_TREE_EXEC_H
 

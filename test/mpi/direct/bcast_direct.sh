@@ -4,13 +4,16 @@
 # several layouts (2 and 3+ clusters, interleaved members, singleton clusters, one
 # cluster), and fails if any case differs from PMPI_Bcast. Not part of `make check`:
 # the LD_PRELOAD tests take over once the shim lands (they reuse test/mpi/bcast_check.h).
-#   test/mpi/direct/bcast_direct.sh            MPIEXEC, MPICC, BUILD, NPROCS="2 3 4 5 6"
+#   test/mpi/direct/bcast_direct.sh   env: MPIEXEC, MPICC, BUILD, NPROCS="2 3 4 5 6",
+#                                     TIMEOUT=1200 (seconds per mpiexec: a lost message hangs)
+# About 13 minutes on 2 loaded cores (6 ranks oversubscribed dominate); NPROCS="2 3" ~2.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 MPICC=${MPICC:-mpicc}
 MPIEXEC=${MPIEXEC:-mpiexec}
 BUILD=${BUILD:-build}
 NPROCS=${NPROCS:-"2 3 4 5 6"}
+TIMEOUT=${TIMEOUT:-1200}
 bin=$BUILD/test/direct/bcast_direct
 mkdir -p "$(dirname "$bin")"
 $MPICC -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g \
@@ -30,7 +33,7 @@ declare -A layouts=(
 status=0
 for n in $NPROCS; do
   # shellcheck disable=SC2086
-  if ! $MPIEXEC -n "$n" "$bin" ${layouts[$n]} >"$bin.$n.log" 2>&1; then
+  if ! timeout "$TIMEOUT" $MPIEXEC -n "$n" "$bin" ${layouts[$n]} >"$bin.$n.log" 2>&1; then
     status=1
   fi
   grep -E '^(FAIL|bcast_direct:)' "$bin.$n.log" || true
