@@ -1,0 +1,60 @@
+/* Broadcast along a tree over cluster leaders, then inside every cluster.
+ *
+ * One executor runs every tree of tree.h. Leaders (the root itself in the root's
+ * cluster, the lowest rank in the others, per struct gc_layout) receive from their
+ * parent's leader and send to their children's in the tree's order, point-to-point on
+ * the private duplicate with the user's (buffer, count, datatype); then every cluster
+ * runs the MPI library's own broadcast on its cluster sub-communicator from its leader.
+ * Only PMPI is called: gridcoll intercepts the MPI_ names.
+ *
+ * Segmentation (options.segment_bytes) pipelines the wide-area tree only: a leader
+ * forwards segment s while segment s+1 arrives. TODO: the cluster broadcast still starts
+ * when the leader has the whole message; pipelining it too (a PMPI_Ibcast per segment)
+ * would hide it behind the wide-area transfer for large messages. */
+#ifndef GC_BCAST_TREE_EXEC_H
+#define GC_BCAST_TREE_EXEC_H
+
+#include <stddef.h>
+#include "bcast.h"
+#include "tree.h"
+
+/* Parameters of the tree builders and the executor. They must be identical on every
+ * rank (the configuration, checked identical at start-up, is the intended source). */
+struct gc_bcast_tree_options {
+  double send_gap;      /* o_s + g (s) charged per extra child; default 50 us */
+  double recv_overhead; /* o_r (s); default 0 */
+  double uniform_latency; /* W used without a latency matrix; default 1 ms */
+  size_t segment_bytes; /* pipeline segments of about this many bytes (whole datatype
+                           elements); 0: no segmentation (default) */
+};
+extern struct gc_bcast_tree_options gc_bcast_tree_options;
+
+/* Latency matrix for a communicator, provided by the shim: returns W, k*k row-major
+ * one-way latencies in seconds between the communicator's local clusters (numbered as
+ * in st->layout), and stores k. It must give the same matrix on every rank and keep it
+ * valid until the broadcast returns. NULL hook, a NULL result or a k other than
+ * st->layout.nclusters: every latency is gc_bcast_tree_options.uniform_latency. */
+extern const double *(*gc_bcast_latency_hook)(const struct gc_comm_state *st, int *k);
+
+/* Runs tree (built for this call's layout and root cluster). MPI_SUCCESS or an MPI error
+ * code: MPI_ERR_ARG before any traffic when the tree does not fit the call, else the
+ * PMPI error code unchanged. gc_bcast_tree_run uses gc_bcast_tree_options'
+ * segment size; _segmented takes it explicitly (0: whole message). */
+int gc_bcast_tree_run(const struct gc_bcast_call *call, struct gc_comm_state *st,
+                      const struct gc_tree *tree);
+int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm_state *st,
+                                const struct gc_tree *tree, size_t segment_bytes);
+
+/* The algorithms for the bcast table (struct gc_bcast_algorithm). One `supports` for all:
+ * 1 when the communicator spans at least two clusters. Each `run` builds its tree from
+ * the latency hook and runs it. Trees are rebuilt at every call: building one over 64
+ * clusters takes microseconds (test/bench/bench_trees.c); caching it in the comm state,
+ * keyed by root, is left to the shim. */
+int gc_bcast_tree_supports(const struct gc_bcast_call *call, const struct gc_comm_state *st);
+int gc_bcast_flat_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
+int gc_bcast_binomial_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
+int gc_bcast_hlot_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
+int gc_bcast_spt_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
+int gc_bcast_greedy_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
+
+#endif
