@@ -80,6 +80,7 @@ struct gc_config {
   int alltoall_line;
   char bcast_algorithm[GC_NAME_MAX];
   int bcast_line;
+  double bcast_segment; /* bytes per pipeline segment of the tree broadcasts; 0: whole */
 
   char *log_file;     /* pattern with %r %p %j; NULL = no per-call log */
   enum gc_log_mode log_mode;

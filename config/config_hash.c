@@ -79,6 +79,7 @@ unsigned long long gc_config_hash(const struct gc_config *cfg) {
   matrix(&f, cfg->wan_bandwidth, cfg->nclusters);
   str(&f, cfg->alltoall_algorithm);
   str(&f, cfg->bcast_algorithm);
+  num(&f, cfg->bcast_segment);
   str(&f, cfg->log_file);
   tag(&f, 'O'), u64(&f, (uint64_t)cfg->log_mode);
   tag(&f, 'Y'), u64(&f, (uint64_t)(int64_t)cfg->log_summary);

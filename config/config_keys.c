@@ -38,6 +38,7 @@ static const struct gc_key alltoall_keys[] = {
 
 static const struct gc_key bcast_keys[] = {
     {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(bcast_algorithm), .which = 1, .line_off = CFG(bcast_line)},
+    {.name = "segment", .parse = gc_key_unit, .off = CFG(bcast_segment), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
     {0}};
 
 static const struct gc_key log_keys[] = {

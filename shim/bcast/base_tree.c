@@ -40,7 +40,7 @@ int gc_tree_from_parents(int k, int root, const int *parent, const int *order,
                          struct gc_tree *out)
 {
   memset(out, 0, sizeof *out);
-  out->k = k;
+  out->n = k;
   out->root = root;
   out->parent = malloc(sizeof(int) * (size_t)k);
   out->child_start = calloc((size_t)k + 1, sizeof(int));

@@ -12,9 +12,9 @@ static int bfs_order(const struct gc_tree *t, int *bfs)
 {
   int head = 0, tail = 0;
   bfs[tail++] = t->root;
-  while (head < tail && tail <= t->k) {
+  while (head < tail && tail <= t->n) {
     int c = bfs[head++];
-    for (int j = t->child_start[c]; j < t->child_start[c + 1] && tail < t->k; j++)
+    for (int j = t->child_start[c]; j < t->child_start[c + 1] && tail < t->n; j++)
       bfs[tail++] = t->children[j];
   }
   return tail;
@@ -23,10 +23,10 @@ static int bfs_order(const struct gc_tree *t, int *bfs)
 int gc_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree *t,
                      int position_aware, double *T)
 {
-  int *bfs = malloc(sizeof(int) * (size_t)t->k);
+  int *bfs = malloc(sizeof(int) * (size_t)t->n);
   if (!bfs)
     return GC_TREE_ENOMEM;
-  for (int i = 0; i < t->k; i++)
+  for (int i = 0; i < t->n; i++)
     T[i] = NAN; /* stays NaN where the tree does not reach */
   T[t->root] = 0.0;
   int reached = bfs_order(t, bfs);
@@ -51,14 +51,14 @@ int gc_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree *t,
 
 double gc_tree_time(const struct gc_tree_input *in, const struct gc_tree *t, int position_aware)
 {
-  double *T = malloc(sizeof(double) * (size_t)t->k);
+  double *T = malloc(sizeof(double) * (size_t)t->n);
   if (!T || gc_tree_arrivals(in, t, position_aware, T) != 0) {
     free(T);
     return NAN;
   }
   /* 001 Eq. 1 prints a sum over processes; the broadcast ends with the last one: max. */
   double worst = 0.0;
-  for (int i = 0; i < t->k; i++) {
+  for (int i = 0; i < t->n; i++) {
     if (isnan(T[i])) {
       worst = NAN;
       break;
@@ -81,7 +81,7 @@ double gc_tree_time(const struct gc_tree_input *in, const struct gc_tree *t, int
  * order is exactly what its own model charged. */
 int gc_tree_order_children(const struct gc_tree_input *in, struct gc_tree *t)
 {
-  int k = t->k;
+  int k = t->n;
   int *bfs = malloc(sizeof(int) * (size_t)k);
   double *tail = malloc(sizeof(double) * (size_t)k);
   double *q = malloc(sizeof(double) * (size_t)k);

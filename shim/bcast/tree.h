@@ -13,6 +13,7 @@
 #define GC_TREE_H
 
 #include <stddef.h>
+#include "tree_cost.h"
 
 enum {
   GC_TREE_ENOMEM = -1, /* out of memory: nothing to free in the output */
@@ -31,12 +32,8 @@ struct gc_tree_input {
   double bytes;     /* m: message size in bytes, used only with bw */
 };
 
-struct gc_tree {
-  int k, root;
-  int *parent;      /* [k] parent cluster, -1 for the root */
-  int *child_start; /* [k+1] offsets into children */
-  int *children;    /* [k-1] children of each cluster, in sending order */
-};
+/* The tree itself is model/tree_cost.h's struct gc_tree (n nodes = clusters, parent[],
+ * children in sending order as CSR), so the models can cost any tree built here. */
 
 /* Edge latency with serialisation (delivery starts lat after the send starts). */
 static inline double gc_tree_edge_lat(const struct gc_tree_input *in, int c, int n)

@@ -108,7 +108,7 @@ int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm
                                 const struct gc_tree *tree, size_t segment_bytes)
 {
   const struct gc_layout *l = &st->layout;
-  if (!tree || tree->k != l->nclusters || call->root < 0 || call->root >= l->size ||
+  if (!tree || tree->n != l->nclusters || call->root < 0 || call->root >= l->size ||
       tree->root != l->cluster_of[call->root] || call->count < 0)
     return MPI_ERR_ARG;
   int tsize, rc;

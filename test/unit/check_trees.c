@@ -65,7 +65,7 @@ static double *random_matrix(int k, unsigned *seed)
  * every cluster reached exactly once, no cycle. */
 static void assert_spanning(const struct gc_tree *t, int k, int root, const char *name)
 {
-  ck_assert_msg(t->k == k && t->root == root, "%s: k/root", name);
+  ck_assert_msg(t->n == k && t->root == root, "%s: k/root", name);
   ck_assert_msg(t->parent[root] == -1, "%s: root has a parent", name);
   ck_assert_int_eq(t->child_start[0], 0);
   ck_assert_int_eq(t->child_start[k], k - 1);
