@@ -82,8 +82,9 @@ $(BUILD)/test/mpi/%: test/mpi/%.f90
 	@mkdir -p $(@D)
 	$(MPIFC) -O2 -Wall $< -o $@ -J$(@D)
 
-check-unit: $(UNIT_TESTS)
-	@fail=0; for t in $(UNIT_TESTS); do CK_VERBOSITY=$${CK_VERBOSITY:-normal} $$t || fail=1; done; exit $$fail
+# check_predict_tool runs $(BUILD)/gridcoll-predict: the tools are built first.
+check-unit: $(UNIT_TESTS) $(TOOLS)
+	@fail=0; for t in $(UNIT_TESTS); do GC_BUILD=$(BUILD) CK_VERBOSITY=$${CK_VERBOSITY:-normal} $$t || fail=1; done; exit $$fail
 
 check-mpi: $(LIB) $(MPI_TESTS)
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" test/mpi/run.sh
