@@ -44,7 +44,7 @@ MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.
               $(patsubst test/mpi/%.f90,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.f90))
 TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/gridcoll-predict.c))
 
-.PHONY: all check check-unit check-mpi demo install clean deps
+.PHONY: all check check-unit check-mpi demo install clean deps deps-tools
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(PURE_LIB) $(TOOLS) $(UNIT_TESTS) $(MPI_TESTS)
@@ -89,9 +89,13 @@ check-unit: $(UNIT_TESTS) $(TOOLS)
 check-mpi: $(LIB) $(MPI_TESTS)
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" test/mpi/run.sh
 
+# Packages only some targets need (scripts/deps.sh installs them when asked):
+# python3-matplotlib draws scripts/gridcoll-report's plots (check-mpi tests one).
+TOOLS_DEPS := python3-matplotlib
+
 # The two commands of the README: both install what is missing first.
 check:
-	scripts/deps.sh
+	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS)" scripts/deps.sh
 	$(MAKE) all
 	$(MAKE) check-unit
 	$(MAKE) check-mpi
@@ -103,6 +107,9 @@ demo:
 
 deps:
 	scripts/deps.sh
+
+deps-tools:
+	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS)" scripts/deps.sh
 
 install: $(LIB) $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gridcoll

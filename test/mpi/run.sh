@@ -8,6 +8,7 @@ BUILD=${BUILD:-build}
 MPIEXEC=${MPIEXEC:-mpiexec}
 LIB=$(realpath "$BUILD/libgridcoll.so")
 T=$(realpath "$BUILD/test/mpi")
+ROOT=$(realpath "$(dirname "$0")/../..") # scripts/ and examples/, for the tools' cases
 ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native lg}
 BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native}
 tmp=$(mktemp -d)
@@ -180,6 +181,36 @@ timeout 300 "$MPIEXEC" -genv LD_PRELOAD "$LIB" -genv GRIDCOLL_LOG "$tmp/mix-%r.c
 rc=$?
 no_failures && [ "$(warnings)" = 1 ] && grep -q 'differs between ranks' err && [ ! -e mix-0.csv ] &&
   pass "ranks with different settings: one warning, passed through" || fail "ranks with different settings: one warning, passed through"
+
+# --- gridcoll-report: a real sweep's logs, merged per call ------------------------------
+# 4 ranks in two virtual clusters, sizes 1, 4, 16 KiB, 2 calls each: per operation one
+# row per size, 2 calls each (merged over the 4 ranks), predictions beside actual times.
+REPORT="$ROOT/scripts/gridcoll-report"
+mpirun 4 GRIDCOLL_CONFIG="$ROOT/examples/two-clusters.cfg" GRIDCOLL_LOG="$tmp/rep-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/sweep" 16384 2
+if [ "$rc" = 0 ] && "$REPORT" -p "$tmp/rep.png" rep-*.csv >out 2>err &&
+   [ "$(awk '$1 == "alltoall" && $2 == "lg" && $3 == 4 && $5 == 2' out | wc -l)" = 3 ] &&
+   [ "$(awk '$1 == "bcast" && $2 == "native" && $5 == 2' out | wc -l)" = 3 ] &&
+   awk '$1 == "alltoall" && $4 == 1024 { found = $(NF) == "lg-grid" } END { exit !found }' out &&
+   [ "$(head -c 8 rep.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+  pass "gridcoll-report: table per op, algorithm and size; PNG written"
+else fail "gridcoll-report: table per op, algorithm and size; PNG written"; fi
+
+# bad_report NAME EXPECTED-TEXT ARGS...: exit non-zero, one clear line on stderr.
+bad_report() {
+  local name=$1 expect=$2; shift 2
+  "$REPORT" "$@" >out 2>err
+  rc=$?
+  [ "$rc" != 0 ] && grep -q -- "^gridcoll-report: .*$expect" err && pass "gridcoll-report: $name" ||
+    fail "gridcoll-report: $name"
+}
+printf 'rank,comm\n0,1\n' >short.csv
+{ head -1 rep-0.csv; echo '0,1,4,0,alltoall,lg,,1024,2,lg-grid,0.005,fast'; } >badtime.csv
+{ head -2 rep-0.csv; echo '0,1,4'; } >fields.csv
+bad_report "missing file" "missing.csv: No such file" missing.csv
+bad_report "not a gridcoll log" "short.csv:1: not a gridcoll log" short.csv
+bad_report "malformed time" "badtime.csv:2: actual_s: expected seconds" badtime.csv
+bad_report "short record" "fields.csv:3: expected 12 fields" fields.csv
+bad_report "same run twice" "twice" rep-0.csv rep-0.csv
 
 echo "mpi: $passed passed, $failed failed"
 [ "$failed" = 0 ]
