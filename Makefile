@@ -43,11 +43,12 @@ UNIT_TESTS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(wildcard test/unit/chec
 MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.c)) \
               $(patsubst test/mpi/%.f90,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.f90))
 TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/gridcoll-predict.c))
+CALIBRATE  := $(BUILD)/gridcoll-calibrate
 
-.PHONY: all check check-unit check-mpi demo install clean deps
+.PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model
 .DEFAULT_GOAL := all
 
-all: $(LIB) $(PURE_LIB) $(TOOLS) $(UNIT_TESTS) $(MPI_TESTS)
+all: $(LIB) $(PURE_LIB) $(TOOLS) $(CALIBRATE) $(UNIT_TESTS) $(MPI_TESTS)
 
 # --- the library ----------------------------------------------------------
 $(BUILD)/pic/%.o: %.c
@@ -68,6 +69,11 @@ $(PURE_LIB): $(PURE_SRC:%.c=$(BUILD)/pure/%.o)
 $(BUILD)/%: tools/%.c $(PURE_LIB)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $< -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
 
+# An MPI program that calls the MPI library itself (never run under gridcoll), with
+# the pure configuration loader and fits.
+$(CALIBRATE): tools/gridcoll-calibrate.c $(PURE_LIB)
+	$(MPICC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $< -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
+
 # --- tests -------------------------------------------------------------------
 $(BUILD)/test/check_%: test/unit/check_%.c $(PURE_LIB)
 	@mkdir -p $(@D)
@@ -82,15 +88,20 @@ $(BUILD)/test/mpi/%: test/mpi/%.f90
 	@mkdir -p $(@D)
 	$(MPIFC) -O2 -Wall $< -o $@ -J$(@D)
 
-check-unit: $(UNIT_TESTS)
-	@fail=0; for t in $(UNIT_TESTS); do CK_VERBOSITY=$${CK_VERBOSITY:-normal} $$t || fail=1; done; exit $$fail
+# check_predict_tool runs $(BUILD)/gridcoll-predict: the tools are built first.
+check-unit: $(UNIT_TESTS) $(TOOLS)
+	@fail=0; for t in $(UNIT_TESTS); do GC_BUILD=$(BUILD) CK_VERBOSITY=$${CK_VERBOSITY:-normal} $$t || fail=1; done; exit $$fail
 
-check-mpi: $(LIB) $(MPI_TESTS)
+check-mpi: $(LIB) $(MPI_TESTS) $(TOOLS) $(CALIBRATE)
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" test/mpi/run.sh
+
+# Packages only some targets need (scripts/deps.sh installs them when asked):
+# python3-matplotlib draws scripts/gridcoll-report's plots (check-mpi tests one).
+TOOLS_DEPS := python3-matplotlib
 
 # The two commands of the README: both install what is missing first.
 check:
-	scripts/deps.sh
+	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS)" scripts/deps.sh
 	$(MAKE) all
 	$(MAKE) check-unit
 	$(MAKE) check-mpi
@@ -103,10 +114,21 @@ demo:
 deps:
 	scripts/deps.sh
 
-install: $(LIB) $(TOOLS)
+deps-tools:
+	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS)" scripts/deps.sh
+
+# Calibrate this machine, run the native all-to-all for 2..8 processes, compare the
+# contention signature's and the linear model's predictions with the actual times.
+bench-model:
+	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS)" scripts/deps.sh
+	$(MAKE) $(LIB) $(TOOLS) $(CALIBRATE) $(BUILD)/test/mpi/sweep
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-model.sh
+
+install: $(LIB) $(TOOLS) $(CALIBRATE)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gridcoll
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/
-	for t in $(TOOLS); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
+	for t in $(TOOLS) $(CALIBRATE); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
+	install -m 755 scripts/gridcoll-report $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 examples/*.cfg $(DESTDIR)$(PREFIX)/share/gridcoll/
 
 clean:

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages gridcoll needs, only those that are missing.
 # Run by `make check`, `make demo` and .ci/run; safe to run again.
+# GRIDCOLL_DEPS_EXTRA adds packages only some targets need: `make check`, `make deps-tools`
+# and `make bench-model` pass python3-matplotlib (scripts/gridcoll-report's plots).
 set -euo pipefail
 
 packages=(make gcc gfortran pkg-config mpich libmpich-dev libconfig-dev check python3)

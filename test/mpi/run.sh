@@ -8,6 +8,7 @@ BUILD=${BUILD:-build}
 MPIEXEC=${MPIEXEC:-mpiexec}
 LIB=$(realpath "$BUILD/libgridcoll.so")
 T=$(realpath "$BUILD/test/mpi")
+ROOT=$(realpath "$(dirname "$0")/../..") # scripts/ and examples/, for the tools' cases
 ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native lg}
 BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native}
 tmp=$(mktemp -d)
@@ -193,6 +194,75 @@ timeout 300 "$MPIEXEC" -genv LD_PRELOAD "$LIB" -genv GRIDCOLL_LOG "$tmp/mix-%r.c
 rc=$?
 no_failures && [ "$(warnings)" = 1 ] && grep -q 'differs between ranks' err && [ ! -e mix-0.csv ] &&
   pass "ranks with different settings: one warning, passed through" || fail "ranks with different settings: one warning, passed through"
+
+# --- gridcoll-report: a real sweep's logs, merged per call ------------------------------
+# 4 ranks in two virtual clusters, sizes 1, 4, 16 KiB, 2 calls each: per operation one
+# row per size, 2 calls each (merged over the 4 ranks), predictions beside actual times.
+REPORT="$ROOT/scripts/gridcoll-report"
+mpirun 4 GRIDCOLL_CONFIG="$ROOT/examples/two-clusters.cfg" GRIDCOLL_LOG="$tmp/rep-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/sweep" 16384 2
+if [ "$rc" = 0 ] && "$REPORT" -p "$tmp/rep.png" rep-*.csv >out 2>err &&
+   [ "$(awk '$1 == "alltoall" && $2 == "lg" && $3 == 4 && $5 == 2' out | wc -l)" = 3 ] &&
+   [ "$(awk '$1 == "bcast" && $2 == "native" && $5 == 2' out | wc -l)" = 3 ] &&
+   awk '$1 == "alltoall" && $4 == 1024 { found = $(NF) == "lg-grid" } END { exit !found }' out &&
+   [ "$(head -c 8 rep.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+  pass "gridcoll-report: table per op, algorithm and size; PNG written"
+else fail "gridcoll-report: table per op, algorithm and size; PNG written"; fi
+
+# bad_report NAME EXPECTED-TEXT ARGS...: exit non-zero, one clear line on stderr.
+bad_report() {
+  local name=$1 expect=$2; shift 2
+  "$REPORT" "$@" >out 2>err
+  rc=$?
+  [ "$rc" != 0 ] && grep -q -- "^gridcoll-report: .*$expect" err && pass "gridcoll-report: $name" ||
+    fail "gridcoll-report: $name"
+}
+printf 'rank,comm\n0,1\n' >short.csv
+{ head -1 rep-0.csv; echo '0,1,4,0,alltoall,lg,,1024,2,lg-grid,0.005,fast'; } >badtime.csv
+{ head -2 rep-0.csv; echo '0,1,4'; } >fields.csv
+bad_report "missing file" "missing.csv: No such file" missing.csv
+bad_report "not a gridcoll log" "short.csv:1: not a gridcoll log" short.csv
+bad_report "malformed time" "badtime.csv:2: actual_s: expected seconds" badtime.csv
+bad_report "short record" "fields.csv:3: expected 12 fields" fields.csv
+bad_report "same run twice" "twice" rep-0.csv rep-0.csv
+
+# --- gridcoll-calibrate: runs without gridcoll (it measures the MPI library itself) ------
+# calibrate N ARGS...: stdout to ./out, stderr to ./err, exit code in $rc.
+CALIBRATE=$(dirname "$LIB")/gridcoll-calibrate
+PREDICT=$(dirname "$LIB")/gridcoll-predict
+calibrate() {
+  local n=$1; shift
+  timeout 120 "$MPIEXEC" -n "$n" "$CALIBRATE" "$@" >out 2>err
+  rc=$?
+}
+quick=(-s 64B:16KiB -r 5 -t 1)
+calibrate 4 -C 0-1,2-3 "${quick[@]}" -o "$tmp/cal.cfg"
+if [ "$rc" = 0 ] && grep -q '^gridcoll-calibrate: step 5 of 5: all-to-all' err &&
+   grep -q '^gridcoll-calibrate: wrote .*cal.cfg' err && [ "$(grep -c 'fit: R^2 = ' cal.cfg)" = 5 ] &&
+   "$PREDICT" -c cal.cfg -n 4 -s 1KiB >out 2>&1 && grep -q 'c0 2 c1 2; .*cal.cfg' out &&
+   awk '$1 == 1024 && $2 > 0 && $3 > 0 { ok = 1 } END { exit !ok }' out; then
+  pass "gridcoll-calibrate: 2+2 ranks, file written, gridcoll-predict loads it"
+else fail "gridcoll-calibrate: 2+2 ranks, file written, gridcoll-predict loads it"; fi
+
+calibrate 3 -c "$ROOT/examples/two-clusters.cfg" "${quick[@]}" -o "$tmp/cal1.cfg"
+[ "$rc" = 0 ] && grep -q 'warning: cluster west has one process' err &&
+  grep -q '# one process: no ping-pong' cal1.cfg && "$PREDICT" -c cal1.cfg -l 2,1 >/dev/null 2>&1 &&
+  pass "gridcoll-calibrate: a cluster of one process keeps its lan, with a comment" ||
+  fail "gridcoll-calibrate: a cluster of one process keeps its lan, with a comment"
+
+calibrate 1 -o "$tmp/single.cfg"
+[ "$rc" != 0 ] && grep -q 'needs at least 2 processes' err && [ ! -e single.cfg ] &&
+  pass "gridcoll-calibrate: one process, a clear error, nothing written" ||
+  fail "gridcoll-calibrate: one process, a clear error, nothing written"
+
+calibrate 2 -x -o "$tmp/flag.cfg"
+[ "$rc" = 2 ] && [ "$(grep -c '^gridcoll-calibrate: unknown option -x' err)" = 1 ] && grep -q '^usage:' err &&
+  [ ! -e flag.cfg ] && pass "gridcoll-calibrate: bad flag, usage once, exit 2" ||
+  fail "gridcoll-calibrate: bad flag, usage once, exit 2"
+
+calibrate 2 "${quick[@]}" -o /nonexistent-dir/cal.cfg
+[ "$rc" != 0 ] && grep -q 'cannot write /nonexistent-dir/cal.cfg' err && ! grep -q 'step 1' err &&
+  pass "gridcoll-calibrate: unwritable output, said before measuring" ||
+  fail "gridcoll-calibrate: unwritable output, said before measuring"
 
 echo "mpi: $passed passed, $failed failed"
 [ "$failed" = 0 ]

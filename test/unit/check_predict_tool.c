@@ -1,0 +1,133 @@
+/* gridcoll-predict, run as a user would: its numbers must be the model functions' own,
+ * and every bad input an exit status of 2 with a message. The tool is found at
+ * $GC_BUILD/gridcoll-predict (default build/); run from the repository root. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "model.h"
+#include "model_check.h"
+
+static char out[16384];
+
+/* Run the tool with `args` (stdout and stderr together into out); its exit status. */
+static int run(const char *args)
+{
+  const char *build = getenv("GC_BUILD") ? getenv("GC_BUILD") : "build";
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "%s/gridcoll-predict %s 2>&1", build, args);
+  FILE *p = popen(cmd, "r");
+  ck_assert_ptr_nonnull(p);
+  size_t n = fread(out, 1, sizeof out - 1, p);
+  out[n] = '\0';
+  int status = pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The published Gigabit Ethernet signature and g5k2 wide area of examples/grid5000.cfg. */
+static const struct gc_lan g5k = {50e-6, 8e-9, 4.3628, 4.93e-3, 8192};
+#define ALPHA_W 5.5e-3
+#define BETA_W (8.0 / 10e9)
+
+START_TEST(grid5000_two_clusters)
+{
+  ck_assert_int_eq(run("-c examples/grid5000.cfg -l 32,32 -s 1KiB,1MiB --csv"), 0);
+  ck_assert_str_eq(strtok(out, "\n"), "bytes,native,lg,auto");
+  static const size_t sizes[] = {1024, 1048576};
+  for (int i = 0; i < 2; i++) {
+    size_t m;
+    double native, lg, want_native, want_lg;
+    char choice[16];
+    ck_assert_int_eq(sscanf(strtok(NULL, "\n"), "%zu,%lg,%lg,%15s", &m, &native, &lg, choice), 4);
+    ck_assert_uint_eq(m, sizes[i]);
+    ck_assert_int_eq(gc_model_naive_grid2(32, 32, m, &g5k, &g5k, ALPHA_W, BETA_W, &want_native), 0);
+    ck_assert_int_eq(gc_model_lg_grid2(32, 32, m, &g5k, &g5k, ALPHA_W, BETA_W, &want_lg), 0);
+    ck_assert_rel(native, want_native, 1e-8);
+    ck_assert_rel(lg, want_lg, 1e-8);
+    ck_assert_str_eq(choice, "lg");
+  }
+}
+END_TEST
+
+/* By hand at 1 KiB: T_C = 31 (50 us + 1024 * 8 ns * 4.3628) = 2.6579 ms; native adds
+ * 32 (5.5 ms + 1024 * 0.8 ns) = 176.03 ms (000 Eq. 6), LG adds 5.5 ms + 32 KiB * 0.8 ns
+ * (000 Eq. 7): 20 times faster, and what `auto` picks. */
+START_TEST(grid5000_by_hand)
+{
+  ck_assert_int_eq(run("-c examples/grid5000.cfg -l 32,32 -s 1KiB"), 0);
+  ck_assert_ptr_nonnull(strstr(out, "nancy 32 rennes 32"));
+  ck_assert_ptr_nonnull(strstr(out, "native=naive-grid lg=lg-grid"));
+  ck_assert_ptr_nonnull(strstr(out, "1024     0.178684   0.00818416  lg"));
+}
+END_TEST
+
+/* -n places ranks by the file's rank ranges; one cluster is the signature, and --linear
+ * the contention-free bound (000 Eq. 1) beside it. */
+START_TEST(ranks_and_linear)
+{
+  ck_assert_int_eq(run("-c examples/two-clusters.cfg -n 4 -s 0 --csv"), 0);
+  ck_assert_ptr_nonnull(strstr(out, "\n0,0.01106,0.00556,lg\n"));
+  ck_assert_int_eq(run("-n 4 -s 8KiB --linear --csv"), 0);
+  double sig, lin, want_sig, want_lin;
+  ck_assert_int_eq(sscanf(strchr(out, '\n') + 1, "8192,%lg,,%lg,native", &sig, &lin), 2);
+  struct gc_lan def = {60e-6, 8e-9, 4.3628, 4.93e-3, 8192};
+  ck_assert_int_eq(gc_model_alltoall_signature(4, 8192, &def, &want_sig), 0);
+  ck_assert_int_eq(gc_model_alltoall_linear(4, 8192, 60e-6, 8e-9, &want_lin), 0);
+  ck_assert_rel(sig, want_sig, 1e-8);
+  ck_assert_rel(lin, want_lin, 1e-8);
+}
+END_TEST
+
+START_TEST(help)
+{
+  ck_assert_int_eq(run("--help"), 0);
+  ck_assert_ptr_nonnull(strstr(out, "usage: gridcoll-predict"));
+}
+END_TEST
+
+/* Every bad input: exit 2, a line saying what is wrong. */
+static const struct {
+  const char *args, *says;
+} bad[] = {
+    {"-x", "unknown option -x"},
+    {"-c examples/grid5000.cfg", "exactly one of -l and -n"},
+    {"-l 2,2 -n 4", "exactly one of -l and -n"},
+    {"-c examples/grid5000.cfg -l 32", "has 2 clusters, -l gives 1"},
+    {"-c examples/grid5000.cfg -n 64", "by host names"},
+    {"-c /nonexistent.cfg -n 4", "/nonexistent.cfg"},
+    {"-n 4 -o gather", "expected alltoall or bcast"},
+    {"-n 4 -o bcast", "no algorithm list"},
+    {"-n 0", "-n: expected a whole number >= 1"},
+    {"-n 4 -s 5parsecs", "-s:"},
+    {"-n 4 -s 1MiB:1KiB", "0 < LO <= HI"},
+    {"-l 2,x", "-l: expected a whole number"},
+    {"-l 2,2 -s 1KiB --linear", "--linear"},
+    {"-n", "needs a value"},
+    {"-n 4 extra", "unexpected argument"},
+};
+
+START_TEST(bad_input)
+{
+  int rc = run(bad[_i].args);
+  ck_assert_msg(rc == 2, "%s: exit %d, output: %s", bad[_i].args, rc, out);
+  ck_assert_msg(strstr(out, bad[_i].says), "%s: expected \"%s\" in: %s", bad[_i].args,
+                bad[_i].says, out);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("gridcoll-predict");
+  TCase *core = tcase_create("core");
+  tcase_add_test(core, grid5000_two_clusters);
+  tcase_add_test(core, grid5000_by_hand);
+  tcase_add_test(core, ranks_and_linear);
+  tcase_add_test(core, help);
+  suite_add_tcase(s, core);
+  TCase *limits = tcase_create("limits");
+  tcase_add_loop_test(limits, bad_input, 0, (int)(sizeof bad / sizeof bad[0]));
+  suite_add_tcase(s, limits);
+  return gc_run_suite(s);
+}
