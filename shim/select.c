@@ -16,9 +16,10 @@ int gc_select(const char *wanted, int n, const char *const *names, const int *su
   for (int i = 1; i < n; i++) {
     if (!supported[i] || predicted[i] < 0)
       continue;
-    /* Strictly faster only: a tie keeps the MPI library's own algorithm. Without a
-     * native prediction nothing can be compared, and native stays. */
-    if (best_time >= 0 && predicted[i] < best_time) {
+    /* Faster by more than rounding only: a tie keeps the MPI library's own algorithm
+     * (two models may sum the same terms in another order). Without a native
+     * prediction nothing can be compared, and native stays. */
+    if (best_time >= 0 && predicted[i] < best_time * (1 - 1e-9)) {
       best = i;
       best_time = predicted[i];
     }

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "select.h"
 #include "topology.h"
+#include "tree_exec.h"
 
 struct gc_global gc_g;
 
@@ -73,20 +74,16 @@ static int node_cluster_table(int *table)
   if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
       MPI_SUCCESS)
     return -1;
-  int node_rank, leader = gc_g.world_rank;
-  PMPI_Comm_rank(node, &node_rank);
+  int leader = gc_g.world_rank;
   PMPI_Bcast(&leader, 1, MPI_INT, 0, node); /* key 0 keeps world order: rank 0 is lowest */
   PMPI_Comm_free(&node);
   if (PMPI_Allgather(&leader, 1, MPI_INT, table, 1, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS)
     return -1;
-  /* Renumber leaders' world ranks into ordinals 0, 1, ... */
+  /* Renumber into ordinals 0, 1, ... by first appearance. A node's leader is its lowest
+   * world rank (key 0 keeps world order), so it is numbered before its other members. */
   int next = 0;
-  for (int r = 0; r < gc_g.world_size; r++) {
-    if (table[r] == r)
-      table[r] = -(++next); /* mark leaders with their ordinal, negated */
-  }
   for (int r = 0; r < gc_g.world_size; r++)
-    table[r] = table[r] < 0 ? -table[r] - 1 : -table[table[r]] - 1;
+    table[r] = table[r] == r ? next++ : table[table[r]];
   return 0;
 }
 
@@ -195,6 +192,7 @@ void gc_startup(void)
     gc_g.world_cluster = NULL;
     return;
   }
+  gc_bcast_tree_options.segment_bytes = (size_t)gc_g.cfg.bcast_segment;
   gc_comm_state_init_keyval();
   gc_log_open(&gc_g.cfg);
   gc_g.active = 1;

@@ -6,10 +6,7 @@
  *   gridcoll-predict -c examples/grid5000.cfg -l 32,32 -s 1KiB:1MiB
  *
  * Operations come from one table (`ops` below); each row is built from the collective's
- * X-macro list, so an algorithm added to shim/<op>/algorithms.h appears here unchanged.
- * Broadcast: when shim/bcast/algorithms.h and bcast_predict.h exist on main, include them,
- * add a bcast_algorithms[] table with GC_BCAST_ALGORITHMS(ENTRY) as for the all-to-all,
- * and fill the bcast row of `ops` (a few lines); until then `-o bcast` says so. */
+ * X-macro list, so an algorithm added to shim/<op>/<op>_algorithms.h appears here unchanged. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -17,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alltoall/algorithms.h"
-#include "alltoall/alltoall_predict.h"
+#include "alltoall_algorithms.h"
+#include "alltoall_predict.h"
+#include "bcast_algorithms.h"
+#include "bcast_predict.h"
 #include "config.h"
 #include "layout.h"
 #include "model.h"
@@ -56,6 +55,12 @@ static const struct algorithm alltoall_algorithms[] = {
 #undef GC_A2A_ENTRY
 };
 
+static const struct algorithm bcast_algorithms[] = {
+#define GC_BCAST_ENTRY(name, kind, description) {#name, gc_bcast_##name##_predict},
+    GC_BCAST_ALGORITHMS(GC_BCAST_ENTRY)
+#undef GC_BCAST_ENTRY
+};
+
 struct op {
   const char *name;
   const struct algorithm *algorithms; /* NULL: not yet available */
@@ -65,7 +70,7 @@ struct op {
 
 static const struct op ops[] = {
     {"alltoall", alltoall_algorithms, (int)(sizeof alltoall_algorithms / sizeof alltoall_algorithms[0]), 0},
-    {"bcast", NULL, 0, 1}, /* shim/bcast/algorithms.h: not on main yet */
+    {"bcast", bcast_algorithms, (int)(sizeof bcast_algorithms / sizeof bcast_algorithms[0]), 1},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 

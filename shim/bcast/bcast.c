@@ -1,20 +1,20 @@
 /* MPI_Bcast: the wrapper, the algorithm table and the dispatch.
  * Same rules as MPI_Alltoall: anything gridcoll cannot judge goes to PMPI_Bcast untouched. */
 #include "bcast.h"
+#include "bcast_algorithms.h"
+#include "bcast_predict.h"
+#include "tree_exec.h"
 #include "gridcoll.h"
 #include "log.h"
 #include "select.h"
 
-static int always(const struct gc_bcast_call *call, const struct gc_comm_state *st)
-{
-  (void)call, (void)st;
-  return 1;
-}
-
 /* Index 0 is the MPI library's own algorithm (select.h). */
 static const struct gc_bcast_algorithm algorithms[] = {
-    {.name = "native", .desc = "the MPI library's own MPI_Bcast", .supports = always,
-     .run = gc_bcast_native_run},
+#define GC_BCAST_ENTRY(name, kind, description)                                             \
+  {#name, description, gc_bcast_##kind##_supports, gc_bcast_##name##_run,                    \
+   gc_bcast_##name##_predict},
+    GC_BCAST_ALGORITHMS(GC_BCAST_ENTRY)
+#undef GC_BCAST_ENTRY
 };
 #define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
 
@@ -43,7 +43,7 @@ static int choose(const struct gc_bcast_call *call, const struct gc_comm_state *
     supported[i] = algorithms[i].supports(call, st);
     models[i] = NULL;
     predicted[i] = algorithms[i].predict
-                       ? algorithms[i].predict(&gc_g.cfg, &st->layout, (double)call->bytes,
+                       ? algorithms[i].predict(&st->network, &st->layout, (double)call->bytes,
                                                call->root, &models[i])
                        : -1;
   }

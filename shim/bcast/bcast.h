@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "comm_state.h"
 #include "config.h"
+#include "network.h"
 
 struct gc_bcast_call {
   void *buffer;
@@ -22,12 +23,12 @@ struct gc_bcast_algorithm {
   const char *desc;
   int (*supports)(const struct gc_bcast_call *call, const struct gc_comm_state *st);
   int (*run)(const struct gc_bcast_call *call, struct gc_comm_state *st);
-  /* Predicted seconds for a broadcast of m bytes from root on this layout, from data
-   * identical on all ranks; < 0 when no model applies. Sets *model. May be NULL. */
-  double (*predict)(const struct gc_config *cfg, const struct gc_layout *layout, double m,
+  /* Predicted seconds for a broadcast of m bytes from root (bcast_predict.h); < 0: none. */
+  double (*predict)(const struct gc_network *net, const struct gc_layout *layout, double m,
                     int root, const char **model);
 };
 
+int gc_bcast_native_supports(const struct gc_bcast_call *call, const struct gc_comm_state *st);
 int gc_bcast_native_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
 
 #endif

@@ -1,17 +1,9 @@
 /* The tree broadcasts as table entries: build the tree for this call, run it. */
+#include "bcast_predict.h"
 #include "tree_exec.h"
 
-/* Placeholders until model/ supplies LogGP parameters per platform: a wide-area send
- * costs the sender tens of microseconds, small against tens of milliseconds of latency
- * (001 Section 3), but not zero, which is what lets the greedy tree differ from SPT. */
-struct gc_bcast_tree_options gc_bcast_tree_options = {
-  .send_gap = 50e-6,
-  .recv_overhead = 0.0,
-  .uniform_latency = 1e-3,
-  .segment_bytes = 0,
-};
-
-const double *(*gc_bcast_latency_hook)(const struct gc_comm_state *st, int *k) = NULL;
+/* Set at MPI_Init from bcast.segment; identical on every rank. */
+struct gc_bcast_tree_options gc_bcast_tree_options = {.segment_bytes = 0};
 
 typedef int (*gc_tree_builder)(const struct gc_tree_input *in, struct gc_tree *out);
 
@@ -27,20 +19,10 @@ static int run_tree(gc_tree_builder build, const struct gc_bcast_call *call,
   const struct gc_layout *l = &st->layout;
   if (call->root < 0 || call->root >= l->size)
     return MPI_ERR_ROOT;
-  const double *W = NULL;
-  int hk = 0;
-  if (gc_bcast_latency_hook && (W = gc_bcast_latency_hook(st, &hk)) && hk != l->nclusters)
-    W = NULL;
-  struct gc_tree_input in = {
-    .k = l->nclusters,
-    .root = l->cluster_of[call->root],
-    .W = W,
-    .uniform = gc_bcast_tree_options.uniform_latency,
-    .send_gap = gc_bcast_tree_options.send_gap,
-    .recv_overhead = gc_bcast_tree_options.recv_overhead,
-    .bytes = (double)call->bytes,
-  };
-  /* TODO: per-edge bandwidth (in.bw) once the configuration carries it. */
+  /* The same input the prediction used (bcast_predict.c): the tree that runs is the
+   * tree that was predicted. */
+  struct gc_tree_input in;
+  gc_bcast_tree_input(&st->network, l, call->root, (double)call->bytes, &in);
   struct gc_tree tree;
   int rc = build(&in, &tree);
   if (rc != 0) /* before any traffic; same input everywhere, so same answer everywhere

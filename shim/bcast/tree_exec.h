@@ -18,23 +18,12 @@
 #include "bcast.h"
 #include "tree.h"
 
-/* Parameters of the tree builders and the executor. They must be identical on every
- * rank (the configuration, checked identical at start-up, is the intended source). */
+/* Options of the executor, identical on every rank (set from the configuration). */
 struct gc_bcast_tree_options {
-  double send_gap;      /* o_s + g (s) charged per extra child; default 50 us */
-  double recv_overhead; /* o_r (s); default 0 */
-  double uniform_latency; /* W used without a latency matrix; default 1 ms */
   size_t segment_bytes; /* pipeline segments of about this many bytes (whole datatype
                            elements); 0: no segmentation (default) */
 };
 extern struct gc_bcast_tree_options gc_bcast_tree_options;
-
-/* Latency matrix for a communicator, provided by the shim: returns W, k*k row-major
- * one-way latencies in seconds between the communicator's local clusters (numbered as
- * in st->layout), and stores k. It must give the same matrix on every rank and keep it
- * valid until the broadcast returns. NULL hook, a NULL result or a k other than
- * st->layout.nclusters: every latency is gc_bcast_tree_options.uniform_latency. */
-extern const double *(*gc_bcast_latency_hook)(const struct gc_comm_state *st, int *k);
 
 /* Runs tree (built for this call's layout and root cluster). MPI_SUCCESS or an MPI error
  * code: MPI_ERR_ARG before any traffic when the tree does not fit the call, else the
@@ -47,7 +36,7 @@ int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm
 
 /* The algorithms for the bcast table (struct gc_bcast_algorithm). One `supports` for all:
  * 1 when the communicator spans at least two clusters. Each `run` builds its tree from
- * the latency hook and runs it. Trees are rebuilt at every call: building one over 64
+ * the communicator's network view (gc_bcast_tree_input) and runs it. Trees are rebuilt at every call: building one over 64
  * clusters takes microseconds (test/bench/bench_trees.c); caching it in the comm state,
  * keyed by root, is left to the shim. */
 int gc_bcast_tree_supports(const struct gc_bcast_call *call, const struct gc_comm_state *st);

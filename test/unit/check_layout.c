@@ -110,6 +110,8 @@ START_TEST(auto_takes_fastest_and_ties_go_native) {
   ck_assert_int_eq(gc_select("auto", 3, names, all, faster), 2);
   ck_assert_int_eq(gc_select("auto", 3, names, no_other, faster), 1);
   ck_assert_int_eq(gc_select("auto", 3, names, all, tie), GC_NATIVE);
+  double rounding[] = {0.1, 0.1 * (1 - 1e-15), 1};
+  ck_assert_int_eq(gc_select("auto", 3, names, all, rounding), GC_NATIVE);
   ck_assert_int_eq(gc_select("auto", 3, names, all, none), GC_NATIVE); /* nothing to compare */
   ck_assert_int_eq(gc_select("auto", 3, names, all, unknown), 2);
 }

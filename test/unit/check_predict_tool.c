@@ -87,6 +87,27 @@ START_TEST(help)
 }
 END_TEST
 
+/* korea8 (examples/korea8.cfg), root in A, 2 bytes: the flat tree waits for A-G's
+ * 400 ms link, the shortest-path tree reaches G through H in 22 ms and its slowest
+ * cluster (F, through D) at 39 ms; each cluster then broadcasts over its 4 hosts,
+ * 2 (50 us + 2 * 8 ns). HLOT is never later than flat, SPT never later than HLOT, and
+ * auto takes the fastest. */
+START_TEST(korea8_trees)
+{
+  ck_assert_int_eq(run("-c examples/korea8.cfg -o bcast -l 4,4,4,4,4,4,4,4 -s 2 --csv"), 0);
+  ck_assert_str_eq(strtok(out, "\n"), "bytes,native,flat,binomial,hlot,spt,greedy,auto");
+  double native, flat, binomial, hlot, spt, greedy;
+  char choice[16];
+  ck_assert_int_eq(sscanf(strtok(NULL, "\n"), "2,%lg,%lg,%lg,%lg,%lg,%lg,%15s", &native, &flat,
+                          &binomial, &hlot, &spt, &greedy, choice), 7);
+  double intra = 2 * (50e-6 + 2 * 8e-9), wire = 2 * 8.0 / 100e6; /* 2 B over 100 Mbit/s */
+  ck_assert(flat >= 0.400 + intra && flat < 0.400 + intra + 8 * (50e-6 + wire));
+  ck_assert(spt >= 0.039 + intra && spt < 0.039 + intra + 4 * (50e-6 + wire));
+  ck_assert(hlot <= flat && spt <= hlot && greedy <= spt);
+  ck_assert_str_eq(choice, greedy < spt * (1 - 1e-9) ? "greedy" : "spt");
+}
+END_TEST
+
 /* Every bad input: exit 2, a line saying what is wrong. */
 static const struct {
   const char *args, *says;
@@ -98,7 +119,6 @@ static const struct {
     {"-c examples/grid5000.cfg -n 64", "by host names"},
     {"-c /nonexistent.cfg -n 4", "/nonexistent.cfg"},
     {"-n 4 -o gather", "expected alltoall or bcast"},
-    {"-n 4 -o bcast", "no algorithm list"},
     {"-n 0", "-n: expected a whole number >= 1"},
     {"-n 4 -s 5parsecs", "-s:"},
     {"-n 4 -s 1MiB:1KiB", "0 < LO <= HI"},
@@ -125,6 +145,7 @@ int main(void)
   tcase_add_test(core, grid5000_by_hand);
   tcase_add_test(core, ranks_and_linear);
   tcase_add_test(core, help);
+  tcase_add_test(core, korea8_trees);
   suite_add_tcase(s, core);
   TCase *limits = tcase_create("limits");
   tcase_add_loop_test(limits, bad_input, 0, (int)(sizeof bad / sizeof bad[0]));

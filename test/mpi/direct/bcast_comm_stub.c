@@ -21,6 +21,7 @@ void gc_stub_state_free(struct gc_comm_state *st)
     PMPI_Comm_free(&st->private_comm);
   if (st->cluster_comm != MPI_COMM_NULL)
     PMPI_Comm_free(&st->cluster_comm);
+  gc_network_free(&st->network);
   gc_layout_free(&st->layout);
 }
 

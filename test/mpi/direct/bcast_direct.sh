@@ -16,10 +16,12 @@ NPROCS=${NPROCS:-"2 3 4 5 6"}
 TIMEOUT=${TIMEOUT:-1200}
 bin=$BUILD/test/direct/bcast_direct
 mkdir -p "$(dirname "$bin")"
+make -s "$BUILD/libgcpure.a" || exit 1
 $MPICC -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g \
-  -I. -Ishim -Itest/mpi -Itest/mpi/direct \
-  shim/layout.c shim/bcast/*_tree.c shim/bcast/tree_exec.c shim/bcast/tree_algorithms.c \
-  test/mpi/direct/bcast_comm_stub.c test/mpi/direct/bcast_direct.c -o "$bin" -lm
+  -I. -Iconfig -Imodel -Ishim -Ishim/bcast -Itest/mpi -Itest/mpi/direct \
+  shim/bcast/tree_exec.c shim/bcast/tree_algorithms.c \
+  test/mpi/direct/bcast_comm_stub.c test/mpi/direct/bcast_direct.c -o "$bin" \
+  "$BUILD/libgcpure.a" $(pkg-config --libs libconfig) -lm
 
 # Cluster ids are korea8's (0..7 = A..H), so the korea8 matrix gives multi-hop trees:
 # A,G,H makes HLOT and SPT go A -> H -> G.
