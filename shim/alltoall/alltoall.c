@@ -7,6 +7,7 @@
 #include "alltoall_algorithms.h"
 #include "alltoall_predict.h"
 #include "gridcoll.h"
+#include "dispatch.h"
 #include "log.h"
 #include "select.h"
 
@@ -42,27 +43,18 @@ static int valid(const struct gc_alltoall_call *c)
 static int choose(const struct gc_alltoall_call *call, const struct gc_comm_state *st,
                   struct gc_record *rec)
 {
-  const char *names[NALGORITHMS];
+  const char *names[NALGORITHMS], *models[NALGORITHMS];
   int supported[NALGORITHMS];
   double predicted[NALGORITHMS];
-  const char *models[NALGORITHMS];
   for (int i = 0; i < NALGORITHMS; i++) {
     names[i] = algorithms[i].name;
     supported[i] = algorithms[i].supports(call, st);
     models[i] = NULL;
-    predicted[i] = algorithms[i].predict
-                       ? algorithms[i].predict(&st->network, &st->layout, (double)call->block_bytes,
-                                               &models[i])
-                       : -1;
+    predicted[i] = algorithms[i].predict(&st->network, &st->layout, (double)call->block_bytes,
+                                         &models[i]);
   }
-  int a = gc_select(gc_g.cfg.alltoall_algorithm, NALGORITHMS, names, supported, predicted);
-  for (int i = 0; i < NALGORITHMS && i < GC_MAX_CANDIDATES; i++)
-    rec->candidates[i] = supported[i] ? predicted[i] : -1;
-  rec->ncandidates = NALGORITHMS < GC_MAX_CANDIDATES ? NALGORITHMS : GC_MAX_CANDIDATES;
-  rec->algorithm = a;
-  rec->predicted = predicted[a];
-  rec->model = models[a];
-  return a;
+  return gc_dispatch_choose(gc_g.cfg.alltoall_algorithm, NALGORITHMS, names, supported, predicted,
+                            models, rec);
 }
 
 static int alltoall(const struct gc_alltoall_call *call)
@@ -76,17 +68,10 @@ static int alltoall(const struct gc_alltoall_call *call)
   gc_call_start(st, &timing);
   int rc = algorithms[a].run(call, st);
   if (rc == GC_FALLBACK) {
-    rec.algorithm = a = GC_NATIVE;
-    rec.predicted = -1;
-    rec.model = NULL;
+    gc_dispatch_fell_back(&rec);
     rc = gc_alltoall_native_run(call, st);
   }
-  gc_call_stop(st, &timing, &rec);
-  /* Grid algorithms run on our private duplicate, whose errors come back as codes:
-   * hand them to the application's error handler as the native call would. */
-  if (rc != MPI_SUCCESS && a != GC_NATIVE)
-    PMPI_Comm_call_errhandler(call->comm, rc);
-  return rc;
+  return gc_dispatch_finish(st, &timing, &rec, rc);
 }
 
 GC_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

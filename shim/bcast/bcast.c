@@ -5,6 +5,7 @@
 #include "bcast_predict.h"
 #include "tree_exec.h"
 #include "gridcoll.h"
+#include "dispatch.h"
 #include "log.h"
 #include "select.h"
 
@@ -34,27 +35,18 @@ const char *gc_bcast_algorithm_name(int i)
 static int choose(const struct gc_bcast_call *call, const struct gc_comm_state *st,
                   struct gc_record *rec)
 {
-  const char *names[NALGORITHMS];
+  const char *names[NALGORITHMS], *models[NALGORITHMS];
   int supported[NALGORITHMS];
   double predicted[NALGORITHMS];
-  const char *models[NALGORITHMS];
   for (int i = 0; i < NALGORITHMS; i++) {
     names[i] = algorithms[i].name;
     supported[i] = algorithms[i].supports(call, st);
     models[i] = NULL;
-    predicted[i] = algorithms[i].predict
-                       ? algorithms[i].predict(&st->network, &st->layout, (double)call->bytes,
-                                               call->root, &models[i])
-                       : -1;
+    predicted[i] = algorithms[i].predict(&st->network, &st->layout, (double)call->bytes,
+                                         call->root, &models[i]);
   }
-  int a = gc_select(gc_g.cfg.bcast_algorithm, NALGORITHMS, names, supported, predicted);
-  for (int i = 0; i < NALGORITHMS && i < GC_MAX_CANDIDATES; i++)
-    rec->candidates[i] = supported[i] ? predicted[i] : -1;
-  rec->ncandidates = NALGORITHMS < GC_MAX_CANDIDATES ? NALGORITHMS : GC_MAX_CANDIDATES;
-  rec->algorithm = a;
-  rec->predicted = predicted[a];
-  rec->model = models[a];
-  return a;
+  return gc_dispatch_choose(gc_g.cfg.bcast_algorithm, NALGORITHMS, names, supported, predicted,
+                            models, rec);
 }
 
 static int bcast(const struct gc_bcast_call *call)
@@ -68,15 +60,10 @@ static int bcast(const struct gc_bcast_call *call)
   gc_call_start(st, &timing);
   int rc = algorithms[a].run(call, st);
   if (rc == GC_FALLBACK) {
-    rec.algorithm = a = GC_NATIVE;
-    rec.predicted = -1;
-    rec.model = NULL;
+    gc_dispatch_fell_back(&rec);
     rc = gc_bcast_native_run(call, st);
   }
-  gc_call_stop(st, &timing, &rec);
-  if (rc != MPI_SUCCESS && a != GC_NATIVE)
-    PMPI_Comm_call_errhandler(call->comm, rc);
-  return rc;
+  return gc_dispatch_finish(st, &timing, &rec, rc);
 }
 
 GC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
