@@ -6,13 +6,16 @@
 #include "tree_exec.h"
 #include "gridcoll.h"
 #include "log.h"
+#include "model.h"
 #include "select.h"
 
 /* Index 0 is the MPI library's own algorithm (select.h). */
+#define GC_BCAST_BUILDER_native(name) NULL
+#define GC_BCAST_BUILDER_tree(name) gc_bcast_##name##_tree
 static const struct gc_bcast_algorithm algorithms[] = {
 #define GC_BCAST_ENTRY(name, kind, description)                                             \
   {#name, description, gc_bcast_##kind##_supports, gc_bcast_##name##_run,                    \
-   gc_bcast_##name##_predict},
+   gc_bcast_##name##_predict, GC_BCAST_BUILDER_##kind(name)},
     GC_BCAST_ALGORITHMS(GC_BCAST_ENTRY)
 #undef GC_BCAST_ENTRY
 };
@@ -31,7 +34,27 @@ const char *gc_bcast_algorithm_name(int i)
   return i >= 0 && i < NALGORITHMS ? algorithms[i].name : "?";
 }
 
-static int choose(const struct gc_bcast_call *call, const struct gc_comm_state *st,
+/* Prediction of algorithm i for this call. A tree algorithm's comes from the tree
+ * cache, which holds the tree its run will take: built once per (root cluster, m),
+ * not once per call and algorithm (tree_cache.h). Same numbers as its _predict. */
+static double predict(int i, const struct gc_bcast_call *call, struct gc_comm_state *st,
+                      const char **model)
+{
+  const struct gc_bcast_algorithm *alg = &algorithms[i];
+  if (alg->build && st->layout.nclusters >= 2) {
+    const struct gc_tree_cache_entry *e;
+    *model = gc_model_name(GC_MODEL_TREE_001_POSITION);
+    return gc_tree_cache_get(&st->trees, alg->build, &st->network, &st->layout, call->root,
+                             (double)call->bytes, &e) == 0
+               ? e->predicted
+               : -1;
+  }
+  return alg->predict ? alg->predict(&st->network, &st->layout, (double)call->bytes,
+                                     call->root, model)
+                      : -1;
+}
+
+static int choose(const struct gc_bcast_call *call, struct gc_comm_state *st,
                   struct gc_record *rec)
 {
   const char *names[NALGORITHMS];
@@ -42,10 +65,7 @@ static int choose(const struct gc_bcast_call *call, const struct gc_comm_state *
     names[i] = algorithms[i].name;
     supported[i] = algorithms[i].supports(call, st);
     models[i] = NULL;
-    predicted[i] = algorithms[i].predict
-                       ? algorithms[i].predict(&st->network, &st->layout, (double)call->bytes,
-                                               call->root, &models[i])
-                       : -1;
+    predicted[i] = predict(i, call, st, &models[i]);
   }
   int a = gc_select(gc_g.cfg.bcast_algorithm, NALGORITHMS, names, supported, predicted);
   for (int i = 0; i < NALGORITHMS && i < GC_MAX_CANDIDATES; i++)
