@@ -7,6 +7,7 @@
 #include "gridcoll.h"
 #include "log.h"
 #include "model.h"
+#include "probe.h"
 #include "select.h"
 
 /* Index 0 is the MPI library's own algorithm (select.h). */
@@ -82,6 +83,8 @@ static int bcast(const struct gc_bcast_call *call)
   struct gc_comm_state *st = gc_comm_state_get(call->comm);
   if (!st || call->root < 0 || call->root >= st->size)
     return gc_bcast_native_run(call, NULL);
+  /* Before the choice (it changes the network view) and outside the timed region. */
+  gc_probe_latency(st);
   struct gc_record rec = {.op = GC_OP_BCAST, .root = call->root, .bytes = call->bytes};
   int a = choose(call, st, &rec);
   struct gc_timing timing;
