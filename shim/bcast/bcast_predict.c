@@ -17,6 +17,7 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
       .recv_overhead = 0,
       .bw = net->bandwidth,
       .bytes = m,
+      .site = net->site,
   };
 }
 
@@ -136,4 +137,10 @@ double gc_bcast_greedy_predict(const struct gc_network *net, const struct gc_lay
                                double m, int root, const char **model)
 {
   return tree_predict(gc_bcast_greedy_tree, net, layout, m, root, model);
+}
+
+double gc_bcast_multilevel_predict(const struct gc_network *net, const struct gc_layout *layout,
+                                   double m, int root, const char **model)
+{
+  return tree_predict(gc_bcast_multilevel_tree, net, layout, m, root, model);
 }

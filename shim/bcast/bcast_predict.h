@@ -33,5 +33,7 @@ double gc_bcast_spt_predict(const struct gc_network *net, const struct gc_layout
                             double m, int root, const char **model);
 double gc_bcast_greedy_predict(const struct gc_network *net, const struct gc_layout *layout,
                                double m, int root, const char **model);
+double gc_bcast_multilevel_predict(const struct gc_network *net, const struct gc_layout *layout,
+                                   double m, int root, const char **model);
 
 #endif

@@ -53,3 +53,8 @@ int gc_bcast_greedy_run(const struct gc_bcast_call *call, struct gc_comm_state *
 {
   return run_tree(gc_bcast_greedy_tree, call, st);
 }
+
+int gc_bcast_multilevel_run(const struct gc_bcast_call *call, struct gc_comm_state *st)
+{
+  return run_tree(gc_bcast_multilevel_tree, call, st);
+}

@@ -5,9 +5,9 @@
  * cluster_of[root]) and m, which enters through the bandwidth term (m/bw on every
  * edge) and the clusters' own broadcasts. So an entry is keyed by exactly
  * (builder, root cluster, m): a hit returns what a fresh build would, bit for bit.
- * Policy: 32 entries per communicator, least recently used evicted. `auto` costs five
- * trees per call, so this holds six (root cluster, size) pairs; a program that cycles
- * through more pays a rebuild (microseconds, test/bench/bench_trees.c), never a
+ * Policy: 32 entries per communicator, least recently used evicted. `auto` costs every
+ * tree algorithm's tree (six) per call, so this holds five (root cluster, size) pairs; a
+ * program that cycles through more pays a rebuild (microseconds, test/bench/bench_trees.c), never a
  * wrong tree. Whoever changes the network view (the latency probe) clears the cache. */
 #ifndef GC_TREE_CACHE_H
 #define GC_TREE_CACHE_H

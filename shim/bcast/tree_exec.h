@@ -44,5 +44,6 @@ int gc_bcast_binomial_run(const struct gc_bcast_call *call, struct gc_comm_state
 int gc_bcast_hlot_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
 int gc_bcast_spt_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
 int gc_bcast_greedy_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
+int gc_bcast_multilevel_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
 
 #endif

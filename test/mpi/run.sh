@@ -10,7 +10,7 @@ LIB=$(realpath "$BUILD/libgridcoll.so")
 T=$(realpath "$BUILD/test/mpi")
 ROOT=$(realpath "$(dirname "$0")/../..") # scripts/ and examples/, for the tools' cases
 ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native lg}
-BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native flat binomial hlot spt greedy}
+BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native flat binomial hlot spt greedy multilevel}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -121,6 +121,19 @@ rm -f rec-*
 mpirun 2 GRIDCOLL_CLUSTERS=0,1 GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/bcast" quick
 no_failures && ! ls rec-*.latency.csv >/dev/null 2>&1 && [ "$(warnings)" = 0 ] &&
   pass "probe off (default): no latency file" || fail "probe off (default): no latency file"
+
+# Sites (001's light-WAN level): four one-rank clusters in two sites, the multilevel
+# tree forced, from every root, on the test's four communicators.
+cat >sites.cfg <<'CFG'
+clusters = ( { name = "a"; ranks = "0"; site = "s1"; }, { name = "b"; ranks = "1"; site = "s1"; },
+             { name = "c"; ranks = "2"; site = "s2"; }, { name = "d"; ranks = "3"; site = "s2"; } );
+network = { wan = { latency = ( ("0", "1 ms", "20 ms", "30 ms"), ("1 ms", "0", "25 ms", "20 ms"),
+                                ("20 ms", "25 ms", "0", "1 ms"), ("30 ms", "20 ms", "1 ms", "0") ); }; };
+CFG
+rm -f rec-*
+mpirun 4 GRIDCOLL_CONFIG="$tmp/sites.cfg" GRIDCOLL_BCAST=multilevel GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/bcast"
+no_failures && [ "$(warnings)" = 0 ] && used_as multilevel 1 &&
+  pass "bcast multilevel: two sites of two clusters" || fail "bcast multilevel: two sites of two clusters"
 
 # One machine, node topology: a single cluster, so everything runs natively.
 mpirun 3 GRIDCOLL_CLUSTERS=host GRIDCOLL_LOG="$tmp/node-%r.csv" -- "$T/alltoall" quick
