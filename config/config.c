@@ -44,6 +44,10 @@ const struct gc_lan *gc_config_lan(const struct gc_config *cfg, int cluster) {
 
 static int in_range(const struct gc_config *cfg, int c) { return c >= 0 && c < cfg->nclusters; }
 
+const char *gc_config_site(const struct gc_config *cfg, int cluster) {
+  return in_range(cfg, cluster) && cfg->clusters ? cfg->clusters[cluster].site : "";
+}
+
 double gc_config_wan_latency(const struct gc_config *cfg, int from, int to) {
   if (from == to) return gc_config_lan(cfg, from)->alpha;
   if (cfg->wan_latency && in_range(cfg, from) && in_range(cfg, to))

@@ -49,6 +49,7 @@ struct gc_cluster_spec {
   struct gc_rank_range *ranks;
   int nranks;
   struct gc_lan lan; /* effective: network.lan merged with this cluster's own `lan` */
+  char site[GC_NAME_MAX]; /* organisation grouping clusters (multilevel broadcast); "" none */
   int line;          /* line of the cluster entry in the file, 0 if from the environment */
 };
 
@@ -147,6 +148,9 @@ unsigned long long gc_config_hash(const struct gc_config *cfg);
  * defaults: network.lan inside, and network.lan's alpha and 1/beta across. */
 const struct gc_lan *gc_config_lan(const struct gc_config *cfg, int cluster);
 double gc_config_wan_latency(const struct gc_config *cfg, int from, int to);
+/* The cluster's `site` (clusters of one organisation, 001's light-WAN level); "" when
+ * it names none or the index is outside [0, nclusters). */
+const char *gc_config_site(const struct gc_config *cfg, int cluster);
 double gc_config_wan_bandwidth(const struct gc_config *cfg, int from, int to);
 
 /* Free what cfg owns and leave it at the defaults (so freeing twice is safe). */

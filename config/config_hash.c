@@ -59,7 +59,7 @@ static void matrix(struct fnv *f, const double *m, int n) {
 
 unsigned long long gc_config_hash(const struct gc_config *cfg) {
   struct fnv f = {0xcbf29ce484222325ULL};
-  str(&f, "gridcoll-config-1"); /* bump when the serialization changes */
+  str(&f, "gridcoll-config-2"); /* bump when the serialization changes */
   tag(&f, 'E'), u64(&f, (uint64_t)cfg->enabled);
   tag(&f, 'S'), u64(&f, (uint64_t)cfg->strict);
   tag(&f, 'P'), u64(&f, (uint64_t)cfg->probe);
@@ -73,6 +73,7 @@ unsigned long long gc_config_hash(const struct gc_config *cfg) {
     tag(&f, 'R'), u64(&f, (uint64_t)c->nranks);
     for (int r = 0; r < c->nranks; r++) u64(&f, (uint64_t)c->ranks[r].lo), u64(&f, (uint64_t)c->ranks[r].hi);
     lan(&f, &c->lan);
+    str(&f, c->site);
   }
   lan(&f, &cfg->lan);
   matrix(&f, cfg->wan_latency, cfg->nclusters);

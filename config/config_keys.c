@@ -65,6 +65,7 @@ const struct gc_key gc_config_cluster_keys[] = {
     {.name = "hosts", .parse = gc_key_hosts},
     {.name = "ranks", .parse = gc_key_ranks},
     {.name = "lan", .parse = gc_key_group, .off = CLUSTER(lan), .sub = lan_keys},
+    {.name = "site", .parse = gc_key_name, .off = CLUSTER(site)},
     {0}};
 
 /* --- the walk -------------------------------------------------------------- */

@@ -11,6 +11,7 @@
 #include <mpi.h>
 #include "layout.h"
 #include "network.h"
+#include "tree_cache.h"
 
 struct gc_comm_state {
   MPI_Comm comm;         /* the application's communicator (not ours) */
@@ -23,6 +24,8 @@ struct gc_comm_state {
   int have_leader_comm;
   unsigned long long id; /* identical on all members; 0 until the private duplicate exists */
   unsigned long long calls; /* intercepted calls so far on this communicator */
+  int probed;               /* the latency probe ran (probe.h); network.latency is measured */
+  struct gc_tree_cache trees; /* broadcast trees and their predictions (tree_cache.h) */
 };
 
 /* State of comm, built on first use. NULL for communicators gridcoll does not serve

@@ -22,8 +22,17 @@ static struct {
   int failed;      /* a write failed: warned once, file closed */
   struct gc_record buffer[GC_LOG_BUFFER];
   int used;
+  char path[4096]; /* the expanded log file name, "" when none */
+  struct latency_row *latency; /* the probe's rows (gc_log_latency), written at finalize */
+  size_t nlatency;
   pthread_mutex_t lock;
 } lg = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+struct latency_row {
+  unsigned long long comm;
+  int from, to; /* world cluster ids */
+  double configured, measured;
+};
 
 static const char header[] =
     "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,"
@@ -91,8 +100,9 @@ void gc_log_open(const struct gc_config *cfg)
   gc_summary_reset(summary);
   if (!cfg->log_file)
     return;
-  char path[4096];
-  if (gc_log_expand_path(cfg->log_file, gc_g.world_rank, path, sizeof path) != 0) {
+  char *path = lg.path;
+  if (gc_log_expand_path(cfg->log_file, gc_g.world_rank, path, sizeof lg.path) != 0) {
+    path[0] = '\0';
     write_failed("log file pattern too long");
     return;
   }
@@ -180,9 +190,77 @@ void gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_recor
   pthread_mutex_unlock(&lg.lock);
 }
 
+/* Configured clusters by their name, the others (a rank no cluster matched, the node
+ * topology) as c<id>, as GRIDCOLL_CLUSTERS names its ranges. */
+static const char *cluster_name(int global, char *buf, size_t len)
+{
+  if (global >= 0 && global < gc_g.cfg.nclusters && gc_g.cfg.clusters)
+    return gc_g.cfg.clusters[global].name;
+  snprintf(buf, len, "c%d", global);
+  return buf;
+}
+
+void gc_log_latency(const struct gc_comm_state *st, const double *configured,
+                    const double *measured)
+{
+  int k = st->layout.nclusters;
+  const int *g = st->layout.global_id;
+  char a[32], b[32];
+  for (int i = 0; i < k; i++)
+    for (int j = i + 1; j < k; j++)
+      gc_debug(2, "comm %llu: latency %s <-> %s measured %.3g s (configured %.3g s)", st->id,
+               cluster_name(g[i], a, sizeof a), cluster_name(g[j], b, sizeof b),
+               measured[i * k + j], configured[i * k + j]);
+  if (!lg.path[0])
+    return;
+  pthread_mutex_lock(&lg.lock);
+  size_t n = lg.nlatency + (size_t)k * (size_t)(k - 1);
+  struct latency_row *rows = realloc(lg.latency, n * sizeof *rows);
+  if (rows) {
+    lg.latency = rows;
+    for (int i = 0; i < k; i++)
+      for (int j = 0; j < k; j++)
+        if (i != j)
+          rows[lg.nlatency++] = (struct latency_row){st->id, g[i], g[j], configured[i * k + j],
+                                                     measured[i * k + j]};
+  }
+  pthread_mutex_unlock(&lg.lock);
+  if (!rows)
+    gc_warn_any("out of memory: the measured latencies of communicator %llu are not logged",
+                st->id);
+}
+
+/* <log file>.latency.csv, only on a rank that logged a probe. */
+static void write_latency(void)
+{
+  if (!lg.nlatency)
+    return;
+  char path[sizeof lg.path + 16];
+  snprintf(path, sizeof path, "%s.latency.csv", lg.path);
+  FILE *f = fopen(path, "w");
+  int bad = !f;
+  if (f) {
+    fputs("comm,from,to,configured_s,measured_s\n", f);
+    for (size_t i = 0; i < lg.nlatency; i++) {
+      const struct latency_row *r = &lg.latency[i];
+      char a[32], b[32];
+      fprintf(f, "%llu,%s,%s,%.9g,%.9g\n", r->comm, cluster_name(r->from, a, sizeof a),
+              cluster_name(r->to, b, sizeof b), r->configured, r->measured);
+    }
+    bad = ferror(f) != 0;
+    bad = fclose(f) != 0 || bad;
+  }
+  if (bad)
+    gc_warn_any("cannot write %s: %s", path, strerror(errno));
+  free(lg.latency);
+  lg.latency = NULL;
+  lg.nlatency = 0;
+}
+
 void gc_log_finalize(const struct gc_config *cfg)
 {
   pthread_mutex_lock(&lg.lock);
+  write_latency();
   flush_records();
   if (lg.file && fclose(lg.file) != 0)
     write_failed(strerror(errno));

@@ -50,6 +50,15 @@ void gc_call_start(struct gc_comm_state *st, struct gc_timing *t);
 void gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec);
 void gc_log_finalize(const struct gc_config *cfg);
 
+/* The latency probe's result (probe.h), called on comm rank 0 only: one row per
+ * ordered pair of st's clusters, kept in memory and written at MPI_Finalize beside
+ * this rank's log file, as <log file>.latency.csv:
+ *   comm,from,to,configured_s,measured_s
+ * (comm as in the log, clusters by name); with GRIDCOLL_VERBOSE >= 2 also printed on
+ * stderr, one line per pair. configured and measured are [k*k] in layout order. */
+void gc_log_latency(const struct gc_comm_state *st, const double *configured,
+                    const double *measured);
+
 /* Names used in the CSV and the summary. */
 const char *gc_op_name(enum gc_op op);
 const char *gc_algorithm_name(enum gc_op op, int algorithm);

@@ -15,6 +15,8 @@ struct gc_network {
   struct gc_lan *lan;        /* [k] */
   double *latency;           /* [k*k] one-way, s */
   double *bandwidth;         /* [k*k] bytes/s */
+  int *site;                 /* [k] site of each cluster: the lowest local cluster of the same
+                                configured `site`, itself when it names none */
 };
 
 /* Returns 0, or -1 when out of memory (net then holds nothing to free). The layout must

@@ -7,13 +7,17 @@
 #include "gridcoll.h"
 #include "dispatch.h"
 #include "log.h"
+#include "model.h"
+#include "probe.h"
 #include "select.h"
 
 /* Index 0 is the MPI library's own algorithm (select.h). */
+#define GC_BCAST_BUILDER_native(name) NULL
+#define GC_BCAST_BUILDER_tree(name) gc_bcast_##name##_tree
 static const struct gc_bcast_algorithm algorithms[] = {
 #define GC_BCAST_ENTRY(name, kind, description)                                             \
   {#name, description, gc_bcast_##kind##_supports, gc_bcast_##name##_run,                    \
-   gc_bcast_##name##_predict},
+   gc_bcast_##name##_predict, GC_BCAST_BUILDER_##kind(name)},
     GC_BCAST_ALGORITHMS(GC_BCAST_ENTRY)
 #undef GC_BCAST_ENTRY
 };
@@ -32,7 +36,27 @@ const char *gc_bcast_algorithm_name(int i)
   return i >= 0 && i < NALGORITHMS ? algorithms[i].name : "?";
 }
 
-static int choose(const struct gc_bcast_call *call, const struct gc_comm_state *st,
+/* Prediction of algorithm i for this call. A tree algorithm's comes from the tree
+ * cache, which holds the tree its run will take: built once per (root cluster, m),
+ * not once per call and algorithm (tree_cache.h). Same numbers as its _predict. */
+static double predict(int i, const struct gc_bcast_call *call, struct gc_comm_state *st,
+                      const char **model)
+{
+  const struct gc_bcast_algorithm *alg = &algorithms[i];
+  if (alg->build && st->layout.nclusters >= 2) {
+    const struct gc_tree_cache_entry *e;
+    *model = gc_model_name(GC_MODEL_TREE_001_POSITION);
+    return gc_tree_cache_get(&st->trees, alg->build, &st->network, &st->layout, call->root,
+                             (double)call->bytes, &e) == 0
+               ? e->predicted
+               : -1;
+  }
+  return alg->predict ? alg->predict(&st->network, &st->layout, (double)call->bytes,
+                                     call->root, model)
+                      : -1;
+}
+
+static int choose(const struct gc_bcast_call *call, struct gc_comm_state *st,
                   struct gc_record *rec)
 {
   const char *names[NALGORITHMS], *models[NALGORITHMS];
@@ -42,8 +66,7 @@ static int choose(const struct gc_bcast_call *call, const struct gc_comm_state *
     names[i] = algorithms[i].name;
     supported[i] = algorithms[i].supports(call, st);
     models[i] = NULL;
-    predicted[i] = algorithms[i].predict(&st->network, &st->layout, (double)call->bytes,
-                                         call->root, &models[i]);
+    predicted[i] = predict(i, call, st, &models[i]);
   }
   return gc_dispatch_choose(gc_g.cfg.bcast_algorithm, NALGORITHMS, names, supported, predicted,
                             models, rec);
@@ -54,6 +77,8 @@ static int bcast(const struct gc_bcast_call *call)
   struct gc_comm_state *st = gc_comm_state_get(call->comm);
   if (!st || call->root < 0 || call->root >= st->size)
     return gc_bcast_native_run(call, NULL);
+  /* Before the choice (it changes the network view) and outside the timed region. */
+  gc_probe_latency(st);
   struct gc_record rec = {.op = GC_OP_BCAST, .root = call->root, .bytes = call->bytes};
   int a = choose(call, st, &rec);
   struct gc_timing timing;

@@ -8,6 +8,7 @@
 #include "comm_state.h"
 #include "config.h"
 #include "network.h"
+#include "tree_cache.h"
 
 struct gc_bcast_call {
   void *buffer;
@@ -26,6 +27,9 @@ struct gc_bcast_algorithm {
   /* Predicted seconds for a broadcast of m bytes from root (bcast_predict.h); < 0: none. */
   double (*predict)(const struct gc_network *net, const struct gc_layout *layout, double m,
                     int root, const char **model);
+  /* Tree algorithms: the builder (tree.h). Their prediction then comes from the
+   * communicator's tree cache, the same entry their run uses. NULL for the others. */
+  gc_tree_builder build;
 };
 
 int gc_bcast_native_supports(const struct gc_bcast_call *call, const struct gc_comm_state *st);

@@ -12,6 +12,7 @@
   X(binomial, tree, "binomial tree over cluster leaders")                                   \
   X(hlot, tree, "HLOT: relays only where no cluster is reached later than by flat (001)")  \
   X(spt, tree, "shortest-path tree from the root (Dijkstra): the latency lower bound")     \
-  X(greedy, tree, "model-built tree: earliest completion, each extra child pays its gap")
+  X(greedy, tree, "model-built tree: earliest completion, each extra child pays its gap")  \
+  X(multilevel, tree, "two levels (001 Fig. 4): HLOT between sites, flat inside each site")
 
 #endif

@@ -17,6 +17,7 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
       .recv_overhead = 0,
       .bw = net->bandwidth,
       .bytes = m,
+      .site = net->site,
   };
 }
 
@@ -34,6 +35,21 @@ static double cluster_bcast(const struct gc_network *net, const struct gc_layout
 
 /* 001 Eq. 2 with the position-aware refinement (the k-th child waits for the k-1 sends
  * before it), plus each cluster's own broadcast after its leader has the message. */
+double gc_bcast_tree_predict(const struct gc_network *net, const struct gc_layout *layout,
+                             const struct gc_tree_input *in, const struct gc_tree *tree)
+{
+  double *arrival = malloc(sizeof(double) * (size_t)layout->nclusters);
+  if (!arrival)
+    return -1;
+  double t = -1;
+  if (gc_tree_arrivals(in, tree, 1, arrival) == 0) {
+    for (int c = 0; c < layout->nclusters; c++)
+      t = fmax(t, arrival[c] + cluster_bcast(net, layout, c, in->bytes));
+  }
+  free(arrival);
+  return t;
+}
+
 static double tree_predict(int (*build)(const struct gc_tree_input *, struct gc_tree *),
                            const struct gc_network *net, const struct gc_layout *layout,
                            double m, int root, const char **model)
@@ -44,18 +60,10 @@ static double tree_predict(int (*build)(const struct gc_tree_input *, struct gc_
   struct gc_tree_input in;
   struct gc_tree tree;
   gc_bcast_tree_input(net, layout, root, m, &in);
-  double *arrival = malloc(sizeof(double) * (size_t)layout->nclusters);
-  if (!arrival || build(&in, &tree) != 0) {
-    free(arrival);
+  if (build(&in, &tree) != 0)
     return -1;
-  }
-  double t = -1;
-  if (gc_tree_arrivals(&in, &tree, 1, arrival) == 0) {
-    for (int c = 0; c < layout->nclusters; c++)
-      t = fmax(t, arrival[c] + cluster_bcast(net, layout, c, m));
-  }
+  double t = gc_bcast_tree_predict(net, layout, &in, &tree);
   gc_tree_free(&tree);
-  free(arrival);
   return t;
 }
 
@@ -129,4 +137,10 @@ double gc_bcast_greedy_predict(const struct gc_network *net, const struct gc_lay
                                double m, int root, const char **model)
 {
   return tree_predict(gc_bcast_greedy_tree, net, layout, m, root, model);
+}
+
+double gc_bcast_multilevel_predict(const struct gc_network *net, const struct gc_layout *layout,
+                                   double m, int root, const char **model)
+{
+  return tree_predict(gc_bcast_multilevel_tree, net, layout, m, root, model);
 }

@@ -14,6 +14,12 @@
 void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *layout, int root,
                          double m, struct gc_tree_input *in);
 
+/* Predicted seconds of a broadcast along `tree`, built from `in` (gc_bcast_tree_input):
+ * the leaders' tree (001 Eq. 2, position-aware), then each cluster's own broadcast.
+ * -1 when out of memory. The tree algorithms' _predict below are build + this. */
+double gc_bcast_tree_predict(const struct gc_network *net, const struct gc_layout *layout,
+                             const struct gc_tree_input *in, const struct gc_tree *tree);
+
 /* Seconds, or -1 when no model applies; *model names the model. */
 double gc_bcast_native_predict(const struct gc_network *net, const struct gc_layout *layout,
                                double m, int root, const char **model);
@@ -27,5 +33,7 @@ double gc_bcast_spt_predict(const struct gc_network *net, const struct gc_layout
                             double m, int root, const char **model);
 double gc_bcast_greedy_predict(const struct gc_network *net, const struct gc_layout *layout,
                                double m, int root, const char **model);
+double gc_bcast_multilevel_predict(const struct gc_network *net, const struct gc_layout *layout,
+                                   double m, int root, const char **model);
 
 #endif

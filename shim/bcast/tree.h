@@ -30,6 +30,8 @@ struct gc_tree_input {
   double recv_overhead; /* o_r (s) */
   const double *bw; /* optional [k*k] bandwidth in bytes/s per edge; NULL: ignore m */
   double bytes;     /* m: message size in bytes, used only with bw */
+  const int *site;  /* optional [k] site of each cluster (equal numbers: one site), read
+                       by the multilevel tree only; NULL: every cluster a site of its own */
 };
 
 /* The tree itself is model/tree_cost.h's struct gc_tree (n nodes = clusters, parent[],
@@ -61,6 +63,7 @@ int gc_bcast_binomial_tree(const struct gc_tree_input *in, struct gc_tree *out);
 int gc_bcast_hlot_tree(const struct gc_tree_input *in, struct gc_tree *out);
 int gc_bcast_spt_tree(const struct gc_tree_input *in, struct gc_tree *out);
 int gc_bcast_greedy_tree(const struct gc_tree_input *in, struct gc_tree *out);
+int gc_bcast_multilevel_tree(const struct gc_tree_input *in, struct gc_tree *out);
 /* The greedy tree's raw construction (earliest-completing edge first), before it is
  * compared with the others: see greedy_tree.c. */
 int gc_bcast_greedy_ecef_tree(const struct gc_tree_input *in, struct gc_tree *out);

@@ -35,15 +35,15 @@ int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm
                                 const struct gc_tree *tree, size_t segment_bytes);
 
 /* The algorithms for the bcast table (struct gc_bcast_algorithm). One `supports` for all:
- * 1 when the communicator spans at least two clusters. Each `run` builds its tree from
- * the communicator's network view (gc_bcast_tree_input) and runs it. Trees are rebuilt at every call: building one over 64
- * clusters takes microseconds (test/bench/bench_trees.c); caching it in the comm state,
- * keyed by root, is left to the shim. */
+ * 1 when the communicator spans at least two clusters. Each `run` takes its tree from
+ * the communicator's cache (tree_cache.h: keyed by builder, root cluster and m; built
+ * from the network view with gc_bcast_tree_input on a miss) and runs it. */
 int gc_bcast_tree_supports(const struct gc_bcast_call *call, const struct gc_comm_state *st);
 int gc_bcast_flat_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
 int gc_bcast_binomial_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
 int gc_bcast_hlot_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
 int gc_bcast_spt_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
 int gc_bcast_greedy_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
+int gc_bcast_multilevel_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
 
 #endif

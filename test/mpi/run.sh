@@ -10,7 +10,7 @@ LIB=$(realpath "$BUILD/libgridcoll.so")
 T=$(realpath "$BUILD/test/mpi")
 ROOT=$(realpath "$(dirname "$0")/../..") # scripts/ and examples/, for the tools' cases
 ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native lg}
-BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native flat binomial hlot spt greedy}
+BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native flat binomial hlot spt greedy multilevel}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -75,6 +75,65 @@ for entry in "${topologies[@]}"; do
       pass "bcast $b, $n ranks, $topo" || fail "bcast $b, $n ranks, $topo"
   done
 done
+
+# --- measured latency (GRIDCOLL_PROBE) -------------------------------------------------
+# 4 ranks in 3 clusters (c0 = 0, c1 = 1, c2 = 2-3); the test's four communicators give
+# comm rank 0 to world ranks 0, 3 and 0/1 (halves). Broadcasts stay byte-identical;
+# every probed communicator has one row per ordered pair of its clusters, in the
+# companion file of its comm rank 0's log, with a positive measured latency (one
+# machine: well below a second); and every rank made the same choice and prediction
+# for every call, so all built their tree from the same agreed matrix.
+probe_ok() {
+  cat rec-[0-9].csv.latency.csv >lat.all 2>/dev/null || return 1
+  [ "$(grep -c '^comm,from,to,configured_s,measured_s$' lat.all)" = "$(ls rec-[0-9].csv.latency.csv | wc -l)" ] || return 1
+  awk -F, '$1 == "comm" { next } { n++; if (!($5 > 0 && $5 < 1 && $4 > 0)) bad = 1 } END { exit bad || !n }' lat.all || return 1
+  # k(k-1) rows per communicator whose broadcasts spanned k >= 2 clusters
+  awk -F, 'FNR > 1 && $5 == "bcast" && $9 >= 2 { k[$2] = $9 } END { for (c in k) print c, k[c] * (k[c] - 1) }' rec-[0-9].csv | sort >want
+  awk -F, '$1 != "comm" { n[$1]++; if (seen[$1 "," $2 "," $3]++) n[$1] = -1 } END { for (c in n) print c, n[c] }' lat.all | sort >got
+  [ -s want ] && cmp -s want got || return 1
+  # (comm, call) -> (algorithm, predicted_s) identical on every rank that made the call
+  awk -F, 'FNR > 1 { key = $2 "," $4; v = $6 "," $11; if (key in seen && seen[key] != v) bad = 1; seen[key] = v } END { exit bad }' rec-[0-9].csv
+}
+for b in hlot greedy; do
+  rm -f rec-*
+  mpirun 4 GRIDCOLL_CLUSTERS=0,1,2-3 GRIDCOLL_PROBE=1 GRIDCOLL_BCAST="$b" GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/bcast"
+  no_failures && [ "$(warnings)" = 0 ] && used_as "$b" 1 && probe_ok &&
+    pass "probe: bcast $b byte-identical, one latency row per pair, same choices on every rank" ||
+    fail "probe: bcast $b byte-identical, one latency row per pair, same choices on every rank"
+done
+
+# From the file, by cluster name (world, dup, and reversed whose comm rank 0 is world
+# rank 1), printed at verbose 2; at verbose 3 the tree cache says it served calls.
+cat >probe.cfg <<'CFG'
+clusters = ( { name = "east"; ranks = "0"; }, { name = "west"; ranks = "1"; } );
+probe = true;
+CFG
+rm -f rec-*
+mpirun 2 GRIDCOLL_CONFIG="$tmp/probe.cfg" GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 GRIDCOLL_VERBOSE=3 -- "$T/bcast"
+no_failures && probe_ok && [ "$(grep -hv '^comm,' rec-[0-9].csv.latency.csv | cut -d, -f2,3 | sort -u | tr '\n' ' ')" = "east,west west,east " ] &&
+  grep -q '^gridcoll: \[0\] comm [0-9]*: latency east <-> west measured ' err &&
+  grep -q 'broadcast tree(s) built, [1-9][0-9]* taken from the cache' err &&
+  pass "probe = true: latency file by cluster name, printed at verbose 2; tree cache hits" ||
+  fail "probe = true: latency file by cluster name, printed at verbose 2; tree cache hits"
+
+# Without probing nothing is measured and no latency file appears.
+rm -f rec-*
+mpirun 2 GRIDCOLL_CLUSTERS=0,1 GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/bcast" quick
+no_failures && ! ls rec-*.latency.csv >/dev/null 2>&1 && [ "$(warnings)" = 0 ] &&
+  pass "probe off (default): no latency file" || fail "probe off (default): no latency file"
+
+# Sites (001's light-WAN level): four one-rank clusters in two sites, the multilevel
+# tree forced, from every root, on the test's four communicators.
+cat >sites.cfg <<'CFG'
+clusters = ( { name = "a"; ranks = "0"; site = "s1"; }, { name = "b"; ranks = "1"; site = "s1"; },
+             { name = "c"; ranks = "2"; site = "s2"; }, { name = "d"; ranks = "3"; site = "s2"; } );
+network = { wan = { latency = ( ("0", "1 ms", "20 ms", "30 ms"), ("1 ms", "0", "25 ms", "20 ms"),
+                                ("20 ms", "25 ms", "0", "1 ms"), ("30 ms", "20 ms", "1 ms", "0") ); }; };
+CFG
+rm -f rec-*
+mpirun 4 GRIDCOLL_CONFIG="$tmp/sites.cfg" GRIDCOLL_BCAST=multilevel GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/bcast"
+no_failures && [ "$(warnings)" = 0 ] && used_as multilevel 1 &&
+  pass "bcast multilevel: two sites of two clusters" || fail "bcast multilevel: two sites of two clusters"
 
 # One machine, node topology: a single cluster, so everything runs natively.
 mpirun 3 GRIDCOLL_CLUSTERS=host GRIDCOLL_LOG="$tmp/node-%r.csv" -- "$T/alltoall" quick

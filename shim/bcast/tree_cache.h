@@ -1,0 +1,49 @@
+/* Broadcast trees cached per communicator: pure C, no MPI.
+ *
+ * A tree and its predicted time depend on the communicator's layout and network view,
+ * the builder, the root's cluster (not the root itself: the tree input only reads
+ * cluster_of[root]) and m, which enters through the bandwidth term (m/bw on every
+ * edge) and the clusters' own broadcasts. So an entry is keyed by exactly
+ * (builder, root cluster, m): a hit returns what a fresh build would, bit for bit.
+ * Policy: 32 entries per communicator, least recently used evicted. `auto` costs every
+ * tree algorithm's tree (six) per call, so this holds five (root cluster, size) pairs; a
+ * program that cycles through more pays a rebuild (microseconds, test/bench/bench_trees.c), never a
+ * wrong tree. Whoever changes the network view (the latency probe) clears the cache. */
+#ifndef GC_TREE_CACHE_H
+#define GC_TREE_CACHE_H
+
+#include "layout.h"
+#include "network.h"
+#include "tree.h"
+
+typedef int (*gc_tree_builder)(const struct gc_tree_input *in, struct gc_tree *out);
+
+enum { GC_TREE_CACHE_SIZE = 32 };
+
+struct gc_tree_cache_entry {
+  gc_tree_builder build; /* NULL: empty slot */
+  int root_cluster;
+  double bytes;          /* m */
+  struct gc_tree tree;
+  double predicted;      /* gc_bcast_tree_predict of this tree, s; < 0: none */
+  unsigned long long last_used;
+};
+
+struct gc_tree_cache {
+  struct gc_tree_cache_entry entry[GC_TREE_CACHE_SIZE];
+  unsigned long long tick;
+  unsigned long long builds, hits; /* counters, kept across clears (for the tests) */
+};
+
+/* An all-zero cache is a valid empty one. gc_tree_cache_clear frees every tree. */
+void gc_tree_cache_clear(struct gc_tree_cache *c);
+
+/* The tree `build` makes for a broadcast of m bytes from communicator rank `root`,
+ * with its prediction: from the cache, or built from gc_bcast_tree_input, costed and
+ * stored. 0 and *out (valid until the next get or clear on c), or GC_TREE_EINVAL (bad
+ * root, a layout of one cluster, bad input) or GC_TREE_ENOMEM, with nothing stored. */
+int gc_tree_cache_get(struct gc_tree_cache *c, gc_tree_builder build,
+                      const struct gc_network *net, const struct gc_layout *layout, int root,
+                      double m, const struct gc_tree_cache_entry **out);
+
+#endif
