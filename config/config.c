@@ -48,6 +48,12 @@ const char *gc_config_site(const struct gc_config *cfg, int cluster) {
   return in_range(cfg, cluster) && cfg->clusters ? cfg->clusters[cluster].site : "";
 }
 
+const struct gc_hetero *gc_config_hetero(const struct gc_config *cfg, int cluster) {
+  return in_range(cfg, cluster) && cfg->clusters && cfg->clusters[cluster].hetero.set
+             ? &cfg->clusters[cluster].hetero
+             : NULL;
+}
+
 double gc_config_wan_latency(const struct gc_config *cfg, int from, int to) {
   if (from == to) return gc_config_lan(cfg, from)->alpha;
   if (cfg->wan_latency && in_range(cfg, from) && in_range(cfg, to))

@@ -38,6 +38,19 @@ struct gc_lan {
   double threshold; /* M: message size (bytes) from which delta applies */
 };
 
+/* 004's parameters of a cluster's processors (SPEC section 2, heterogeneous cluster), given
+ * per cluster entry because a cluster is what every rank can name for every other rank
+ * without communication (the layout maps each communicator rank to its cluster). */
+struct gc_hetero {
+  int set;      /* 1 when the cluster entry has a `hetero` group; 0: the Hockney forms apply */
+  double C;     /* fixed processing delay of each processor, s (004 Eq. 2) */
+  double t;     /* processing time per byte of each processor, s/byte (004 Eq. 2) */
+  double rate;  /* beta_ij: transmission rate between two processors of the cluster, bytes/s */
+  double S;     /* small/large message threshold of 004 Eq. 6, bytes (default 1 KiB) */
+  double Gamma; /* fixed broadcast overhead of 004 Eq. 8, s (default 0) */
+  double tau;   /* broadcast overhead per byte of 004 Eq. 8, s/byte (default 0) */
+};
+
 struct gc_rank_range {
   int lo, hi; /* inclusive MPI_COMM_WORLD ranks */
 };
@@ -49,6 +62,7 @@ struct gc_cluster_spec {
   struct gc_rank_range *ranks;
   int nranks;
   struct gc_lan lan; /* effective: network.lan merged with this cluster's own `lan` */
+  struct gc_hetero hetero; /* 004 parameters of its processors; hetero.set == 0 when none */
   char site[GC_NAME_MAX]; /* organisation grouping clusters (multilevel broadcast); "" none */
   int line;          /* line of the cluster entry in the file, 0 if from the environment */
 };
@@ -151,6 +165,9 @@ double gc_config_wan_latency(const struct gc_config *cfg, int from, int to);
 /* The cluster's `site` (clusters of one organisation, 001's light-WAN level); "" when
  * it names none or the index is outside [0, nclusters). */
 const char *gc_config_site(const struct gc_config *cfg, int cluster);
+/* The cluster's 004 processor parameters; NULL when it gives none or the index is outside
+ * [0, nclusters). */
+const struct gc_hetero *gc_config_hetero(const struct gc_config *cfg, int cluster);
 double gc_config_wan_bandwidth(const struct gc_config *cfg, int from, int to);
 
 /* Free what cfg owns and leave it at the defaults (so freeing twice is safe). */

@@ -59,7 +59,7 @@ static void matrix(struct fnv *f, const double *m, int n) {
 
 unsigned long long gc_config_hash(const struct gc_config *cfg) {
   struct fnv f = {0xcbf29ce484222325ULL};
-  str(&f, "gridcoll-config-2"); /* bump when the serialization changes */
+  str(&f, "gridcoll-config-3"); /* bump when the serialization changes */
   tag(&f, 'E'), u64(&f, (uint64_t)cfg->enabled);
   tag(&f, 'S'), u64(&f, (uint64_t)cfg->strict);
   tag(&f, 'P'), u64(&f, (uint64_t)cfg->probe);
@@ -74,6 +74,15 @@ unsigned long long gc_config_hash(const struct gc_config *cfg) {
     for (int r = 0; r < c->nranks; r++) u64(&f, (uint64_t)c->ranks[r].lo), u64(&f, (uint64_t)c->ranks[r].hi);
     lan(&f, &c->lan);
     str(&f, c->site);
+    tag(&f, c->hetero.set ? 'X' : 'x');
+    if (c->hetero.set) {
+      num(&f, c->hetero.C);
+      num(&f, c->hetero.t);
+      num(&f, c->hetero.rate);
+      num(&f, c->hetero.S);
+      num(&f, c->hetero.Gamma);
+      num(&f, c->hetero.tau);
+    }
   }
   lan(&f, &cfg->lan);
   matrix(&f, cfg->wan_latency, cfg->nclusters);

@@ -47,7 +47,7 @@ extern const struct gc_key gc_config_cluster_keys[];
 
 /* Key parsers (config_keys.c). */
 gc_key_fn gc_key_group, gc_key_bool, gc_key_int, gc_key_string, gc_key_unit, gc_key_algorithm,
-    gc_key_log_mode, gc_key_defer, gc_key_name, gc_key_hosts, gc_key_ranks;
+    gc_key_log_mode, gc_key_defer, gc_key_name, gc_key_hosts, gc_key_ranks, gc_key_hetero;
 
 /* Parse the group s (key path `key`, "" at the top) against keys, values under base. */
 int gc_config_walk(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,

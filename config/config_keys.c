@@ -13,6 +13,7 @@
 #define CFG(field) offsetof(struct gc_config, field)
 #define LAN(field) offsetof(struct gc_lan, field)
 #define CLUSTER(field) offsetof(struct gc_cluster_spec, field)
+#define HETERO(field) offsetof(struct gc_hetero, field)
 
 static const struct gc_key lan_keys[] = {
     {.name = "alpha", .parse = gc_key_unit, .off = LAN(alpha), .unit = GC_UNIT_TIME, .bound = GC_BOUND_POSITIVE},
@@ -20,6 +21,16 @@ static const struct gc_key lan_keys[] = {
     {.name = "gamma", .parse = gc_key_unit, .off = LAN(gamma), .unit = GC_UNIT_RATIO, .bound = GC_BOUND_POSITIVE},
     {.name = "delta", .parse = gc_key_unit, .off = LAN(delta), .unit = GC_UNIT_TIME, .bound = GC_BOUND_NONNEG},
     {.name = "threshold", .parse = gc_key_unit, .off = LAN(threshold), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
+    {0}};
+
+/* 004's processor parameters: C, t and rate are required (gc_key_hetero checks). */
+static const struct gc_key hetero_keys[] = {
+    {.name = "C", .parse = gc_key_unit, .off = HETERO(C), .unit = GC_UNIT_TIME, .bound = GC_BOUND_POSITIVE},
+    {.name = "t", .parse = gc_key_unit, .off = HETERO(t), .unit = GC_UNIT_INVBW, .bound = GC_BOUND_POSITIVE},
+    {.name = "rate", .parse = gc_key_unit, .off = HETERO(rate), .unit = GC_UNIT_BANDWIDTH, .bound = GC_BOUND_POSITIVE},
+    {.name = "S", .parse = gc_key_unit, .off = HETERO(S), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
+    {.name = "Gamma", .parse = gc_key_unit, .off = HETERO(Gamma), .unit = GC_UNIT_TIME, .bound = GC_BOUND_NONNEG},
+    {.name = "tau", .parse = gc_key_unit, .off = HETERO(tau), .unit = GC_UNIT_INVBW, .bound = GC_BOUND_NONNEG},
     {0}};
 
 static const struct gc_key wan_keys[] = {
@@ -66,6 +77,7 @@ const struct gc_key gc_config_cluster_keys[] = {
     {.name = "ranks", .parse = gc_key_ranks},
     {.name = "lan", .parse = gc_key_group, .off = CLUSTER(lan), .sub = lan_keys},
     {.name = "site", .parse = gc_key_name, .off = CLUSTER(site)},
+    {.name = "hetero", .parse = gc_key_hetero, .off = CLUSTER(hetero), .sub = hetero_keys},
     {0}};
 
 /* --- the walk -------------------------------------------------------------- */
@@ -242,6 +254,22 @@ int gc_key_ranks(struct gc_loader *ld, config_setting_t *s, const char *key, voi
     return gc_config_fail(ld, s, key, "expected rank ranges such as \"0-3,8,10-11\" or a rank, got %s",
                           gc_config_describe(s, got, sizeof got));
   return rc < 0 ? gc_config_fail(ld, s, key, "%s", msg) : 0;
+}
+
+/* A cluster's 004 group: the optional keys start at their defaults (S = 1 KiB, 004's
+ * threshold; no broadcast overhead), the three that define a processor must all be there. */
+int gc_key_hetero(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                  const struct gc_key *k) {
+  struct gc_hetero *h = (struct gc_hetero *)((char *)base + k->off);
+  static const char *const required[] = {"C", "t", "rate"};
+  *h = (struct gc_hetero){.S = 1024};
+  if (gc_config_walk(ld, s, key, h, k->sub) < 0) return -1;
+  for (size_t i = 0; i < sizeof required / sizeof *required; i++)
+    if (!config_setting_get_member(s, required[i]))
+      return gc_config_fail(ld, s, key, "expected C, t and rate (such as { C = \"25 us\"; "
+                            "t = \"1 ns/B\"; rate = \"1 Gbit/s\"; }), got no %s", required[i]);
+  h->set = 1;
+  return 0;
 }
 
 /* --- helpers --------------------------------------------------------------- */

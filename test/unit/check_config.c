@@ -447,6 +447,54 @@ START_TEST(bad_matrices) {
 }
 END_TEST
 
+/* 004 parameters of a cluster's processors: units, defaults, accessor, hash. */
+START_TEST(hetero) {
+  ck_assert_msg(load("clusters = (\n { name = \"a\"; ranks = \"0-3\";\n"
+                     "   hetero = { C = \"25 us\"; t = \"2 ns/B\"; rate = \"1 Gbit/s\"; }; },\n"
+                     " { name = \"b\"; ranks = \"4-7\";\n"
+                     "   hetero = { C = 3e-5; t = 1e-9; rate = 2e8; S = \"4 KiB\"; Gamma = \"10 us\"; tau = \"0.5 ns/B\"; }; },\n"
+                     " { name = \"c\"; ranks = 8; }\n);\n") == 0, "%s", err);
+  const struct gc_hetero *a = gc_config_hetero(&cfg, 0), *b = gc_config_hetero(&cfg, 1);
+  ck_assert(a && a->set && a->C == 25e-6 && a->t == 2e-9 && a->rate == 1e9 / 8);
+  ck_assert(a->S == 1024 && a->Gamma == 0 && a->tau == 0); /* defaults: 004's 1 KB, no overhead */
+  ck_assert(b && b->C == 3e-5 && b->t == 1e-9 && b->rate == 2e8 && b->S == 4096);
+  ck_assert(b->Gamma == 10e-6 && b->tau == 0.5e-9);
+  ck_assert_ptr_null(gc_config_hetero(&cfg, 2)); /* no group: the Hockney forms apply */
+  ck_assert_ptr_null(gc_config_hetero(&cfg, 3));
+  ck_assert_ptr_null(gc_config_hetero(&cfg, -1));
+  unsigned long long h = gc_config_hash(&cfg);
+  cfg.clusters[1].hetero.tau = 0.6e-9;
+  ck_assert(gc_config_hash(&cfg) != h);
+  cfg.clusters[1].hetero.tau = 0.5e-9;
+  ck_assert(gc_config_hash(&cfg) == h);
+  cfg.clusters[0].hetero.set = 0;
+  ck_assert(gc_config_hash(&cfg) != h);
+}
+END_TEST
+
+#define H(body) "clusters = ( { name = \"a\"; ranks = 0;\n hetero = { " body " }; } );\n"
+#define OK3 "C = \"25 us\"; t = \"2 ns/B\"; rate = \"1 Gbit/s\"; "
+
+START_TEST(bad_hetero) {
+  load_fails(H("C = \"25 us\"; t = \"2 ns/B\";"), 2, "clusters[0].hetero", "expected C, t and rate");
+  load_fails(H("C = \"25 us\"; t = \"2 ns/B\";"), 2, "clusters[0].hetero", "got no rate");
+  load_fails(H("t = \"2 ns/B\"; rate = 1e9;"), 2, "clusters[0].hetero", "got no C");
+  load_fails(H("C = \"0 us\"; t = 1e-9; rate = 1e9;"), 2, "clusters[0].hetero.C", "expected a positive time");
+  load_fails(H("C = -1e-6; t = 1e-9; rate = 1e9;"), 2, "clusters[0].hetero.C", "got -1e-06");
+  load_fails(H("C = 1e-6; t = \"0 ns/B\"; rate = 1e9;"), 2, "clusters[0].hetero.t", "positive");
+  load_fails(H("C = 1e-6; t = -1e-9; rate = 1e9;"), 2, "clusters[0].hetero.t", "positive");
+  load_fails(H("C = 1e-6; t = 1e-9; rate = \"0 Gbit/s\";"), 2, "clusters[0].hetero.rate", "expected a positive bandwidth");
+  load_fails(H("C = 1e-6; t = 1e-9; rate = -5;"), 2, "clusters[0].hetero.rate", "got -5");
+  load_fails(H("C = 1e-6; t = 1e-9; rate = \"fast\";"), 2, "clusters[0].hetero.rate", "got \"fast\"");
+  load_fails(H(OK3 "S = -1;"), 2, "clusters[0].hetero.S", "expected a non-negative size");
+  load_fails(H(OK3 "Gamma = \"-1 us\";"), 2, "clusters[0].hetero.Gamma", "expected a non-negative time");
+  load_fails(H(OK3 "tau = -1e-9;"), 2, "clusters[0].hetero.tau", "non-negative");
+  load_fails(H(OK3 "beta = 1e9;"), 2, "clusters[0].hetero.beta", "allowed in this group: C, t, rate, S, Gamma, tau");
+  load_fails("clusters = ( { name = \"a\"; ranks = 0;\n hetero = 5; } );\n", 2, "clusters[0].hetero",
+             "expected a group");
+}
+END_TEST
+
 static Suite *config_suite(void) {
   Suite *s = suite_create("config");
   TCase *core = tcase_create("core"), *limits = tcase_create("limits");
@@ -462,6 +510,7 @@ static Suite *config_suite(void) {
   tcase_add_test(core, default_path);
   tcase_add_test(core, env_overrides);
   tcase_add_test(core, env_keeps_file_clusters);
+  tcase_add_test(core, hetero);
   tcase_add_test(limits, unreadable);
   tcase_add_test(limits, syntax);
   tcase_add_test(limits, unknown_keys);
@@ -470,6 +519,7 @@ static Suite *config_suite(void) {
   tcase_add_test(limits, bad_clusters);
   tcase_add_test(limits, bad_matrices);
   tcase_add_test(limits, env_errors);
+  tcase_add_test(limits, bad_hetero);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);
   return s;
