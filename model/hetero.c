@@ -9,7 +9,7 @@
 
 static int hetero_ok(const struct gc_model_hetero *h)
 {
-  if (!h || h->n < 1 || !h->C || !h->t || (h->n > 1 && !h->rate))
+  if (!h || h->n < 1 || !h->C || !h->t || (h->n > 1 && !h->rate && !gc_model_bw_ok(h->link_rate)))
     return 0;
   for (int i = 0; i < h->n; i++)
     if (!gc_model_param_ok(h->C[i]) || !gc_model_param_ok(h->t[i]))
@@ -23,7 +23,7 @@ static int receive_time(const struct gc_model_hetero *h, int i, int j, double M,
 {
   if (i == j)
     return GC_MODEL_EINVAL;
-  double rate = h->rate[i * h->n + j];
+  double rate = h->rate ? h->rate[i * h->n + j] : h->link_rate;
   if (!gc_model_bw_ok(rate))
     return GC_MODEL_EINVAL;
   *out = h->C[j] + h->t[j] * M + M / rate;

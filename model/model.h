@@ -123,6 +123,8 @@ struct gc_model_hetero {
   const double *C;    /* [n] fixed processing delay of each node, s */
   const double *t;    /* [n] processing time per byte of each node, s/byte */
   const double *rate; /* [n*n] beta_ij: transmission rate of link i -> j, bytes/s */
+  double link_rate;   /* when rate is NULL: the rate of every link (a switched cluster's
+                         one beta, without an n*n matrix), bytes/s */
 };
 
 /* 004 Eq. 5: C_i + t_i*M + C_j + t_j*M + M/beta_ij. */

@@ -84,6 +84,25 @@ START_TEST(bcast_core)
 }
 END_TEST
 
+/* One rate for every link (rate = NULL, link_rate = 1e8) is the uniform matrix's answer:
+ * 0 -> 2 at 1e8 is 414 us; the binomial broadcast of 4 from 0 is the same either way. */
+START_TEST(link_rate_core)
+{
+  struct gc_model_hetero m = cluster(4);
+  for (int i = 0; i < 16; i++)
+    rate[i] = 1e8;
+  struct gc_model_hetero u = {.n = 4, .C = C, .t = tb, .rate = NULL, .link_rate = 1e8};
+  double a, b;
+  ck_assert_int_eq(gc_model_hetero_p2p(&u, 0, 2, 1000, &a), 0);
+  ck_assert_rel(a, 414e-6, REL);
+  ck_assert_int_eq(gc_model_hetero_bcast_binomial(&u, 1, 1000, 5e-5, 1e-9, &a), 0);
+  ck_assert_int_eq(gc_model_hetero_bcast_binomial(&m, 1, 1000, 5e-5, 1e-9, &b), 0);
+  ck_assert_rel(a, b, REL);
+  u.link_rate = 0; /* no matrix and no rate: nothing to send on */
+  ck_assert_int_eq(gc_model_hetero_p2p(&u, 0, 2, 1000, &a), GC_MODEL_EINVAL);
+}
+END_TEST
+
 START_TEST(hetero_limits)
 {
   struct gc_model_hetero h = cluster(4);
@@ -136,6 +155,7 @@ int main(void)
   tcase_add_test(core, p2p_pairs_core);
   tcase_add_test(core, one_to_many_core);
   tcase_add_test(core, bcast_core);
+  tcase_add_test(core, link_rate_core);
   tcase_add_test(limits, hetero_limits);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);
