@@ -9,6 +9,9 @@ void gc_network_free(struct gc_network *net)
   free(net->latency);
   free(net->bandwidth);
   free(net->site);
+  free(net->hetero);
+  free(net->proc_C);
+  free(net->proc_t);
   memset(net, 0, sizeof *net);
 }
 
@@ -21,7 +24,11 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
   net->latency = malloc(sizeof(double) * (size_t)k * (size_t)k);
   net->bandwidth = malloc(sizeof(double) * (size_t)k * (size_t)k);
   net->site = malloc(sizeof(int) * (size_t)k);
-  if (!net->lan || !net->latency || !net->bandwidth || !net->site) {
+  net->hetero = calloc((size_t)k, sizeof *net->hetero);
+  net->proc_C = malloc(sizeof(double) * (size_t)layout->size);
+  net->proc_t = malloc(sizeof(double) * (size_t)layout->size);
+  if (!net->lan || !net->latency || !net->bandwidth || !net->site || !net->hetero ||
+      !net->proc_C || !net->proc_t) {
     gc_network_free(net);
     return -1;
   }
@@ -35,6 +42,14 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
         net->site[a] = net->site[b];
         break;
       }
+    const struct gc_hetero *h = gc_config_hetero(cfg, ga);
+    if (h)
+      net->hetero[a] = *h;
+    /* One C and t per cluster in the configuration; per processor here, as 004 has it. */
+    for (int x = layout->cluster_start[a]; x < layout->cluster_start[a + 1]; x++) {
+      net->proc_C[x] = h ? h->C : 0;
+      net->proc_t[x] = h ? h->t : 0;
+    }
     for (int b = 0; b < k; b++) {
       int gb = layout->global_id[b];
       net->latency[a * k + b] = gc_config_wan_latency(cfg, ga, gb);
@@ -43,6 +58,20 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
   }
   net->grid = (struct gc_model_grid){k, layout->cluster_size, net->lan, net->latency,
                                      net->bandwidth};
+  return 0;
+}
+
+int gc_network_hetero(const struct gc_network *net, const struct gc_layout *layout, int c,
+                      struct gc_model_hetero *h)
+{
+  if (!net->hetero || c < 0 || c >= layout->nclusters || !net->hetero[c].set)
+    return -1;
+  int first = layout->cluster_start[c];
+  *h = (struct gc_model_hetero){.n = layout->cluster_size[c],
+                                .C = net->proc_C + first,
+                                .t = net->proc_t + first,
+                                .rate = NULL,
+                                .link_rate = net->hetero[c].rate};
   return 0;
 }
 

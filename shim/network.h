@@ -17,6 +17,13 @@ struct gc_network {
   double *bandwidth;         /* [k*k] bytes/s */
   int *site;                 /* [k] site of each cluster: the lowest local cluster of the same
                                 configured `site`, itself when it names none */
+  /* 004 (heterogeneous cluster): each cluster's parameters, hetero[c].set == 0 when the
+   * configuration gives none; and the processors' C and t per rank, in layout->members
+   * order (member x of cluster c at cluster_start[c] + x), so that a cluster's processors
+   * are one slice. Built from the configuration only: equal on every rank. A view
+   * assembled by hand may leave them NULL: no cluster then has 004 parameters. */
+  struct gc_hetero *hetero;  /* [k] */
+  double *proc_C, *proc_t;   /* [size] */
 };
 
 /* Returns 0, or -1 when out of memory (net then holds nothing to free). The layout must
@@ -24,6 +31,11 @@ struct gc_network {
 int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
                      const struct gc_layout *layout);
 void gc_network_free(struct gc_network *net);
+
+/* The 004 model of local cluster c's processors, node x = member x (h points into net);
+ * 0, or -1 when the cluster has no 004 parameters. */
+int gc_network_hetero(const struct gc_network *net, const struct gc_layout *layout, int c,
+                      struct gc_model_hetero *h);
 
 /* Hockney cost of one m-byte message between local clusters a and b (a == b: inside). */
 double gc_network_p2p(const struct gc_network *net, int a, int b, double m);

@@ -21,11 +21,18 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
   };
 }
 
-/* Each leader's own cluster broadcast: a binomial tree over its members (Hockney form). */
+/* Each leader's own cluster broadcast: a binomial tree over its members, 004 Eq. 8 when
+ * the configuration gives the cluster's processors, else the Hockney form. Eq. 8 is rooted
+ * at member 0; the cluster's processors share one C, t and rate, so the binomial tree costs
+ * the same from whichever member the library roots it at. */
 static double cluster_bcast(const struct gc_network *net, const struct gc_layout *layout, int c,
                             double m)
 {
   double t = 0;
+  struct gc_model_hetero h;
+  if (gc_network_hetero(net, layout, c, &h) == 0)
+    return gc_model_hetero_bcast_binomial(&h, 0, (size_t)m, net->hetero[c].Gamma,
+                                          net->hetero[c].tau, &t) == 0 ? t : 0;
   const struct gc_lan *lan = &net->lan[c];
   if (gc_model_bcast_binomial_hockney(layout->cluster_size[c], (size_t)m, lan->alpha, lan->beta,
                                       &t) != 0)
@@ -70,11 +77,23 @@ static double tree_predict(int (*build)(const struct gc_tree_input *, struct gc_
 /* The MPI library's binomial tree over ranks (MPICH: relative rank v receives from
  * v - lowbit(v), then sends to v + mask for each mask below lowbit(v), largest first),
  * each edge costing its Hockney time inside a cluster or across the wide area; a sender
- * sends one message after the other. One cluster: ceil(log2 P)(alpha + m beta). */
+ * sends one message after the other. One cluster: ceil(log2 P)(alpha + m beta), or 004 Eq. 8
+ * when the configuration gives the cluster's processors (hetero-004-bcast). */
 double gc_bcast_native_predict(const struct gc_network *net, const struct gc_layout *layout,
                                double m, int root, const char **model)
 {
   int P = layout->size;
+  struct gc_model_hetero h;
+  if (layout->nclusters == 1 && gc_network_hetero(net, layout, 0, &h) == 0) {
+    /* 004 Eq. 8: node x is communicator rank x (one cluster: members in rank order), and
+     * gc_model_hetero_bcast_binomial walks the same relative-rank tree as MPICH. */
+    double t = -1;
+    *model = gc_model_name(GC_MODEL_HETERO_BCAST);
+    if (gc_model_hetero_bcast_binomial(&h, root, (size_t)m, net->hetero[0].Gamma,
+                                       net->hetero[0].tau, &t) != 0)
+      return -1;
+    return t;
+  }
   if (layout->nclusters == 1) {
     double t = -1;
     *model = gc_model_name(GC_MODEL_BINOMIAL_HOCKNEY);
