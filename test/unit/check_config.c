@@ -150,6 +150,9 @@ START_TEST(examples_load) {
   ck_assert(cfg.nclusters == 2 && cfg.clusters[1].nhosts == 1 && cfg.lan.alpha == 50e-6);
   ck_assert_str_eq(cfg.clusters[1].hosts[0], "rennes-*");
   ck_assert(gc_config_wan_latency(&cfg, 1, 0) == 5.5e-3 && gc_config_wan_bandwidth(&cfg, 0, 1) == 1.25e9);
+  snprintf(p, sizeof p, "%s/examples/hetero.cfg", src);
+  ck_assert_msg(gc_config_load(&cfg, p, &names, err, sizeof err) == 0, "%s", err);
+  ck_assert(gc_config_hetero(&cfg, 0)->rate == 1.25e8 && gc_config_hetero(&cfg, 1)->C == 60e-6);
 }
 END_TEST
 

@@ -80,6 +80,24 @@ START_TEST(ranks_and_linear)
 }
 END_TEST
 
+/* examples/hetero.cfg, 1000 bytes over 4 processes of one cluster: 004 Eq. 8 on the
+ * binomial tree (0->1, 0->2, 2->3; the longest path has two edges). "fast": each edge
+ * 25 + 1 + 25 + 1 + 1000 B / 125 MB/s (8) = 60 us, 2 * 60 + Gamma 10 + tau*M 0.2 = 130.2 us.
+ * "slow" (no Gamma, tau): 60 + 4 + 60 + 4 + 80 = 208 us per edge, 416 us. */
+START_TEST(hetero_bcast)
+{
+  ck_assert_int_eq(run("-c examples/hetero.cfg -o bcast -l 4,0 -s 1000"), 0);
+  ck_assert_ptr_nonnull(strstr(out, "native=hetero-004-bcast"));
+  ck_assert_int_eq(run("-c examples/hetero.cfg -o bcast -l 4,0 -s 1000 --csv"), 0);
+  double t;
+  ck_assert_int_eq(sscanf(strchr(out, '\n') + 1, "1000,%lg,", &t), 1);
+  ck_assert_rel(t, 130.2e-6, 1e-8);
+  ck_assert_int_eq(run("-c examples/hetero.cfg -o bcast -l 0,4 -s 1000 --csv"), 0);
+  ck_assert_int_eq(sscanf(strchr(out, '\n') + 1, "1000,%lg,", &t), 1);
+  ck_assert_rel(t, 416e-6, 1e-8);
+}
+END_TEST
+
 START_TEST(help)
 {
   ck_assert_int_eq(run("--help"), 0);
@@ -146,6 +164,7 @@ int main(void)
   tcase_add_test(core, grid5000_by_hand);
   tcase_add_test(core, ranks_and_linear);
   tcase_add_test(core, help);
+  tcase_add_test(core, hetero_bcast);
   tcase_add_test(core, korea8_trees);
   suite_add_tcase(s, core);
   TCase *limits = tcase_create("limits");
