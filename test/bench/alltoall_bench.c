@@ -5,8 +5,12 @@
  * Block sizes m = MIN, MIN*FACTOR, ... up to MAX (bytes sent to each peer). At every size
  * WARMUP untimed calls come first: selectors switch algorithm by size and some algorithms
  * spend seconds on their first call (SMP-aware set-up, gridcoll's sub-communicators).
- * Then REPS timed calls, each between a barrier and a max-reduction; the time of a call is
- * the slowest rank's (its own start to its own end), the reported time the best call.
+ * Then REPS timed calls; the reported time is the best call's. Under SMPI, where MPI_Wtime
+ * is the simulated clock every rank shares, all ranks start a call at the same simulated
+ * instant (they sleep, in simulated time, until an agreed moment) and a call's time runs
+ * from that instant to the last rank's end: a barrier alone lets ranks leave it a
+ * wide-area latency apart, which would count in every algorithm's time. Under a real MPI
+ * a call starts after a barrier and its time is the slowest rank's own start to end.
  * Rank 0 prints one line per size: "bench,<ranks>,<m>,<seconds>".
  *
  * The program is linked with gridcoll (SMPI, `make smpi`) or gets it through LD_PRELOAD
@@ -18,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef SMPI_SHARED_MALLOC
 #define BENCH_ALLOC(n) SMPI_SHARED_MALLOC(n)
@@ -26,6 +31,25 @@
 #define BENCH_ALLOC(n) malloc(n)
 #define BENCH_FREE(p) free(p)
 #endif
+
+/* The start of a timed call; returns the instant the call's time counts from. */
+static double start_together(void)
+{
+  MPI_Barrier(MPI_COMM_WORLD);
+#ifdef SMPI_SHARED_MALLOC
+  double now = MPI_Wtime(), latest = 0;
+  MPI_Allreduce(&now, &latest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  double at = latest + 10.0; /* simulated seconds: later than any rank leaves the allreduce */
+  double wait = at - MPI_Wtime();
+  if (wait > 0) { /* smpicc turns nanosleep into a sleep in simulated time */
+    struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+    nanosleep(&ts, NULL);
+  }
+  return at;
+#else
+  return MPI_Wtime();
+#endif
+}
 
 static long arg(int argc, char **argv, int i, long dflt)
 {
@@ -61,8 +85,7 @@ int main(int argc, char **argv)
       MPI_Alltoall(send, (int)m, MPI_BYTE, recv, (int)m, MPI_BYTE, MPI_COMM_WORLD);
     double best = -1;
     for (long r = 0; r < reps; r++) {
-      MPI_Barrier(MPI_COMM_WORLD);
-      double t0 = MPI_Wtime();
+      double t0 = start_together();
       MPI_Alltoall(send, (int)m, MPI_BYTE, recv, (int)m, MPI_BYTE, MPI_COMM_WORLD);
       double t = MPI_Wtime() - t0, slowest = 0;
       MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
