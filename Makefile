@@ -3,6 +3,7 @@
 #   make            build build/libgridcoll.so, the tools and the tests
 #   make check      install missing packages, then run every test
 #   make demo       install missing packages, then run the demo
+#   make smpi       the same code under SimGrid SMPI (test/smpi/smpi.mk: check-smpi, bench-grid)
 #
 # config/, model/ and the pure parts of shim/ (layouts, schedules, trees) are also
 # compiled with plain $(CC) into build/libgcpure.a: the unit tests link against that,
@@ -137,5 +138,7 @@ install: $(LIB) $(TOOLS) $(CALIBRATE)
 
 clean:
 	rm -rf $(BUILD)
+
+include test/smpi/smpi.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,28 +1,61 @@
-/* LG all-to-all executor: the local phase is one PMPI_Alltoallv on the cluster
- * sub-communicator (so the MPI library's tuned local algorithm moves the data), the wide
- * area phase nonblocking point-to-point on the private duplicate. Blocks travel as packed
- * bytes: PMPI_Pack / PMPI_Unpack with the caller's types keep any datatype byte-identical to
- * PMPI_Alltoall, and a contiguous unit of one block (m bytes) keeps counts and
- * displacements small however large the total. */
+/* LG all-to-all executor: the schedule of lg_schedule.h run with point-to-point PMPI calls,
+ * the local phase on the cluster sub-communicator, the wide area on the private duplicate.
+ *
+ * Overlap: every wide receive is posted first; each local message is split into its staged
+ * part (sent first) and its direct block (sent once the staged parts are in), and each wide
+ * send starts as soon as the last of its blocks has been staged, while other staged parts
+ * are still arriving. The direct local blocks then move while the wide area is busy.
+ *
+ * No agreement on the timed path: a blocking allreduce over the wide area would cost a
+ * wide-area round trip, more than the whole exchange of small blocks. Instead
+ *   - buffers are allocated (and every rank agrees that they could be) only when a call
+ *     needs more than the ones cached with the communicator, or more than the cache keeps;
+ *   - a rank that cannot pack a block into m bytes still takes part, and says so in the tag
+ *     of its staged messages; stagers AND the flags of what they stage into the tags of
+ *     their wide messages. Every rank receives a staged part from each member of its
+ *     cluster and a wide message carrying blocks of every remote rank, so all ranks learn
+ *     the same verdict before writing to recvbuf, and fall back together.
+ * Blocks travel as packed bytes: PMPI_Pack / PMPI_Unpack with the caller's types keep any
+ * datatype byte-identical to PMPI_Alltoall, and a contiguous unit of one block (m bytes)
+ * keeps counts and displacements small however large the total. */
 #include "lg.h"
 #include "alltoall_predict.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lg_schedule.h"
 
-struct lg_run {
+/* Buffers up to this size stay cached with the communicator between calls. */
+#define LG_CACHE_MAX ((size_t)64 << 20)
+/* Tags: the low bit carries the sender's "my blocks are good" flag. */
+#define LG_TAG_STAGE (GC_ALLTOALL_LG_TAG & ~1)
+#define LG_TAG_WIDE (LG_TAG_STAGE + 2)
+#define LG_TAG_DIRECT (LG_TAG_STAGE + 4)
+
+/* Per communicator, cached on the private duplicate: the schedule and what depends on it. */
+struct lg_ctx {
   struct gc_alltoall_lg_schedule s;
+  int *wide_of;     /* stage slot -> wide send holding it; -1 for direct blocks */
+  int *pending;     /* per wide send: blocks not yet staged (this call) */
+  int *flag;        /* per wide send: AND of the flags seen when it left */
+  MPI_Aint *displs; /* s.max_wide_send */
+  MPI_Request *reqs;
+  char *buf;        /* cached buffers: area | stage | wide, for blocks of up to cap bytes */
+  size_t cap;
+};
+
+/* One call. */
+struct lg_run {
+  struct lg_ctx *x;
   size_t m;
   MPI_Comm priv, cluster;
-  char *area;        /* n blocks: packed for the local phase, then the wide receives */
-  char *stage;       /* s.stage_blocks: what the local phase received */
-  int *counts;       /* 4 * cluster_size: send counts, send displs, recv counts, recv displs */
-  MPI_Aint *displs;  /* s.max_wide_send byte displacements into stage */
-  MPI_Request *reqs; /* s.nwide_send + s.nwide_recv */
-  MPI_Datatype unit; /* m bytes */
+  char *buf, *area, *stage, *wide; /* buf: NULL when the cached buffers are used */
+  MPI_Datatype unit;               /* m bytes */
+  int ok;                          /* AND of every flag seen so far */
 };
 
 int gc_alltoall_lg_supports(const struct gc_alltoall_call *call, const struct gc_comm_state *st)
@@ -32,38 +65,125 @@ int gc_alltoall_lg_supports(const struct gc_alltoall_call *call, const struct gc
          call->block_bytes <= INT_MAX;
 }
 
-static void lg_free(struct lg_run *r)
+static void ctx_free(struct lg_ctx *x)
 {
-  gc_alltoall_lg_schedule_free(&r->s);
-  free(r->area);
-  free(r->stage);
-  free(r->counts);
-  free(r->displs);
-  free(r->reqs);
-  if (r->unit != MPI_DATATYPE_NULL)
-    PMPI_Type_free(&r->unit);
+  gc_alltoall_lg_schedule_free(&x->s);
+  free(x->wide_of), free(x->pending), free(x->flag), free(x->displs), free(x->reqs);
+  free(x->buf);
+  free(x);
 }
 
-/* Schedule and buffers; 0, or -1 when something could not be allocated. */
-static int lg_alloc(struct lg_run *r, const struct gc_comm_state *st)
+static int ctx_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 {
-  if (gc_alltoall_lg_schedule_build(&r->s, &st->layout, st->rank) != 0)
-    return -1;
-  size_t n = (size_t)st->size, c = (size_t)r->s.cluster_size;
-  if (r->m > SIZE_MAX / (n + (size_t)r->s.stage_blocks))
-    return -1;
-  r->area = malloc(n * r->m);
-  r->stage = malloc((size_t)r->s.stage_blocks * r->m);
-  r->counts = malloc(sizeof(int) * 4 * c);
-  r->displs = malloc(sizeof(MPI_Aint) * ((size_t)r->s.max_wide_send + 1));
-  r->reqs = malloc(sizeof(MPI_Request) * ((size_t)r->s.nwide_send + (size_t)r->s.nwide_recv + 1));
-  return r->area && r->stage && r->counts && r->displs && r->reqs ? 0 : -1;
+  (void)comm, (void)keyval, (void)extra;
+  ctx_free(value);
+  return MPI_SUCCESS;
+}
+
+static int keyval = MPI_KEYVAL_INVALID;
+static void create_keyval(void)
+{
+  PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ctx_delete, &keyval, NULL);
+}
+
+/* The schedule of my rank and its indexes; NULL when out of memory. */
+static struct lg_ctx *ctx_build(const struct gc_comm_state *st)
+{
+  struct lg_ctx *x = calloc(1, sizeof *x);
+  if (!x)
+    return NULL;
+  if (gc_alltoall_lg_schedule_build(&x->s, &st->layout, st->rank) != 0) {
+    free(x);
+    return NULL;
+  }
+  const struct gc_alltoall_lg_schedule *s = &x->s;
+  size_t nreq = 2 * (size_t)s->cluster_size * 2 + (size_t)s->nwide_send + (size_t)s->nwide_recv;
+  x->wide_of = malloc(sizeof(int) * ((size_t)s->stage_blocks + 1));
+  x->pending = malloc(sizeof(int) * ((size_t)s->nwide_send + 1));
+  x->flag = malloc(sizeof(int) * ((size_t)s->nwide_send + 1));
+  x->displs = malloc(sizeof(MPI_Aint) * ((size_t)s->max_wide_send + 1));
+  x->reqs = malloc(sizeof(MPI_Request) * (nreq + 1));
+  if (!x->wide_of || !x->pending || !x->flag || !x->displs || !x->reqs) {
+    ctx_free(x);
+    return NULL;
+  }
+  for (int k = 0; k < s->stage_blocks; k++)
+    x->wide_of[k] = -1;
+  for (int w = 0; w < s->nwide_send; w++)
+    for (int t = 0; t < s->wide_send[w].count; t++)
+      x->wide_of[s->blocks[s->wide_send[w].first + t].index] = w;
+  return x;
+}
+
+/* The context cached on priv, built on first use (NULL if that failed: the caller agrees). */
+static struct lg_ctx *ctx_get(const struct gc_comm_state *st, MPI_Comm priv)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, create_keyval);
+  struct lg_ctx *x = NULL;
+  int found = 0;
+  if (keyval != MPI_KEYVAL_INVALID && PMPI_Comm_get_attr(priv, keyval, &x, &found) == MPI_SUCCESS &&
+      found)
+    return x;
+  x = ctx_build(st);
+  if (x && (keyval == MPI_KEYVAL_INVALID || PMPI_Comm_set_attr(priv, keyval, x) != MPI_SUCCESS)) {
+    ctx_free(x);
+    x = NULL;
+  }
+  return x;
+}
+
+/* Buffers for blocks of m bytes: the cached ones when they are big enough, else new ones
+ * (kept in the cache when small enough). Whether every rank got them is agreed whenever
+ * that may differ: a rank that failed tells the others, and all fall back. Every choice
+ * here depends only on m, n and the cache's history, so the caches stay identical and the
+ * ranks agree on whether to agree. Returns
+ * MPI_SUCCESS, GC_FALLBACK (agreed) or a PMPI error. */
+static int lg_buffers(struct lg_run *r, const struct gc_comm_state *st)
+{
+  struct lg_ctx *x = ctx_get(st, r->priv);
+  size_t n = (size_t)st->size;
+  size_t blocks = x ? n + (size_t)x->s.stage_blocks + (size_t)x->s.wide_recv_blocks : 3 * n;
+  int ok = 1, agree = 1, grow = 0;
+  if (!x || r->m > SIZE_MAX / blocks) {
+    ok = 0; /* the others may be fine: agree */
+  } else if (r->m <= x->cap) {
+    agree = 0; /* every rank holds the same cache: nothing can differ */
+  } else if (r->m <= LG_CACHE_MAX / (4 * n)) { /* blocks < 4n; the same test on every rank */
+    grow = 1;
+    free(x->buf);
+    x->cap = 0;
+    ok = (x->buf = malloc(blocks * r->m)) != NULL;
+  } else {
+    ok = (r->buf = malloc(blocks * r->m)) != NULL;
+  }
+  if (agree) {
+    int rc = PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r->priv);
+    if (rc != MPI_SUCCESS || !ok) {
+      if (grow) { /* an empty cache everywhere, still identical */
+        free(x->buf);
+        x->buf = NULL;
+      }
+      free(r->buf);
+      r->buf = NULL;
+      return rc != MPI_SUCCESS ? rc : GC_FALLBACK;
+    }
+    if (grow)
+      x->cap = r->m;
+  }
+  r->x = x;
+  char *base = r->buf ? r->buf : x->buf;
+  r->area = base;
+  r->stage = r->area + n * r->m;
+  r->wide = r->stage + (size_t)x->s.stage_blocks * r->m;
+  return MPI_SUCCESS;
 }
 
 /* Packs my n blocks into area in local-send order (MPI_IN_PLACE: from recvbuf, before
  * anything writes to it). 0, or -1 when a block does not pack into exactly m bytes. */
 static int lg_pack(struct lg_run *r, const struct gc_alltoall_call *call)
 {
+  const struct gc_alltoall_lg_schedule *s = &r->x->s;
   const char *buf = call->sendbuf;
   int count = call->sendcount, size;
   MPI_Datatype type = call->sendtype;
@@ -73,10 +193,10 @@ static int lg_pack(struct lg_run *r, const struct gc_alltoall_call *call)
   if (PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
       PMPI_Pack_size(count, type, r->priv, &size) != MPI_SUCCESS || (size_t)size != r->m)
     return -1;
-  for (int q = 0; q < r->s.cluster_size; q++) {
-    const struct gc_alltoall_lg_msg *msg = &r->s.local_send[q];
+  for (int q = 0; q < s->cluster_size; q++) {
+    const struct gc_alltoall_lg_msg *msg = &s->local_send[q];
     for (int t = 0; t < msg->count; t++) {
-      int pos = 0, d = r->s.blocks[msg->first + t].index;
+      int pos = 0, d = s->blocks[msg->first + t].index;
       char *out = r->area + (size_t)(msg->offset + t) * r->m;
       if (PMPI_Pack(buf + (MPI_Aint)d * count * extent, count, type, out, (int)r->m, &pos,
                     r->priv) != MPI_SUCCESS || (size_t)pos != r->m)
@@ -95,69 +215,137 @@ static int lg_unpack(const struct lg_run *r, const struct gc_alltoall_call *call
   return PMPI_Unpack(from, (int)r->m, &pos, to, call->recvcount, call->recvtype, r->priv);
 }
 
-static int lg_local_phase(struct lg_run *r)
-{
-  int c = r->s.cluster_size, *sc = r->counts, *sd = sc + c, *rc = sd + c, *rd = rc + c;
-  for (int q = 0; q < c; q++) {
-    sc[q] = r->s.local_send[q].count, sd[q] = r->s.local_send[q].offset;
-    rc[q] = r->s.local_recv[q].count, rd[q] = r->s.local_recv[q].offset;
-  }
-  return PMPI_Alltoallv(r->area, sc, sd, r->unit, r->stage, rc, rd, r->unit, r->cluster);
-}
-
 /* One wide send: its blocks are scattered over the staging area (they came from different
  * members), so it is described by an hindexed type instead of being copied. */
-static int lg_isend(struct lg_run *r, const struct gc_alltoall_lg_msg *msg, MPI_Request *req)
+static int lg_isend(struct lg_run *r, int w, MPI_Request *req)
 {
-  const struct gc_alltoall_lg_block *b = r->s.blocks + msg->first;
-  int consecutive = 1, rc;
+  const struct gc_alltoall_lg_msg *msg = &r->x->s.wide_send[w];
+  const struct gc_alltoall_lg_block *b = r->x->s.blocks + msg->first;
+  MPI_Aint *displs = r->x->displs;
+  int consecutive = 1, rc, tag = LG_TAG_WIDE | (r->ok != 0);
+  r->x->flag[w] = r->ok;
   for (int t = 0; t < msg->count; t++) {
-    r->displs[t] = (MPI_Aint)b[t].index * (MPI_Aint)r->m;
+    displs[t] = (MPI_Aint)b[t].index * (MPI_Aint)r->m;
     consecutive &= b[t].index == b[0].index + t;
   }
   if (consecutive)
-    return PMPI_Isend(r->stage + r->displs[0], msg->count, r->unit, msg->peer,
-                      GC_ALLTOALL_LG_TAG, r->priv, req);
+    return PMPI_Isend(r->stage + displs[0], msg->count, r->unit, msg->peer, tag, r->priv, req);
   MPI_Datatype type = MPI_DATATYPE_NULL;
-  rc = PMPI_Type_create_hindexed_block(msg->count, 1, r->displs, r->unit, &type);
+  rc = PMPI_Type_create_hindexed_block(msg->count, 1, displs, r->unit, &type);
   if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(&type)) == MPI_SUCCESS)
-    rc = PMPI_Isend(r->stage, 1, type, msg->peer, GC_ALLTOALL_LG_TAG, r->priv, req);
+    rc = PMPI_Isend(r->stage, 1, type, msg->peer, tag, r->priv, req);
   if (type != MPI_DATATYPE_NULL) /* freeing a type in use by a pending send is allowed */
     PMPI_Type_free(&type);
   return rc;
 }
 
-/* Wide-area phase, then every block addressed to me into recvbuf. */
-static int lg_wide_phase(struct lg_run *r, const struct gc_alltoall_call *call)
+/* The staged part of the local message from cluster member q has arrived (tag carries its
+ * flag): count its blocks off their wide sends and start those that are complete. */
+static int lg_staged(struct lg_run *r, int q, int tag, MPI_Request *reqs, int *nreq)
 {
-  const struct gc_alltoall_lg_schedule *s = &r->s;
-  MPI_Aint lb, extent;
-  int rc = PMPI_Type_get_extent(call->recvtype, &lb, &extent), nreq = 0;
-  for (int i = 0; rc == MPI_SUCCESS && i < s->nwide_recv; i++) /* area is free again */
-    if ((rc = PMPI_Irecv(r->area + (size_t)s->wide_recv[i].offset * r->m, s->wide_recv[i].count,
-                         r->unit, s->wide_recv[i].peer, GC_ALLTOALL_LG_TAG, r->priv,
-                         &r->reqs[nreq])) == MPI_SUCCESS)
+  const struct gc_alltoall_lg_schedule *s = &r->x->s;
+  const struct gc_alltoall_lg_msg *in = &s->local_recv[q];
+  int rc = MPI_SUCCESS;
+  r->ok &= tag & 1;
+  for (int k = in->offset + 1; rc == MPI_SUCCESS && k < in->offset + in->count; k++) {
+    int w = r->x->wide_of[k];
+    if (w >= 0 && --r->x->pending[w] == 0 && (rc = lg_isend(r, w, &reqs[*nreq])) == MPI_SUCCESS)
+      ++*nreq;
+  }
+  return rc;
+}
+
+/* Both phases, overlapped. Returns MPI_SUCCESS or the first PMPI error; waits for whatever
+ * it posted in any case (it uses our buffers). */
+static int lg_exchange(struct lg_run *r)
+{
+  struct lg_ctx *x = r->x;
+  const struct gc_alltoall_lg_schedule *s = &x->s;
+  int c = s->cluster_size, me = s->index, rc = MPI_SUCCESS, nreq = 0;
+  MPI_Request *wide_recv = x->reqs, *staged = wide_recv + s->nwide_recv, *reqs = staged + c;
+  for (int w = 0; w < s->nwide_send; w++)
+    x->pending[w] = s->wide_send[w].count;
+  for (int i = 0; i < s->nwide_recv; i++)
+    wide_recv[i] = MPI_REQUEST_NULL;
+  for (int q = 0; q < c; q++)
+    staged[q] = MPI_REQUEST_NULL;
+
+  for (int i = 0; rc == MPI_SUCCESS && i < s->nwide_recv; i++)
+    rc = PMPI_Irecv(r->wide + (size_t)s->wide_recv[i].offset * r->m, s->wide_recv[i].count,
+                    r->unit, s->wide_recv[i].peer, MPI_ANY_TAG, r->priv, &wide_recv[i]);
+  /* Staged parts: everything after the direct block of each local message. */
+  for (int q = 0; rc == MPI_SUCCESS && q < c; q++)
+    if (q != me)
+      rc = PMPI_Irecv(r->stage + (size_t)(s->local_recv[q].offset + 1) * r->m,
+                      s->local_recv[q].count - 1, r->unit, q, MPI_ANY_TAG, r->cluster,
+                      &staged[q]);
+  for (int i = 1; rc == MPI_SUCCESS && i <= c; i++) { /* from me + 1 on: spread the load */
+    int q = (me + i) % c;
+    const struct gc_alltoall_lg_msg *out = &s->local_send[q];
+    if (q == me) { /* to myself: copy */
+      memcpy(r->stage + (size_t)s->local_recv[me].offset * r->m,
+             r->area + (size_t)out->offset * r->m, (size_t)out->count * r->m);
+      rc = lg_staged(r, me, LG_TAG_STAGE | (r->ok != 0), reqs, &nreq);
+    } else if ((rc = PMPI_Isend(r->area + (size_t)(out->offset + 1) * r->m, out->count - 1,
+                                r->unit, q, LG_TAG_STAGE | (r->ok != 0), r->cluster,
+                                &reqs[nreq])) == MPI_SUCCESS) {
       nreq++;
-  for (int i = 0; rc == MPI_SUCCESS && i < s->nwide_send; i++)
-    if ((rc = lg_isend(r, &s->wide_send[i], &r->reqs[nreq])) == MPI_SUCCESS)
-      nreq++;
-  for (int q = 0; rc == MPI_SUCCESS && q < s->cluster_size; q++) /* direct blocks */
-    for (int t = 0; rc == MPI_SUCCESS && t < s->local_recv[q].count; t++) {
-      const struct gc_alltoall_lg_block *b = &s->blocks[s->local_recv[q].first + t];
-      if (b->dst == s->rank)
-        rc = lg_unpack(r, call, r->stage + (size_t)b->index * r->m, b->src, extent);
     }
+  }
+  for (int left = c - 1; rc == MPI_SUCCESS && left > 0; left--) {
+    int q;
+    MPI_Status status;
+    if ((rc = PMPI_Waitany(c, staged, &q, &status)) == MPI_SUCCESS && q != MPI_UNDEFINED)
+      rc = lg_staged(r, q, status.MPI_TAG, reqs, &nreq);
+  }
+  /* The direct blocks, while the wide area is busy: on the private duplicate, where no
+   * receive takes any tag from a member of my cluster. */
+  for (int i = 1; rc == MPI_SUCCESS && i < c; i++) {
+    int q = (me + c - i) % c;
+    if ((rc = PMPI_Irecv(r->stage + (size_t)s->local_recv[q].offset * r->m, 1, r->unit,
+                         s->local_recv[q].peer, LG_TAG_DIRECT, r->priv, &reqs[nreq])) ==
+        MPI_SUCCESS)
+      nreq++;
+  }
+  for (int i = 1; rc == MPI_SUCCESS && i < c; i++) {
+    int q = (me + i) % c;
+    if ((rc = PMPI_Isend(r->area + (size_t)s->local_send[q].offset * r->m, 1, r->unit,
+                         s->local_send[q].peer, LG_TAG_DIRECT, r->priv, &reqs[nreq])) ==
+        MPI_SUCCESS)
+      nreq++;
+  }
   /* Even after an error, wait for what was posted: it uses our buffers. */
   int wrc = MPI_SUCCESS; /* PMPI_Waitall with MPI_STATUSES_IGNORE trips gcc's -Wstringop-overflow */
-  for (int i = 0; i < nreq; i++) {
-    int w = PMPI_Wait(&r->reqs[i], MPI_STATUS_IGNORE);
+  for (int i = 0; i < s->nwide_recv; i++) {
+    MPI_Status status;
+    int w = PMPI_Wait(&wide_recv[i], &status);
+    if (w == MPI_SUCCESS && rc == MPI_SUCCESS)
+      r->ok &= status.MPI_TAG & 1;
     wrc = wrc == MPI_SUCCESS ? w : wrc;
   }
-  if (rc != MPI_SUCCESS || wrc != MPI_SUCCESS)
-    return rc != MPI_SUCCESS ? rc : wrc;
+  for (int q = 0; q < c; q++) {
+    int w = PMPI_Wait(&staged[q], MPI_STATUS_IGNORE);
+    wrc = wrc == MPI_SUCCESS ? w : wrc;
+  }
+  for (int i = 0; i < nreq; i++) {
+    int w = PMPI_Wait(&reqs[i], MPI_STATUS_IGNORE);
+    wrc = wrc == MPI_SUCCESS ? w : wrc;
+  }
+  return rc != MPI_SUCCESS ? rc : wrc;
+}
+
+/* Every block addressed to me into recvbuf. */
+static int lg_deliver(struct lg_run *r, const struct gc_alltoall_call *call)
+{
+  const struct gc_alltoall_lg_schedule *s = &r->x->s;
+  MPI_Aint lb, extent;
+  int rc = PMPI_Type_get_extent(call->recvtype, &lb, &extent);
+  for (int q = 0; rc == MPI_SUCCESS && q < s->cluster_size; q++)
+    rc = lg_unpack(r, call, r->stage + (size_t)s->local_recv[q].offset * r->m,
+                   s->blocks[s->local_recv[q].first].src, extent);
   for (int i = 0; rc == MPI_SUCCESS && i < s->nwide_recv; i++)
     for (int t = 0; rc == MPI_SUCCESS && t < s->wide_recv[i].count; t++)
-      rc = lg_unpack(r, call, r->area + (size_t)(s->wide_recv[i].offset + t) * r->m,
+      rc = lg_unpack(r, call, r->wide + (size_t)(s->wide_recv[i].offset + t) * r->m,
                      s->blocks[s->wide_recv[i].first + t].src, extent);
   return rc;
 }
@@ -166,23 +354,22 @@ int gc_alltoall_lg_run(const struct gc_alltoall_call *call, struct gc_comm_state
 {
   if (call->block_bytes == 0) /* m is the same on every rank (matching type signatures) */
     return MPI_SUCCESS;
-  struct lg_run r = {.m = call->block_bytes, .unit = MPI_DATATYPE_NULL};
+  struct lg_run r = {.m = call->block_bytes, .unit = MPI_DATATYPE_NULL, .ok = 1};
   int rc = gc_comm_private(st, &r.priv);
   if (rc == MPI_SUCCESS)
     rc = gc_comm_cluster(st, &r.cluster);
+  if (rc == MPI_SUCCESS)
+    rc = lg_buffers(&r, st);
   if (rc != MPI_SUCCESS)
     return rc;
-  /* Allocation and packing may fail on some ranks only: agree before any traffic. */
-  int ok = lg_alloc(&r, st) == 0 && lg_pack(&r, call) == 0;
-  rc = PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r.priv);
-  if (rc == MPI_SUCCESS && !ok)
-    rc = GC_FALLBACK;
-  if (rc == MPI_SUCCESS && (rc = PMPI_Type_contiguous((int)r.m, MPI_BYTE, &r.unit)) == MPI_SUCCESS)
-    rc = PMPI_Type_commit(&r.unit);
+  r.ok = lg_pack(&r, call) == 0; /* a failure travels in the tags */
+  if ((rc = PMPI_Type_contiguous((int)r.m, MPI_BYTE, &r.unit)) == MPI_SUCCESS &&
+      (rc = PMPI_Type_commit(&r.unit)) == MPI_SUCCESS)
+    rc = lg_exchange(&r);
   if (rc == MPI_SUCCESS)
-    rc = lg_local_phase(&r);
-  if (rc == MPI_SUCCESS)
-    rc = lg_wide_phase(&r, call);
-  lg_free(&r);
+    rc = r.ok ? lg_deliver(&r, call) : GC_FALLBACK;
+  if (r.unit != MPI_DATATYPE_NULL)
+    PMPI_Type_free(&r.unit);
+  free(r.buf);
   return rc;
 }

@@ -1,0 +1,45 @@
+# SimGrid SMPI build (included by the Makefile): the same sources compiled with smpicc.
+#
+# Under SMPI there is no LD_PRELOAD: smpicc links a program into a shared object that
+# smpirun dlopen()s once per simulated rank (RTLD_DEEPBIND, and a private copy per rank
+# with the default privatization), so gridcoll's objects are linked INTO each program and
+# its MPI_Alltoall/MPI_Bcast/MPI_Init/MPI_Finalize bind before libsimgrid's (weak) ones;
+# PMPI_* resolve to libsimgrid. SMPI's mpi.h needs no #ifdef in the shim.
+#
+#   make smpi         build/smpi/{alltoall,bcast,alltoall_bench}
+#   make check-smpi   byte-for-byte tests at 32..256 simulated ranks (test/smpi/run.sh)
+#   make bench-grid   simulated timings, table, CSV and PNG (scripts/bench-grid.sh)
+
+SMPICC  ?= smpicc
+SMPIRUN ?= smpirun
+SMPI_BUILD := $(BUILD)/smpi
+SMPI_OBJ   := $(LIB_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
+SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/alltoall_bench
+# Packages only these targets need (scripts/deps.sh installs what is missing).
+SMPI_DEPS  := libsimgrid-dev
+BENCH_DEPS := $(SMPI_DEPS) python3-matplotlib
+
+.PHONY: smpi check-smpi bench-grid
+
+smpi: $(SMPI_PROGRAMS)
+
+$(SMPI_BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(SMPICC) $(STD) $(WARN) $(CFLAGS) -fvisibility=hidden $(INCLUDES) $(LIBCONFIG_CFLAGS) -MMD -MP -c $< -o $@
+
+# The MPI test programs of test/mpi, unchanged, with gridcoll linked in.
+$(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
+	$(SMPICC) $(STD) $(WARN) $(CFLAGS) -Itest/mpi $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
+
+$(SMPI_BUILD)/alltoall_bench: test/bench/alltoall_bench.c $(SMPI_OBJ)
+	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
+
+check-smpi:
+	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
+	$(MAKE) smpi
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/run.sh
+
+bench-grid:
+	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh
+	$(MAKE) smpi
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-grid.sh
