@@ -11,7 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
-P=${PLATFORMS:-/work/shared/platforms}
+P=${PLATFORMS:-$PWD/../shared/platforms} # shared/ sits beside the checkout
 OUT=${OUT:-out/bench-grid}
 MIN=${MIN:-1024} MAX=${MAX:-1048576} FACTOR=${FACTOR:-4} JOBS=${JOBS:-2}
 # SMPI's own list (smpirun --cfg=smpi/alltoall:x names them), less "automatic", which times

@@ -12,7 +12,7 @@ set -u
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
-P=${PLATFORMS:-/work/shared/platforms}
+P=${PLATFORMS:-$PWD/../shared/platforms} # shared/ sits beside the checkout
 T=$(realpath "$BUILD/smpi")
 ROOT=$PWD
 tmp=$(mktemp -d)
@@ -62,6 +62,27 @@ run_case() {
   done
 }
 
+# bcast_case NAME PLATFORM HOSTFILE CONFIG CLUSTERS ARG: test/mpi/bcast (every root,
+# every datatype case, four communicators) with each tree forced, then native and auto;
+# the log shows the forced tree ran on the world communicator across every cluster.
+bcast_case() {
+  local name=$1 platform=$2 hosts=$3 cfg=$4 clusters=$5 arg=$6 b ranks used
+  ranks=$(grep -c . "$hosts")
+  for b in ${BCAST_ALGORITHMS:-flat binomial hlot spt greedy multilevel native auto}; do
+    rm -f "$tmp"/rec-*.csv
+    t0=$SECONDS
+    (cd "$tmp" && GRIDCOLL_CONFIG=$cfg GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" \
+      GRIDCOLL_SUMMARY=0 timeout 600 "$SMPIRUN" -platform "$platform" -hostfile "$hosts" \
+      "${FLAGS[@]}" "$T/bcast" $arg >"$tmp/out" 2>&1)
+    used=$(awk -F, -v b="$b" -v c="$clusters" 'NR > 1 && $3 == '"$ranks"' && $9 == c && (b == "auto" || $6 == b)' "$tmp/rec-0.csv" 2>/dev/null | wc -l)
+    if grep -q "^bcast: [0-9]* checks, 0 failed" "$tmp/out" && ! grep -q '^FAIL' "$tmp/out" && [ "$used" -gt 0 ]; then
+      pass "$name: $ranks ranks, $clusters clusters, bcast $b ($(sed -n 's/^bcast: \([0-9]*\) checks.*/\1/p' "$tmp/out") checks, $((SECONDS - t0)) s)"
+    else
+      fail "$name: $ranks ranks, $clusters clusters, bcast $b"
+    fi
+  done
+}
+
 start=$SECONDS
 run_case "g5k2 32+32" "$P/g5k2.xml" "$P/hosts_g5k2_32x32.txt" "$tmp/g5k2.cfg" 2 64
 run_case "g5k2_64 16+48" "$P/g5k2_64.xml" "$P/hosts_g5k2_16x48.txt" "$tmp/g5k2.cfg" 2 64
@@ -69,6 +90,8 @@ run_case "korea8 8x4" "$P/korea8.xml" "$P/hosts_korea8.txt" "$tmp/korea8.cfg" 8 
 run_case "generated 4x16" "$tmp/grid4x16.xml" "$tmp/hosts_grid4x16.txt" "$tmp/grid4x16.cfg" 4 64
 run_case "generated 8x16" "$tmp/grid8x16.xml" "$tmp/hosts_grid8x16.txt" "$tmp/grid8x16.cfg" 8 quick
 run_case "generated 4x32" "$tmp/grid4x32.xml" "$tmp/hosts_grid4x32.txt" "$tmp/grid4x32.cfg" 4 quick
+bcast_case "korea8 8x4" "$P/korea8.xml" "$P/hosts_korea8.txt" "$ROOT/examples/korea8.cfg" 8 4096
+BCAST_ALGORITHMS="hlot greedy" bcast_case "generated 4x16" "$tmp/grid4x16.xml" "$tmp/hosts_grid4x16.txt" "$tmp/grid4x16.cfg" 4 quick
 # 256 ranks pass too, but take about 10 minutes of wall time (SMPI slows down more than
 # linearly with the number of ranks): only on request.
 [ "${SMPI_LARGE:-0}" = 1 ] &&
