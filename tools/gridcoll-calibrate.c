@@ -370,9 +370,12 @@ static void quiet_barrier(void)
 {
   MPI_Request req;
   int done = 0;
+  /* A named timespec: SimGrid's SMPI wraps nanosleep in a macro (simulated sleep), and a
+   * compound literal's commas would split its arguments. */
+  const struct timespec nap = {0, 200000};
   MPI_Ibarrier(MPI_COMM_WORLD, &req);
   for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&req, &done, MPI_STATUS_IGNORE))
-    nanosleep(&(struct timespec){0, 200000}, NULL);
+    nanosleep(&nap, NULL);
 }
 
 /* ---- the steps, with progress ------------------------------------------------------ */

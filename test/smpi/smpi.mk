@@ -14,12 +14,13 @@ SMPICC  ?= smpicc
 SMPIRUN ?= smpirun
 SMPI_BUILD := $(BUILD)/smpi
 SMPI_OBJ   := $(LIB_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
-SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/alltoall_bench
+SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/alltoall_bench \
+                 $(SMPI_BUILD)/gridcoll-calibrate
 # Packages only these targets need (scripts/deps.sh installs what is missing).
 SMPI_DEPS  := libsimgrid-dev
 BENCH_DEPS := $(SMPI_DEPS) python3-matplotlib
 
-.PHONY: smpi check-smpi bench-grid
+.PHONY: smpi check-smpi bench-grid bench-model-smpi
 
 smpi: $(SMPI_PROGRAMS)
 
@@ -34,6 +35,11 @@ $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast: $(SMPI_BUILD)/%: test/mpi/%.c test/m
 $(SMPI_BUILD)/alltoall_bench: test/bench/alltoall_bench.c $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
+# The calibration tool measures the MPI library itself: no gridcoll objects linked in.
+SMPI_PURE_OBJ := $(PURE_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
+$(SMPI_BUILD)/gridcoll-calibrate: tools/gridcoll-calibrate.c $(SMPI_PURE_OBJ)
+	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $< $(SMPI_PURE_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
+
 check-smpi:
 	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
 	$(MAKE) smpi
@@ -43,3 +49,9 @@ bench-grid:
 	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh
 	$(MAKE) smpi
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-grid.sh
+
+# Calibrate 16 simulated processes, predict the native all-to-all of 8..64 (~2 min).
+bench-model-smpi:
+	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
+	$(MAKE) smpi $(TOOLS)
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-model-smpi.sh
