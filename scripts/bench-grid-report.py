@@ -71,6 +71,9 @@ def main():
         best = {m: min(((t.get(m), a) for (l, a), t in times.items()
                         if l == layout and a not in ("lg", "auto") and t.get(m)), default=None)
                 for m in sizes}
+        mpich = times.get((layout, "selector:mpich"), {})
+        print("mpich selector / LG: " + ", ".join(
+            f"{size_name(m)} {mpich[m] / lg[m]:.2f}" for m in sizes if mpich.get(m) and lg.get(m)))
         print("best SMPI algorithm / LG: " + ", ".join(
             f"{size_name(m)} {b[1]} {b[0] / lg[m]:.2f}" for m, b in best.items() if b and lg.get(m)))
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
