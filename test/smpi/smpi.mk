@@ -6,21 +6,23 @@
 # its MPI_Alltoall/MPI_Bcast/MPI_Init/MPI_Finalize bind before libsimgrid's (weak) ones;
 # PMPI_* resolve to libsimgrid. SMPI's mpi.h needs no #ifdef in the shim.
 #
-#   make smpi         build/smpi/{alltoall,bcast,alltoall_bench}
+#   make smpi         build/smpi/{alltoall,bcast,alltoall_bench,bcast_bench}
 #   make check-smpi   byte-for-byte tests at 32..256 simulated ranks (test/smpi/run.sh)
-#   make bench-grid   simulated timings, table, CSV and PNG (scripts/bench-grid.sh)
+#   make bench-grid   simulated timings, tables, CSVs and PNGs: all-to-all (scripts/bench-grid.sh)
+#                     then broadcast (scripts/bench-grid-bcast.sh)
+#   make bench-grid-bcast  the broadcast part alone
 
 SMPICC  ?= smpicc
 SMPIRUN ?= smpirun
 SMPI_BUILD := $(BUILD)/smpi
 SMPI_OBJ   := $(LIB_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
 SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/alltoall_bench \
-                 $(SMPI_BUILD)/gridcoll-calibrate
+                 $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/bcast_bench
 # Packages only these targets need (scripts/deps.sh installs what is missing).
 SMPI_DEPS  := libsimgrid-dev
 BENCH_DEPS := $(SMPI_DEPS) python3-matplotlib
 
-.PHONY: smpi check-smpi bench-grid bench-model-smpi
+.PHONY: smpi check-smpi bench-grid bench-grid-bcast bench-model-smpi
 
 smpi: $(SMPI_PROGRAMS)
 
@@ -32,7 +34,7 @@ $(SMPI_BUILD)/obj/%.o: %.c
 $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) -Itest/mpi $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
-$(SMPI_BUILD)/alltoall_bench: test/bench/alltoall_bench.c $(SMPI_OBJ)
+$(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/bcast_bench: $(SMPI_BUILD)/%: test/bench/%.c $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 # The calibration tool measures the MPI library itself: no gridcoll objects linked in.
@@ -49,6 +51,12 @@ bench-grid:
 	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh
 	$(MAKE) smpi
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-grid.sh
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-grid-bcast.sh
+
+bench-grid-bcast:
+	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh
+	$(MAKE) smpi
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-grid-bcast.sh
 
 # Calibrate 16 simulated processes, predict the native all-to-all of 8..64 (~2 min).
 bench-model-smpi:
