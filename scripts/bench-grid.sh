@@ -75,4 +75,5 @@ for layout in $LAYOUTS; do for a in $ALGORITHMS; do
 done; done |
   xargs -P "$JOBS" -L 1 bash -c 'one "$0" "$1"' >>"$OUT/raw.csv"
 echo "bench-grid: $(($(wc -l <"$OUT/raw.csv") - 1)) timings in $((SECONDS - start)) s (wall)"
-python3 scripts/bench-grid-report.py "$OUT"
+# Debian's python3 has matplotlib; a python3 earlier on the PATH may not.
+"${PYTHON:-$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)}" scripts/bench-grid-report.py "$OUT"
