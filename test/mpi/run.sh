@@ -140,6 +140,17 @@ mpirun 3 GRIDCOLL_CLUSTERS=host GRIDCOLL_LOG="$tmp/node-%r.csv" -- "$T/alltoall"
 no_failures && awk -F, 'FNR > 1 && ($9 != 1 || $6 != "native") { exit 1 }' node-0.csv node-2.csv &&
   pass "node topology: one machine is one cluster" || fail "node topology: one machine is one cluster"
 
+# Segmented trees: 1 KiB segments cut the 100000-byte case into 98 pieces, more than the
+# receives posted ahead, so posting, reuse and the last short piece are all exercised.
+cat >segment.cfg <<'CFG'
+clusters = ( { name = "a"; ranks = "0,2"; }, { name = "b"; ranks = "1,3"; } );
+bcast = { segment = "1 KiB"; };
+CFG
+for b in hlot greedy; do
+  mpirun 4 GRIDCOLL_CONFIG="$tmp/segment.cfg" GRIDCOLL_BCAST=$b -- "$T/bcast"
+  no_failures && [ "$(warnings)" = 0 ] && pass "bcast $b, segments of 1 KiB" || fail "bcast $b, segments of 1 KiB"
+done
+
 mpirun 1 -- "$T/alltoall" quick
 no_failures && pass "alltoall on 1 rank" || fail "alltoall on 1 rank"
 

@@ -91,6 +91,8 @@ run_case "generated 4x16" "$tmp/grid4x16.xml" "$tmp/hosts_grid4x16.txt" "$tmp/gr
 run_case "generated 8x16" "$tmp/grid8x16.xml" "$tmp/hosts_grid8x16.txt" "$tmp/grid8x16.cfg" 8 quick
 run_case "generated 4x32" "$tmp/grid4x32.xml" "$tmp/hosts_grid4x32.txt" "$tmp/grid4x32.cfg" 4 quick
 bcast_case "korea8 8x4" "$P/korea8.xml" "$P/hosts_korea8.txt" "$ROOT/examples/korea8.cfg" 8 4096
+sed 's/^bcast = .*/bcast = { algorithm = "auto"; segment = "512 B"; };/' "$ROOT/examples/korea8.cfg" >"$tmp/korea8-seg.cfg"
+BCAST_ALGORITHMS="hlot spt" bcast_case "korea8 8x4, 512 B segments" "$P/korea8.xml" "$P/hosts_korea8.txt" "$tmp/korea8-seg.cfg" 8 65536
 BCAST_ALGORITHMS="hlot greedy" bcast_case "generated 4x16" "$tmp/grid4x16.xml" "$tmp/hosts_grid4x16.txt" "$tmp/grid4x16.cfg" 4 quick
 # 256 ranks pass too, but take about 10 minutes of wall time (SMPI slows down more than
 # linearly with the number of ranks): only on request.
