@@ -18,5 +18,8 @@ echo "== $MPIEXEC -genv LD_PRELOAD $lib -genv GRIDCOLL_CONFIG examples/two-clust
   -genv GRIDCOLL_LOG "$(realpath "$out")/gridcoll-%r.csv" \
   -genv GRIDCOLL_SUMMARY 1 \
   -n "$NP" "$BUILD/test/mpi/sweep" 262144 5 2>&1
+echo "== the predictions model the wide area the example configuration describes (5.5 ms,"
+echo "   10 Gbit/s), which one machine does not have: gridcoll-calibrate writes a configuration"
+echo "   measured on your own machines (README: Tools)."
 echo "== per-call records (predicted beside actual): $out/gridcoll-<rank>.csv"
 head -4 "$out/gridcoll-0.csv"
