@@ -1,7 +1,14 @@
 #include "dispatch.h"
 
+#include <string.h>
+
 #include "gridcoll.h"
 #include "select.h"
+
+int gc_dispatch_needs_predictions(const char *wanted)
+{
+  return strcmp(wanted, "auto") == 0 || gc_log_enabled();
+}
 
 int gc_dispatch_choose(const char *wanted, int n, const char *const *names, const int *supported,
                        const double *predicted, const char *const *models,

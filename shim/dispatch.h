@@ -6,6 +6,11 @@
 #include "comm_state.h"
 #include "log.h"
 
+/* Whether a call needs predictions at all: `auto` chooses by them, and a log or the
+ * summary records them. A forced algorithm with nothing logged skips the models (and the
+ * tree builds behind the broadcast's) on the per-call path. */
+int gc_dispatch_needs_predictions(const char *wanted);
+
 /* gc_select over an op's n algorithms, then the record: chosen algorithm, its
  * prediction and model, and every candidate's prediction (-1 where unsupported). */
 int gc_dispatch_choose(const char *wanted, int n, const char *const *names, const int *supported,

@@ -46,12 +46,14 @@ static int choose(const struct gc_alltoall_call *call, const struct gc_comm_stat
   const char *names[NALGORITHMS], *models[NALGORITHMS];
   int supported[NALGORITHMS];
   double predicted[NALGORITHMS];
+  int need = gc_dispatch_needs_predictions(gc_g.cfg.alltoall_algorithm);
   for (int i = 0; i < NALGORITHMS; i++) {
     names[i] = algorithms[i].name;
     supported[i] = algorithms[i].supports(call, st);
     models[i] = NULL;
-    predicted[i] = algorithms[i].predict(&st->network, &st->layout, (double)call->block_bytes,
-                                         &models[i]);
+    predicted[i] = need ? algorithms[i].predict(&st->network, &st->layout,
+                                                (double)call->block_bytes, &models[i])
+                        : -1;
   }
   return gc_dispatch_choose(gc_g.cfg.alltoall_algorithm, NALGORITHMS, names, supported, predicted,
                             models, rec);

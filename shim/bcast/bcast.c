@@ -62,11 +62,12 @@ static int choose(const struct gc_bcast_call *call, struct gc_comm_state *st,
   const char *names[NALGORITHMS], *models[NALGORITHMS];
   int supported[NALGORITHMS];
   double predicted[NALGORITHMS];
+  int need = gc_dispatch_needs_predictions(gc_g.cfg.bcast_algorithm);
   for (int i = 0; i < NALGORITHMS; i++) {
     names[i] = algorithms[i].name;
     supported[i] = algorithms[i].supports(call, st);
     models[i] = NULL;
-    predicted[i] = predict(i, call, st, &models[i]);
+    predicted[i] = need ? predict(i, call, st, &models[i]) : -1;
   }
   return gc_dispatch_choose(gc_g.cfg.bcast_algorithm, NALGORITHMS, names, supported, predicted,
                             models, rec);
