@@ -9,9 +9,9 @@
 # compiled with plain $(CC) into build/libgcpure.a: the unit tests link against that,
 # which proves those files need no MPI.
 
-MPICC      ?= mpicc
-MPIFC      ?= mpifort
-MPIEXEC    ?= mpiexec
+MPICC      ?= mpicc.mpich
+MPIFC      ?= mpifort.mpich
+MPIEXEC    ?= mpiexec.mpich
 PKG_CONFIG ?= pkg-config
 PREFIX     ?= /usr/local
 BUILD      ?= build

@@ -15,7 +15,7 @@
 # processes the ranks are oversubscribed and every time is noisy: read the numbers so.
 set -euo pipefail
 BUILD=${BUILD:-build}
-MPIEXEC=${MPIEXEC:-mpiexec}
+MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 NP_CAL=${NP_CAL:-4}
 NP_MAX=${NP_MAX:-8}
 REPS=${REPS:-5}

@@ -4,7 +4,7 @@
 # virtual clusters; gridcoll logs every call and prints its summary table.
 set -euo pipefail
 BUILD=${BUILD:-build}
-MPIEXEC=${MPIEXEC:-mpiexec}
+MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 NP=${NP:-4}
 lib=$(realpath "$BUILD/libgridcoll.so")
 out=${OUT_DIR:-out/demo}

@@ -5,7 +5,7 @@
 # and rank, exactly one warning for a bad configuration and the program unharmed.
 set -u
 BUILD=${BUILD:-build}
-MPIEXEC=${MPIEXEC:-mpiexec}
+MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 LIB=$(realpath "$BUILD/libgridcoll.so")
 T=$(realpath "$BUILD/test/mpi")
 ROOT=$(realpath "$(dirname "$0")/../..") # scripts/ and examples/, for the tools' cases

@@ -9,8 +9,8 @@
 # About 13 minutes on 2 loaded cores (6 ranks oversubscribed dominate); NPROCS="2 3" ~2.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-MPICC=${MPICC:-mpicc}
-MPIEXEC=${MPIEXEC:-mpiexec}
+MPICC=${MPICC:-mpicc.mpich}
+MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 BUILD=${BUILD:-build}
 NPROCS=${NPROCS:-"2 3 4 5 6"}
 TIMEOUT=${TIMEOUT:-1200}

@@ -6,8 +6,8 @@
 # Prints PASS/FAIL lines; exits non-zero when any run fails.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
-MPICC=${MPICC:-mpicc}
-MPIEXEC=${MPIEXEC:-mpiexec}
+MPICC=${MPICC:-mpicc.mpich}
+MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 BUILD=${BUILD:-build}
 NPS=${NPS:-"2 3 4 5 6"}
 exe=$BUILD/test/direct/lg_direct
