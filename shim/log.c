@@ -131,7 +131,7 @@ static void flush_records(void)
   for (int i = 0; i < lg.used && lg.file; i++) {
     const struct gc_record *r = &lg.buffer[i];
     fprintf(lg.file, "%d,%llu,%d,%llu,%s,%s,", gc_g.world_rank, r->comm_id, r->comm_size,
-            r->call, gc_op_name(r->op), gc_algorithm_name(r->op, r->algorithm));
+            r->call, gc_op_name(r->op), gc_record_algorithm_name(r));
     if (r->root >= 0)
       fprintf(lg.file, "%d", r->root);
     fprintf(lg.file, ",%zu,%d,%s,", r->bytes, r->clusters, r->model ? r->model : "");
@@ -149,6 +149,17 @@ static void flush_records(void)
   if (lg.file && (ferror(lg.file) || fflush(lg.file) != 0))
     write_failed(strerror(errno));
   lg.used = 0;
+}
+
+static void store(const struct gc_record *rec)
+{
+  pthread_mutex_lock(&lg.lock);
+  if (lg.file) {
+    lg.buffer[lg.used++] = *rec;
+    if (lg.used == GC_LOG_BUFFER)
+      flush_records();
+  }
+  pthread_mutex_unlock(&lg.lock);
 }
 
 void gc_call_start(struct gc_comm_state *st, struct gc_timing *t)
@@ -181,13 +192,24 @@ void gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_recor
   rec->actual = elapsed;
   if (st->rank == 0)
     gc_summary_add(rec); /* each call counted once, by the rank that holds its full time */
-  pthread_mutex_lock(&lg.lock);
-  if (lg.file) {
-    lg.buffer[lg.used++] = *rec;
-    if (lg.used == GC_LOG_BUFFER)
-      flush_records();
-  }
-  pthread_mutex_unlock(&lg.lock);
+  store(rec);
+}
+
+void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec)
+{
+  MPI_Comm priv = MPI_COMM_NULL;
+  st->calls++;
+  /* lg.timing is the same on every rank, so every member creates the duplicate or none. */
+  if (!lg.timing || gc_comm_private(st, &priv) != MPI_SUCCESS)
+    return;
+  rec->comm_id = st->id;
+  rec->call = st->calls - 1;
+  rec->comm_size = st->size;
+  rec->comm_rank = st->rank;
+  rec->clusters = st->layout.nclusters;
+  rec->predicted = -1;
+  rec->actual = -1;
+  store(rec);
 }
 
 /* Configured clusters by their name, the others (a rank no cluster matched, the node

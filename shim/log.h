@@ -16,6 +16,12 @@ enum gc_op { GC_OP_ALLTOALL, GC_OP_BCAST, GC_OP_LAST };
 
 #define GC_MAX_CANDIDATES 8 /* algorithms per op */
 
+/* How the application entered the collective. A blocking call is timed; a nonblocking
+ * (MPI_I...) or persistent (MPI_..._init) one completes in the application's MPI_Wait or
+ * MPI_Test, which gridcoll does not intercept, so it is logged once, when issued, with no
+ * time: algorithm "native-nb" or "native-persistent", predicted_s and actual_s empty. */
+enum gc_entry { GC_ENTRY_BLOCKING, GC_ENTRY_NONBLOCKING, GC_ENTRY_PERSISTENT };
+
 struct gc_record {
   unsigned long long comm_id;
   unsigned long long call; /* index of the call on its communicator, from 0 */
@@ -33,6 +39,7 @@ struct gc_record {
    * written only with log.candidates = true. */
   int ncandidates;
   double candidates[GC_MAX_CANDIDATES];
+  enum gc_entry entry;     /* GC_ENTRY_BLOCKING unless said otherwise */
 };
 
 /* Timing of one call: gc_call_start before the collective, gc_call_stop after.
@@ -50,6 +57,11 @@ void gc_call_start(struct gc_comm_state *st, struct gc_timing *t);
 void gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec);
 void gc_log_finalize(const struct gc_config *cfg);
 
+/* A nonblocking or persistent call, issued (rec->entry says which): fills the id fields
+ * and stores the record untimed, outside the summary. Collective like gc_call_start (the
+ * first record on a communicator creates its private duplicate): call it on every member. */
+void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec);
+
 /* The latency probe's result (probe.h), called on comm rank 0 only: one row per
  * ordered pair of st's clusters, kept in memory and written at MPI_Finalize beside
  * this rank's log file, as <log file>.latency.csv:
@@ -62,6 +74,8 @@ void gc_log_latency(const struct gc_comm_state *st, const double *configured,
 /* Names used in the CSV and the summary. */
 const char *gc_op_name(enum gc_op op);
 const char *gc_algorithm_name(enum gc_op op, int algorithm);
+/* The log's algorithm column: gc_algorithm_name, or native-nb / native-persistent. */
+const char *gc_record_algorithm_name(const struct gc_record *rec);
 
 /* Expand %r (world rank), %p (pid), %j (job id from the launcher, else "0"), %% in a
  * log file pattern. Returns 0, or -1 if it does not fit. */

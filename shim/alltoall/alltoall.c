@@ -1,4 +1,4 @@
-/* MPI_Alltoall: the wrapper, the algorithm table and the dispatch.
+/* MPI_Alltoall and MPI_Alltoall_c: the wrappers, the algorithm table and the dispatch.
  *
  * Anything gridcoll cannot judge safely (an invalid argument, an intercommunicator, a
  * communicator of processes outside MPI_COMM_WORLD) goes to PMPI_Alltoall untouched, so
@@ -6,6 +6,7 @@
 #include "alltoall.h"
 #include "alltoall_algorithms.h"
 #include "alltoall_predict.h"
+#include "count.h"
 #include "gridcoll.h"
 #include "dispatch.h"
 #include "log.h"
@@ -34,10 +35,17 @@ const char *gc_alltoall_algorithm_name(int i)
   return i >= 0 && i < NALGORITHMS ? algorithms[i].name : "?";
 }
 
+/* What MPI itself would reject goes through untouched, so the error is exactly the
+ * library's: no communicator, a negative count, no datatype, a NULL buffer that should
+ * hold data (MPI_BOTTOM is NULL too: an absolute datatype is rare enough to leave to the
+ * library), send and receive buffers that alias without MPI_IN_PLACE. */
 static int valid(const struct gc_alltoall_call *c)
 {
+  int in_place = c->sendbuf == MPI_IN_PLACE;
   return c->comm != MPI_COMM_NULL && c->recvcount >= 0 && c->recvtype != MPI_DATATYPE_NULL &&
-         (c->sendbuf == MPI_IN_PLACE || (c->sendcount >= 0 && c->sendtype != MPI_DATATYPE_NULL));
+         (c->recvcount == 0 || c->recvbuf != NULL) &&
+         (in_place || (c->sendcount >= 0 && c->sendtype != MPI_DATATYPE_NULL &&
+                       (c->sendcount == 0 || c->sendbuf != NULL) && c->sendbuf != c->recvbuf));
 }
 
 static int choose(const struct gc_alltoall_call *call, const struct gc_comm_state *st,
@@ -76,21 +84,47 @@ static int alltoall(const struct gc_alltoall_call *call)
   return gc_dispatch_finish(st, &timing, &rec, rc);
 }
 
+int gc_alltoall_call_prepare(struct gc_alltoall_call *call)
+{
+  MPI_Count type_size = 0;
+  if (!valid(call) || PMPI_Type_size_x(call->recvtype, &type_size) != MPI_SUCCESS)
+    return 0;
+  call->block_bytes = (size_t)call->recvcount * (size_t)type_size;
+  return 1;
+}
+
+/* Both entry points: a valid call goes to the dispatch, anything else to the native one. */
+static int intercept(struct gc_alltoall_call *call)
+{
+  return gc_alltoall_call_prepare(call) ? alltoall(call) : gc_alltoall_native_run(call, NULL);
+}
+
 GC_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   if (!gc_is_active() || !gc_guard_enter())
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  struct gc_alltoall_call call = {sendbuf, sendcount, sendtype, recvbuf,
-                                  recvcount, recvtype, comm, 0};
-  MPI_Count type_size = 0;
-  int rc;
-  if (!valid(&call) || PMPI_Type_size_x(recvtype, &type_size) != MPI_SUCCESS) {
-    rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  } else {
-    call.block_bytes = (size_t)recvcount * (size_t)type_size;
-    rc = alltoall(&call);
-  }
+  struct gc_alltoall_call call = {.sendbuf = sendbuf, .sendcount = sendcount,
+                                  .sendtype = sendtype, .recvbuf = recvbuf,
+                                  .recvcount = recvcount, .recvtype = recvtype, .comm = comm};
+  int rc = intercept(&call);
   gc_guard_leave();
   return rc;
 }
+
+#if GC_HAVE_MPI4
+GC_EXPORT int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm)
+{
+  if (!gc_is_active() || !gc_guard_enter())
+    return PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  struct gc_alltoall_call call = {.sendbuf = sendbuf, .sendcount = sendcount,
+                                  .sendtype = sendtype, .recvbuf = recvbuf,
+                                  .recvcount = recvcount, .recvtype = recvtype, .comm = comm,
+                                  .large = 1};
+  int rc = intercept(&call);
+  gc_guard_leave();
+  return rc;
+}
+#endif

@@ -12,15 +12,17 @@
 #include "config.h"
 #include "network.h"
 
+/* MPI_Alltoall and MPI_Alltoall_c both arrive here: counts are MPI_Count. */
 struct gc_alltoall_call {
   const void *sendbuf; /* may be MPI_IN_PLACE */
-  int sendcount;
+  MPI_Count sendcount;
   MPI_Datatype sendtype;
   void *recvbuf;
-  int recvcount;
+  MPI_Count recvcount;
   MPI_Datatype recvtype;
   MPI_Comm comm;
   size_t block_bytes; /* m: bytes of one block (recvcount * size of recvtype) */
+  int large;          /* the application called MPI_Alltoall_c: so does the native run */
 };
 
 struct gc_alltoall_algorithm {
@@ -40,5 +42,11 @@ int gc_alltoall_native_supports(const struct gc_alltoall_call *call,
 int gc_alltoall_native_run(const struct gc_alltoall_call *call, struct gc_comm_state *st);
 int gc_alltoall_lg_supports(const struct gc_alltoall_call *call, const struct gc_comm_state *st);
 int gc_alltoall_lg_run(const struct gc_alltoall_call *call, struct gc_comm_state *st);
+
+/* 1 when gridcoll may act on the call: nothing MPI would reject that gridcoll can see
+ * (no communicator, a negative count, no datatype, a NULL buffer to fill, aliased buffers),
+ * and a datatype whose size the library gives; block_bytes is then set. 0: pass the call
+ * through untouched, so any error is exactly the MPI library's. */
+int gc_alltoall_call_prepare(struct gc_alltoall_call *call);
 
 #endif

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
 #include "lg_schedule.h"
 
 /* Buffers up to this size stay cached with the communicator between calls. */
@@ -185,11 +186,17 @@ static int lg_pack(struct lg_run *r, const struct gc_alltoall_call *call)
 {
   const struct gc_alltoall_lg_schedule *s = &r->x->s;
   const char *buf = call->sendbuf;
-  int count = call->sendcount, size;
+  MPI_Count wide_count = call->sendcount;
   MPI_Datatype type = call->sendtype;
   MPI_Aint lb, extent;
   if (call->sendbuf == MPI_IN_PLACE)
-    buf = call->recvbuf, count = call->recvcount, type = call->recvtype;
+    buf = call->recvbuf, wide_count = call->recvcount, type = call->recvtype;
+  /* A block packs into m <= INT_MAX bytes (supports), so its count fits an int when its
+   * type has a size; a count that does not (MPI_Alltoall_c) is a block LG cannot pack,
+   * and like any other travels in the tags: every rank falls back. */
+  if (!gc_count_fits_int(wide_count) || !gc_count_fits_int(call->recvcount))
+    return -1;
+  int count = (int)wide_count, size;
   if (PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
       PMPI_Pack_size(count, type, r->priv, &size) != MPI_SUCCESS || (size_t)size != r->m)
     return -1;
@@ -212,7 +219,8 @@ static int lg_unpack(const struct lg_run *r, const struct gc_alltoall_call *call
 {
   int pos = 0;
   char *to = (char *)call->recvbuf + (MPI_Aint)src * call->recvcount * extent;
-  return PMPI_Unpack(from, (int)r->m, &pos, to, call->recvcount, call->recvtype, r->priv);
+  /* recvcount fits an int: lg_pack checked it before the flags were agreed. */
+  return PMPI_Unpack(from, (int)r->m, &pos, to, (int)call->recvcount, call->recvtype, r->priv);
 }
 
 /* One wide send: its blocks are scattered over the staging area (they came from different

@@ -1,8 +1,9 @@
-/* MPI_Bcast: the wrapper, the algorithm table and the dispatch.
+/* MPI_Bcast and MPI_Bcast_c: the wrappers, the algorithm table and the dispatch.
  * Same rules as MPI_Alltoall: anything gridcoll cannot judge goes to PMPI_Bcast untouched. */
 #include "bcast.h"
 #include "bcast_algorithms.h"
 #include "bcast_predict.h"
+#include "count.h"
 #include "tree_exec.h"
 #include "gridcoll.h"
 #include "dispatch.h"
@@ -92,20 +93,50 @@ static int bcast(const struct gc_bcast_call *call)
   return gc_dispatch_finish(st, &timing, &rec, rc);
 }
 
+/* What MPI itself would reject goes through untouched (see alltoall.c's valid()); a root
+ * out of range too, before any tree code sees it. */
+static int valid(const struct gc_bcast_call *c)
+{
+  return c->comm != MPI_COMM_NULL && c->count >= 0 && c->datatype != MPI_DATATYPE_NULL &&
+         (c->count == 0 || c->buffer != NULL) && c->root >= 0;
+}
+
+int gc_bcast_call_prepare(struct gc_bcast_call *call)
+{
+  MPI_Count type_size = 0;
+  if (!valid(call) || PMPI_Type_size_x(call->datatype, &type_size) != MPI_SUCCESS)
+    return 0;
+  call->bytes = (size_t)call->count * (size_t)type_size;
+  return 1;
+}
+
+/* Both entry points: a valid call goes to the dispatch, anything else to the native one. */
+static int intercept(struct gc_bcast_call *call)
+{
+  return gc_bcast_call_prepare(call) ? bcast(call) : gc_bcast_native_run(call, NULL);
+}
+
 GC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
   if (!gc_is_active() || !gc_guard_enter())
     return PMPI_Bcast(buffer, count, datatype, root, comm);
-  struct gc_bcast_call call = {buffer, count, datatype, root, comm, 0};
-  MPI_Count type_size = 0;
-  int rc;
-  if (comm == MPI_COMM_NULL || count < 0 || datatype == MPI_DATATYPE_NULL ||
-      PMPI_Type_size_x(datatype, &type_size) != MPI_SUCCESS) {
-    rc = PMPI_Bcast(buffer, count, datatype, root, comm);
-  } else {
-    call.bytes = (size_t)count * (size_t)type_size;
-    rc = bcast(&call);
-  }
+  struct gc_bcast_call call = {.buffer = buffer, .count = count, .datatype = datatype,
+                               .root = root, .comm = comm};
+  int rc = intercept(&call);
   gc_guard_leave();
   return rc;
 }
+
+#if GC_HAVE_MPI4
+GC_EXPORT int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                          MPI_Comm comm)
+{
+  if (!gc_is_active() || !gc_guard_enter())
+    return PMPI_Bcast_c(buffer, count, datatype, root, comm);
+  struct gc_bcast_call call = {.buffer = buffer, .count = count, .datatype = datatype,
+                               .root = root, .comm = comm, .large = 1};
+  int rc = intercept(&call);
+  gc_guard_leave();
+  return rc;
+}
+#endif

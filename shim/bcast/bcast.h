@@ -10,13 +10,15 @@
 #include "network.h"
 #include "tree_cache.h"
 
+/* MPI_Bcast and MPI_Bcast_c both arrive here: the count is an MPI_Count. */
 struct gc_bcast_call {
   void *buffer;
-  int count;
+  MPI_Count count;
   MPI_Datatype datatype;
   int root;
   MPI_Comm comm;
   size_t bytes; /* m: count * size of datatype */
+  int large;    /* the application called MPI_Bcast_c: so does the native run */
 };
 
 struct gc_bcast_algorithm {
@@ -34,5 +36,11 @@ struct gc_bcast_algorithm {
 
 int gc_bcast_native_supports(const struct gc_bcast_call *call, const struct gc_comm_state *st);
 int gc_bcast_native_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
+
+/* 1 when gridcoll may act on the call: nothing MPI would reject that gridcoll can see
+ * (no communicator, a negative count, no datatype, a NULL buffer to fill, a root below 0),
+ * and a datatype whose size the library gives; bytes is then set. 0: pass the call
+ * through untouched, so any error is exactly the MPI library's. */
+int gc_bcast_call_prepare(struct gc_bcast_call *call);
 
 #endif

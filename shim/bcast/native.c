@@ -1,5 +1,7 @@
-/* The MPI library's own MPI_Bcast, on the application's communicator. */
+/* The MPI library's own MPI_Bcast, on the application's communicator: MPI_Bcast_c
+ * stays MPI_Bcast_c. */
 #include "bcast.h"
+#include "count.h"
 
 int gc_bcast_native_supports(const struct gc_bcast_call *c, const struct gc_comm_state *st)
 {
@@ -10,5 +12,9 @@ int gc_bcast_native_supports(const struct gc_bcast_call *c, const struct gc_comm
 int gc_bcast_native_run(const struct gc_bcast_call *c, struct gc_comm_state *st)
 {
   (void)st;
-  return PMPI_Bcast(c->buffer, c->count, c->datatype, c->root, c->comm);
+#if GC_HAVE_MPI4
+  if (c->large)
+    return PMPI_Bcast_c(c->buffer, c->count, c->datatype, c->root, c->comm);
+#endif
+  return PMPI_Bcast(c->buffer, (int)c->count, c->datatype, c->root, c->comm); /* came as int */
 }

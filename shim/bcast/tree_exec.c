@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "count.h"
+
 /* Our own tag on our own communicator: the private duplicate never carries the
  * application's messages. Calls on one communicator are ordered on every rank, and
  * MPI does not let messages between one pair overtake each other, so successive
@@ -30,13 +32,13 @@ struct kids {
 
 /* Sends one piece (count elements at p) to every child, in order: nonblocking into
  * req[0..n) when req is not NULL, else blocking. */
-static int send_children(void *p, int count, MPI_Datatype dt, const struct kids *k,
+static int send_children(void *p, MPI_Count count, MPI_Datatype dt, const struct kids *k,
                          MPI_Comm comm, MPI_Request *req)
 {
   for (int j = 0; j < k->n; j++) {
     int dest = leader_of(k->l, k->t, k->root, k->list[j]);
-    int rc = req ? PMPI_Isend(p, count, dt, dest, GC_BCAST_TREE_TAG, comm, &req[j])
-                 : PMPI_Send(p, count, dt, dest, GC_BCAST_TREE_TAG, comm);
+    int rc = req ? gc_pmpi_isend(p, count, dt, dest, GC_BCAST_TREE_TAG, comm, &req[j])
+                 : gc_pmpi_send(p, count, dt, dest, GC_BCAST_TREE_TAG, comm);
     if (rc != MPI_SUCCESS)
       return rc;
   }
@@ -61,8 +63,10 @@ static int wait_all(int n, MPI_Request *req)
  * 64 KiB segments of 1 MiB take 7 times the unsegmented time on korea8). */
 #define GC_BCAST_RECV_AHEAD 32
 
-/* Piece s of nseg: its first element and its length. */
-static void piece(const struct gc_bcast_call *call, int elems, int s, int *first, int *n)
+/* Piece s of nseg: its first element and its length. Counts are MPI_Count (MPI_Bcast_c);
+ * count.h's calls take the _c entry points only where a piece does not fit an int. */
+static void piece(const struct gc_bcast_call *call, MPI_Count elems, MPI_Count s,
+                  MPI_Count *first, MPI_Count *n)
 {
   *first = s * elems;
   *n = call->count - *first < elems ? call->count - *first : elems;
@@ -75,30 +79,31 @@ static void piece(const struct gc_bcast_call *call, int elems, int s, int *first
  * broadcast then overlaps the last sends: the leader's buffer is only read by both
  * (MPI-3 allows reading a buffer that pending sends use). */
 static int forward(const struct gc_bcast_call *call, MPI_Aint extent, int src,
-                   const struct kids *kids, MPI_Comm pcomm, int elems, int nseg,
+                   const struct kids *kids, MPI_Comm pcomm, MPI_Count elems, MPI_Count nseg,
                    MPI_Request *req, int win, MPI_Comm ccomm, int croot, int csize)
 {
   int nk = kids->n;
   MPI_Request rreq[GC_BCAST_RECV_AHEAD];
-  int rc = MPI_SUCCESS, posted = 0, first, n;
+  int rc = MPI_SUCCESS;
+  MPI_Count posted = 0, first, n;
   char *base = call->buffer;
   for (int i = 0; req && i < win * nk; i++)
     req[i] = MPI_REQUEST_NULL;
   for (int s = 0; src >= 0 && s < nseg && s < GC_BCAST_RECV_AHEAD && rc == MPI_SUCCESS; s++) {
     piece(call, elems, s, &first, &n);
-    rc = PMPI_Irecv(base + (MPI_Aint)first * extent, n, call->datatype, src, GC_BCAST_TREE_TAG,
+    rc = gc_pmpi_irecv(base + (MPI_Aint)first * extent, n, call->datatype, src, GC_BCAST_TREE_TAG,
                     pcomm, &rreq[s]);
   }
-  for (int s = 0; s < nseg && rc == MPI_SUCCESS; s++) {
+  for (MPI_Count s = 0; s < nseg && rc == MPI_SUCCESS; s++) {
     piece(call, elems, s, &first, &n);
     char *p = base + (MPI_Aint)first * extent;
     MPI_Request *mine = &rreq[s % GC_BCAST_RECV_AHEAD];
     if (src >= 0 && (rc = PMPI_Wait(mine, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
       break;
-    int ahead = s + GC_BCAST_RECV_AHEAD, afirst, an;
+    MPI_Count ahead = s + GC_BCAST_RECV_AHEAD, afirst, an;
     if (src >= 0 && ahead < nseg) { /* the slot just freed takes the next segment out */
       piece(call, elems, ahead, &afirst, &an);
-      rc = PMPI_Irecv(base + (MPI_Aint)afirst * extent, an, call->datatype, src,
+      rc = gc_pmpi_irecv(base + (MPI_Aint)afirst * extent, an, call->datatype, src,
                       GC_BCAST_TREE_TAG, pcomm, mine);
       if (rc != MPI_SUCCESS)
         break;
@@ -110,9 +115,9 @@ static int forward(const struct gc_bcast_call *call, MPI_Aint extent, int src,
     posted = s + 1;
   }
   if (rc == MPI_SUCCESS && csize > 1)
-    rc = PMPI_Bcast(call->buffer, call->count, call->datatype, croot, ccomm);
+    rc = gc_pmpi_bcast(call->buffer, call->count, call->datatype, croot, ccomm);
   if (rc == MPI_SUCCESS && req)
-    rc = wait_all((posted < win ? posted : win) * nk, req);
+    rc = wait_all((int)(posted < win ? posted : win) * nk, req);
   return rc;
 }
 
@@ -129,9 +134,10 @@ int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm
   if (!tree || tree->n != l->nclusters || call->root < 0 || call->root >= l->size ||
       tree->root != l->cluster_of[call->root] || call->count < 0)
     return MPI_ERR_ARG;
-  int tsize, rc;
+  MPI_Count tsize;
+  int rc;
   MPI_Aint lb, extent;
-  if ((rc = PMPI_Type_size(call->datatype, &tsize)) != MPI_SUCCESS ||
+  if ((rc = PMPI_Type_size_x(call->datatype, &tsize)) != MPI_SUCCESS ||
       (rc = PMPI_Type_get_extent(call->datatype, &lb, &extent)) != MPI_SUCCESS)
     return rc;
   /* Type signatures match on every rank, so a message of no bytes is one everywhere. */
@@ -146,7 +152,7 @@ int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm
   int lead = leader_of(l, tree, call->root, c);
   int croot = l->index_in_cluster[lead], csize = l->cluster_size[c];
   if (me != lead)
-    return csize > 1 ? PMPI_Bcast(call->buffer, call->count, call->datatype, croot, ccomm)
+    return csize > 1 ? gc_pmpi_bcast(call->buffer, call->count, call->datatype, croot, ccomm)
                      : MPI_SUCCESS;
 
   struct kids kids = {l, tree, call->root, tree->children + tree->child_start[c],
@@ -155,16 +161,16 @@ int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm
   int src = c == tree->root ? -1 : leader_of(l, tree, call->root, tree->parent[c]);
 
   /* Segments of whole elements; one segment when not asked for or not worth it. */
-  long long elems = segment_bytes ? (long long)(segment_bytes / (size_t)tsize) : call->count;
+  MPI_Count elems = segment_bytes ? (MPI_Count)(segment_bytes / (size_t)tsize) : call->count;
   if (elems < 1)
     elems = 1;
   if (elems > call->count)
     elems = call->count;
-  int nseg = (int)((call->count + elems - 1) / elems);
-  int win = nseg, reqs = 0;
+  MPI_Count nseg = (call->count + elems - 1) / elems;
+  int win = nseg < INT_MAX ? (int)nseg : INT_MAX, reqs = 0;
   if (nk > 0) {
     win = STACK_REQS / nk > 0 ? STACK_REQS / nk : 1;
-    win = win < nseg ? win : nseg;
+    win = win < nseg ? win : (int)nseg;
     reqs = win * nk;
   }
   MPI_Request req_stack[STACK_REQS], *req = req_stack;
@@ -172,7 +178,7 @@ int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm
     req = malloc(sizeof(MPI_Request) * (size_t)reqs); /* NULL: blocking sends, still correct */
   if (nk == 0)
     req = NULL;
-  rc = forward(call, extent, src, &kids, pcomm, (int)elems, nseg, req, win, ccomm, croot, csize);
+  rc = forward(call, extent, src, &kids, pcomm, elems, nseg, req, win, ccomm, croot, csize);
   if (req != req_stack)
     free(req);
   return rc;

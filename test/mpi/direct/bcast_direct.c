@@ -86,7 +86,7 @@ static int run_alg(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
   struct ctx *c = p;
   int tsize;
   PMPI_Type_size(dt, &tsize);
-  struct gc_bcast_call call = {buf, count, dt, root, comm, (size_t)count * (size_t)tsize};
+  struct gc_bcast_call call = {buf, count, dt, root, comm, (size_t)count * (size_t)tsize, 0};
   return algs[c->alg].run(&call, c->st);
 }
 

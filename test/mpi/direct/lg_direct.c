@@ -22,7 +22,7 @@ static int lg_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
   int size;
   PMPI_Type_size(recvtype, &size);
   struct gc_alltoall_call call = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                  comm, (size_t)recvcount * (size_t)size};
+                                  comm, (size_t)recvcount * (size_t)size, 0};
   int rc = gc_alltoall_lg_run(&call, current);
   if (rc == GC_FALLBACK) { /* agreed on every rank */
     fallbacks++;

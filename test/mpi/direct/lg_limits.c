@@ -18,7 +18,7 @@ static struct gc_alltoall_call lg_call(const void *sbuf, int scount, MPI_Datatyp
   int size;
   PMPI_Type_size(rtype, &size);
   return (struct gc_alltoall_call){sbuf, scount, stype, rbuf, rcount, rtype, comm,
-                                   (size_t)rcount * (size_t)size};
+                                   (size_t)rcount * (size_t)size, 0};
 }
 
 /* Address space now in use, from /proc (0 when unknown). */
