@@ -141,5 +141,6 @@ clean:
 	rm -rf $(BUILD)
 
 include test/smpi/smpi.mk
+include test/mpi/tool/tool.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -7,6 +7,7 @@
 #include "alltoall_algorithms.h"
 #include "alltoall_predict.h"
 #include "count.h"
+#include "datatype.h"
 #include "gridcoll.h"
 #include "dispatch.h"
 #include "log.h"
@@ -86,8 +87,9 @@ static int alltoall(const struct gc_alltoall_call *call)
 
 int gc_alltoall_call_prepare(struct gc_alltoall_call *call)
 {
-  MPI_Count type_size = 0;
-  if (!valid(call) || PMPI_Type_size_x(call->recvtype, &type_size) != MPI_SUCCESS)
+  MPI_Count type_size = 0, send_size = 0;
+  if (!valid(call) || !gc_datatype_usable(call->recvtype, &type_size) ||
+      (call->sendbuf != MPI_IN_PLACE && !gc_datatype_usable(call->sendtype, &send_size)))
     return 0;
   call->block_bytes = (size_t)call->recvcount * (size_t)type_size;
   return 1;

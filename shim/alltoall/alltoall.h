@@ -45,8 +45,9 @@ int gc_alltoall_lg_run(const struct gc_alltoall_call *call, struct gc_comm_state
 
 /* 1 when gridcoll may act on the call: nothing MPI would reject that gridcoll can see
  * (no communicator, a negative count, no datatype, a NULL buffer to fill, aliased buffers),
- * and a datatype whose size the library gives; block_bytes is then set. 0: pass the call
- * through untouched, so any error is exactly the MPI library's. */
+ * and predefined or committed datatypes whose size the library gives (datatype.h);
+ * block_bytes is then set. 0: pass the call through untouched, so any error is exactly the
+ * MPI library's. */
 int gc_alltoall_call_prepare(struct gc_alltoall_call *call);
 
 #endif

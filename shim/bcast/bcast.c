@@ -4,6 +4,7 @@
 #include "bcast_algorithms.h"
 #include "bcast_predict.h"
 #include "count.h"
+#include "datatype.h"
 #include "tree_exec.h"
 #include "gridcoll.h"
 #include "dispatch.h"
@@ -104,7 +105,7 @@ static int valid(const struct gc_bcast_call *c)
 int gc_bcast_call_prepare(struct gc_bcast_call *call)
 {
   MPI_Count type_size = 0;
-  if (!valid(call) || PMPI_Type_size_x(call->datatype, &type_size) != MPI_SUCCESS)
+  if (!valid(call) || !gc_datatype_usable(call->datatype, &type_size))
     return 0;
   call->bytes = (size_t)call->count * (size_t)type_size;
   return 1;

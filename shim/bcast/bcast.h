@@ -39,8 +39,9 @@ int gc_bcast_native_run(const struct gc_bcast_call *call, struct gc_comm_state *
 
 /* 1 when gridcoll may act on the call: nothing MPI would reject that gridcoll can see
  * (no communicator, a negative count, no datatype, a NULL buffer to fill, a root below 0),
- * and a datatype whose size the library gives; bytes is then set. 0: pass the call
- * through untouched, so any error is exactly the MPI library's. */
+ * and predefined or committed datatypes whose size the library gives (datatype.h);
+ * bytes is then set. 0: pass the call through untouched, so any error is exactly the
+ * MPI library's. */
 int gc_bcast_call_prepare(struct gc_bcast_call *call);
 
 #endif

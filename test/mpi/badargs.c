@@ -1,0 +1,115 @@
+/* Erroneous calls must reach the MPI library untouched: for each bad argument (negative
+ * count, NULL buffer holding data, no or an uncommitted datatype, MPI_COMM_NULL, a root
+ * out of range, aliased buffers) and each entry point (MPI_Alltoall, MPI_Bcast and their
+ * _c), the intercepted call's error class and message must equal those of the PMPI_ call
+ * made with the same arguments in the same run. MPI_ERRORS_RETURN on MPI_COMM_WORLD
+ * (where errors on MPI_COMM_NULL are reported too). Every rank makes the same bad call,
+ * so each detects it before any message moves. Run it under gridcoll with grid
+ * algorithms forced: a bad call that reached them would hang, crash or answer otherwise. */
+#include "mpitest.h"
+
+static int nprocs, cases, differ;
+
+static void compare(const char *name, int got, int want)
+{
+  char gs[MPI_MAX_ERROR_STRING], ws[MPI_MAX_ERROR_STRING];
+  int gl = 0, wl = 0, gc = -1, wc = -1;
+  MPI_Error_class(got, &gc);
+  MPI_Error_class(want, &wc);
+  MPI_Error_string(got, gs, &gl);
+  MPI_Error_string(want, ws, &wl);
+  cases++;
+  /* A bad call must fail: one that PMPI accepts is no test of the pass-through. */
+  if (want == MPI_SUCCESS || gc != wc || strcmp(gs, ws) != 0) {
+    differ++;
+    printf("FAIL %s: gridcoll class %d \"%s\", MPI class %d \"%s\"\n", name, gc, gs, wc, ws);
+  }
+}
+
+struct a2a {
+  const char *name;
+  const void *s;
+  int sc;
+  MPI_Datatype st;
+  void *r;
+  int rc;
+  MPI_Datatype rt;
+  MPI_Comm comm;
+};
+
+static void alltoall_case(const struct a2a *c)
+{
+  char name[128];
+  snprintf(name, sizeof name, "MPI_Alltoall %s", c->name);
+  compare(name, MPI_Alltoall(c->s, c->sc, c->st, c->r, c->rc, c->rt, c->comm),
+          PMPI_Alltoall(c->s, c->sc, c->st, c->r, c->rc, c->rt, c->comm));
+#if MPI_VERSION >= 4
+  snprintf(name, sizeof name, "MPI_Alltoall_c %s", c->name);
+  compare(name, MPI_Alltoall_c(c->s, c->sc, c->st, c->r, c->rc, c->rt, c->comm),
+          PMPI_Alltoall_c(c->s, c->sc, c->st, c->r, c->rc, c->rt, c->comm));
+#endif
+}
+
+static void bcast_case(const char *what, void *buf, int count, MPI_Datatype type, int root,
+                       MPI_Comm comm)
+{
+  char name[128];
+  snprintf(name, sizeof name, "MPI_Bcast %s", what);
+  compare(name, MPI_Bcast(buf, count, type, root, comm),
+          PMPI_Bcast(buf, count, type, root, comm));
+#if MPI_VERSION >= 4
+  snprintf(name, sizeof name, "MPI_Bcast_c %s", what);
+  compare(name, MPI_Bcast_c(buf, count, type, root, comm),
+          PMPI_Bcast_c(buf, count, type, root, comm));
+#endif
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int *s = calloc(4 * (size_t)nprocs, sizeof(int)), *r = calloc(4 * (size_t)nprocs, sizeof(int));
+  MPI_Datatype loose; /* created, never committed */
+  MPI_Type_contiguous(2, MPI_INT, &loose);
+  MPI_Comm W = MPI_COMM_WORLD;
+
+  const struct a2a a2a[] = {
+      {"negative sendcount", s, -1, MPI_INT, r, 1, MPI_INT, W},
+      {"negative recvcount", s, 1, MPI_INT, r, -1, MPI_INT, W},
+      {"NULL sendbuf", NULL, 1, MPI_INT, r, 1, MPI_INT, W},
+      {"NULL recvbuf", s, 1, MPI_INT, NULL, 1, MPI_INT, W},
+      {"MPI_DATATYPE_NULL send", s, 1, MPI_DATATYPE_NULL, r, 1, MPI_INT, W},
+      {"MPI_DATATYPE_NULL recv", s, 1, MPI_INT, r, 1, MPI_DATATYPE_NULL, W},
+      {"uncommitted recvtype", s, 2, MPI_INT, r, 1, loose, W},
+      {"MPI_COMM_NULL", s, 1, MPI_INT, r, 1, MPI_INT, MPI_COMM_NULL},
+      {"aliased buffers", r, 1, MPI_INT, r, 1, MPI_INT, W},
+  };
+  for (size_t i = 0; i < sizeof a2a / sizeof a2a[0]; i++)
+    alltoall_case(&a2a[i]);
+
+  bcast_case("negative count", r, -1, MPI_INT, 0, W);
+  bcast_case("NULL buffer", NULL, 1, MPI_INT, 0, W);
+  bcast_case("MPI_DATATYPE_NULL", r, 1, MPI_DATATYPE_NULL, 0, W);
+  bcast_case("uncommitted datatype", r, 1, loose, 0, W);
+  bcast_case("MPI_COMM_NULL", r, 1, MPI_INT, 0, MPI_COMM_NULL);
+  bcast_case("root = size", r, 1, MPI_INT, nprocs, W);
+  bcast_case("root = -5", r, 1, MPI_INT, -5, W);
+
+  MPI_Type_free(&loose);
+  /* Still working after all that: one good call of each. */
+  for (int i = 0; i < nprocs; i++)
+    s[i] = i;
+  int bad = MPI_Alltoall(s, 1, MPI_INT, r, 1, MPI_INT, W) != MPI_SUCCESS;
+  int rank;
+  MPI_Comm_rank(W, &rank);
+  for (int i = 0; i < nprocs; i++)
+    bad |= r[i] != rank;
+  differ += verdict("good call after the bad ones", bad);
+  int failed = total_failures(differ);
+  if (rank == 0)
+    printf("badargs: %d cases, %d failed\n", cases, failed);
+  free(s), free(r);
+  MPI_Finalize();
+  return failed != 0;
+}
