@@ -340,5 +340,84 @@ calibrate 2 "${quick[@]}" -o /nonexistent-dir/cal.cfg
   pass "gridcoll-calibrate: unwritable output, said before measuring" ||
   fail "gridcoll-calibrate: unwritable output, said before measuring"
 
+# --- every door into the two collectives ------------------------------------------------
+# 3 ranks in two clusters (0 | 1-2) with LG and the flat tree forced: a call that reaches
+# gridcoll's algorithms says so in the log (lg, flat), one that passes through does not.
+grid3=(GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=flat GRIDCOLL_SUMMARY=0)
+# ops_in FILE: "op,algorithm=count ..." over the records of a log, sorted.
+ops_in() { tail -n +2 "$1" | cut -d, -f5,6 | LC_ALL=C sort | uniq -c | awk '{printf "%s=%s ", $2, $1}'; }
+
+# MPI_Alltoall_c and MPI_Bcast_c run the grid algorithms (2 + 3 calls); the nonblocking
+# and persistent calls (and their _c) run natively and are logged once each when issued,
+# untimed: native-nb / native-persistent with empty predicted_s and actual_s, which
+# gridcoll-report leaves out.
+entry_log_ok() {
+  local r
+  for r in 0 1 2; do
+    [ "$(ops_in "ep-$r.csv")" = "alltoall,lg=2 alltoall,native-nb=2 alltoall,native-persistent=2 bcast,flat=3 bcast,native-nb=2 bcast,native-persistent=2 " ] || return 1
+    awk -F, 'NR > 1 && (NF != 13 || ($6 ~ /^native-/ && ($11 != "" || $12 != "")) || ($6 !~ /^native-/ && $12 == "")) { exit 1 }' "ep-$r.csv" || return 1
+  done
+  "$ROOT/scripts/gridcoll-report" ep-*.csv >rep.out 2>&1 &&
+    [ "$(awk '$1 == "alltoall" && $2 == "lg" { n += $5 } $1 == "bcast" && $2 == "flat" { n += $5 } END { print n }' rep.out)" = 5 ] &&
+    ! grep -q 'native-' rep.out
+}
+mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/ep-%r.csv" -- "$T/entry_points"
+no_failures && grep -q '^entry: 0 failed, 5 blocking, 4 nonblocking, 4 persistent' out && [ "$(warnings)" = 0 ] && entry_log_ok &&
+  pass "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed" ||
+  fail "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed"
+
+# Counts beyond int (opt-in: 2 GiB per rank, ~30 s): MPI_Bcast_c of 2^31 + 16 bytes through
+# the flat tree, whose pieces then take PMPI_Isend_c / PMPI_Irecv_c.
+if [ "${GC_TEST_HUGE:-0}" = 1 ]; then
+  mpirun 2 GRIDCOLL_CLUSTERS=0,1 GRIDCOLL_BCAST=flat GRIDCOLL_SUMMARY=0 GRIDCOLL_LOG="$tmp/huge-%r.csv" -- "$T/entry_points" huge
+  no_failures && [ "$(ops_in huge-0.csv)" = "bcast,flat=1 " ] && [ "$(awk -F, 'NR == 2 { print $8 }' huge-1.csv)" = 2147483664 ] &&
+    pass "entry points: MPI_Bcast_c of 2^31 + 16 bytes through the flat tree" ||
+    fail "entry points: MPI_Bcast_c of 2^31 + 16 bytes through the flat tree"
+fi
+
+# Fortran, all three bindings: use mpi, include 'mpif.h', use mpi_f08 (whose MPI_Init
+# reaches PMPI_Init directly: gridcoll wraps it, shim/init_f08.c). Values checked by the
+# program, in place included; the log shows LG and the flat tree ran on every rank.
+for prog in fortran fortran_mpif fortran_f08; do
+  rm -f fo-*.csv
+  mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/fo-%r.csv" -- "$T/$prog"
+  if [ "$rc" = 0 ] && grep -q ': 0 failed, 5 calls per rank' out && [ "$(warnings)" = 0 ] &&
+     [ "$(ops_in fo-0.csv)" = "alltoall,lg=2 bcast,flat=3 " ] && [ "$(ops_in fo-2.csv)" = "alltoall,lg=2 bcast,flat=3 " ]; then
+    pass "fortran ($prog): through LG and the flat tree"
+  else fail "fortran ($prog): through LG and the flat tree"; fi
+done
+
+# Bad arguments: every one passes through untouched, for both collectives and their _c
+# (error class and message equal to PMPI's in the same run); only the good call at the
+# end reaches gridcoll's algorithms.
+mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/ba-%r.csv" -- "$T/badargs"
+[ "$rc" = 0 ] && grep -q '^badargs: 32 cases, 0 failed' out && ! grep -q '^FAIL' out &&
+  [ "$(ops_in ba-0.csv)" = "alltoall,lg=1 " ] &&
+  pass "bad arguments: MPI's own errors, nothing reaches the algorithms" ||
+  fail "bad arguments: MPI's own errors, nothing reaches the algorithms"
+
+# Stacked PMPI tools (README, "What is intercepted"): of two preloaded libraries that
+# define MPI_Alltoall, the first wins and its PMPI_Alltoall goes to the MPI library, so
+# the second never sees the call. Tool first: the tool counts every call and gridcoll logs
+# none; gridcoll first: gridcoll runs and logs every call, the tool counts none. Results
+# right either way; no call is lost to the program.
+TOOL="$T/counting_tool.so" # test/mpi/tool/tool.mk
+# tool_saw OP N: every rank's tool line says it counted N calls of OP.
+tool_saw() { [ "$(grep -c "^counting_tool: rank -\?[0-9]* .*$1 $2\b" err)" = 3 ]; }
+for prog in alltoall bcast; do
+  alg=lg; [ "$prog" = bcast ] && alg=flat
+  rm -f st-*.csv
+  mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/st-%r.csv" LD_PRELOAD="$TOOL $LIB" -- "$T/$prog" quick
+  calls=$(sed -n 's/.* \([0-9]*\) calls per rank/\1/p' out)
+  no_failures && [ -n "$calls" ] && tool_saw "$prog" "$calls" && [ "$(tail -n +2 st-0.csv | wc -l)" = 0 ] &&
+    pass "stacking: tool first sees all $calls $prog calls, gridcoll none" ||
+    fail "stacking: tool first sees all $calls $prog calls, gridcoll none"
+  rm -f st-*.csv
+  mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/st-%r.csv" LD_PRELOAD="$LIB $TOOL" -- "$T/$prog" quick
+  no_failures && tool_saw "$prog" 0 && [ "$(ops_in st-1.csv)" = "$prog,$alg=$calls " ] &&
+    pass "stacking: gridcoll first runs all $calls $prog calls ($alg), the tool none" ||
+    fail "stacking: gridcoll first runs all $calls $prog calls ($alg), the tool none"
+done
+
 echo "mpi: $passed passed, $failed failed"
 [ "$failed" = 0 ]
