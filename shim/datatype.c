@@ -5,8 +5,8 @@
 
 /* A duplicate of MPI_COMM_SELF with MPI_ERRORS_RETURN: the probe's errors come back as
  * codes. Created on first use (a collective over this process alone, so safe inside any
- * call), left to MPI_Finalize. MPI_COMM_NULL if it could not be made: derived datatypes
- * then pass through. */
+ * call), left to MPI_Finalize. MPI_COMM_NULL if it could not be made: every call then
+ * passes through. */
 static MPI_Comm probe_comm = MPI_COMM_NULL;
 
 static void make_probe_comm(void)
@@ -21,8 +21,12 @@ static void make_probe_comm(void)
   probe_comm = c;
 }
 
-/* Packing zero elements needs a committed type and touches no memory. */
-static int committed(MPI_Datatype type)
+/* Packing zero elements touches no memory and needs a valid, committed datatype; its
+ * errors, an invalid handle's included, come back on probe_comm as codes. (Asked first,
+ * PMPI_Type_size_x would report an invalid handle through MPI_COMM_WORLD's handler, as
+ * MPICH does for calls without a communicator, and abort a program that only asked the
+ * communicator it used to return errors.) */
+static int packable(MPI_Datatype type)
 {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, make_probe_comm);
@@ -35,11 +39,6 @@ static int committed(MPI_Datatype type)
 
 int gc_datatype_usable(MPI_Datatype type, MPI_Count *size)
 {
-  int integers, addresses, datatypes, combiner;
-  if (type == MPI_DATATYPE_NULL || PMPI_Type_size_x(type, size) != MPI_SUCCESS ||
-      *size == MPI_UNDEFINED ||
-      PMPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner) !=
-          MPI_SUCCESS)
-    return 0;
-  return combiner == MPI_COMBINER_NAMED || committed(type);
+  return type != MPI_DATATYPE_NULL && packable(type) &&
+         PMPI_Type_size_x(type, size) == MPI_SUCCESS && *size != MPI_UNDEFINED;
 }

@@ -1,6 +1,6 @@
 /* Erroneous calls must reach the MPI library untouched: for each bad argument (negative
  * count, NULL buffer holding data, no or an uncommitted datatype, MPI_COMM_NULL, a root
- * out of range, aliased buffers) and each entry point (MPI_Alltoall, MPI_Bcast and their
+ * out of range, aliased buffers, a datatype handle never created) and each entry point (MPI_Alltoall, MPI_Bcast and their
  * _c), the intercepted call's error class and message must equal those of the PMPI_ call
  * made with the same arguments in the same run. MPI_ERRORS_RETURN on MPI_COMM_WORLD
  * (where errors on MPI_COMM_NULL are reported too). Every rank makes the same bad call,
@@ -96,6 +96,21 @@ int main(int argc, char **argv)
   bcast_case("root = size", r, 1, MPI_INT, nprocs, W);
   bcast_case("root = -5", r, 1, MPI_INT, -5, W);
 
+#ifdef MPICH_VERSION
+  /* A datatype handle that was never created (MPICH's handles are integers), on a
+   * communicator that returns errors while MPI_COMM_WORLD's handler is fatal: MPICH
+   * reports it on the communicator, and so must any query gridcoll makes first. */
+  MPI_Comm D;
+  MPI_Comm_dup(W, &D);
+  MPI_Comm_set_errhandler(D, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(W, MPI_ERRORS_ARE_FATAL);
+  MPI_Datatype bogus = (MPI_Datatype)0x12345678;
+  const struct a2a invalid = {"never-created datatype", s, 1, bogus, r, 1, MPI_INT, D};
+  alltoall_case(&invalid);
+  bcast_case("never-created datatype", r, 1, bogus, 0, D);
+  MPI_Comm_set_errhandler(W, MPI_ERRORS_RETURN);
+  MPI_Comm_free(&D);
+#endif
   MPI_Type_free(&loose);
   /* Still working after all that: one good call of each. */
   for (int i = 0; i < nprocs; i++)

@@ -391,7 +391,7 @@ done
 # (error class and message equal to PMPI's in the same run); only the good call at the
 # end reaches gridcoll's algorithms.
 mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/ba-%r.csv" -- "$T/badargs"
-[ "$rc" = 0 ] && grep -q '^badargs: 32 cases, 0 failed' out && ! grep -q '^FAIL' out &&
+[ "$rc" = 0 ] && grep -q '^badargs: 36 cases, 0 failed' out && ! grep -q '^FAIL' out &&
   [ "$(ops_in ba-0.csv)" = "alltoall,lg=1 " ] &&
   pass "bad arguments: MPI's own errors, nothing reaches the algorithms" ||
   fail "bad arguments: MPI's own errors, nothing reaches the algorithms"
