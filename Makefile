@@ -9,6 +9,20 @@
 # compiled with plain $(CC) into build/libgcpure.a: the unit tests link against that,
 # which proves those files need no MPI.
 
+# MPI=openmpi builds the same sources against Debian's Open MPI into build/openmpi/,
+# library libgridcoll-openmpi.so (mk/openmpi.mk: check-openmpi). MPICH is the default.
+MPI ?= mpich
+ifeq ($(MPI),openmpi)
+MPICC      ?= mpicc.openmpi
+MPIFC      ?= mpifort.openmpi
+MPIEXEC    ?= mpirun.openmpi
+BUILD      ?= build/openmpi
+LIB_NAME   := libgridcoll-openmpi.so
+else ifeq ($(MPI),mpich)
+LIB_NAME   := libgridcoll.so
+else
+$(error MPI=$(MPI): expected mpich or openmpi)
+endif
 MPICC      ?= mpicc.mpich
 MPIFC      ?= mpifort.mpich
 MPIEXEC    ?= mpiexec.mpich
@@ -37,7 +51,7 @@ SHIM_MPI_SRC  := $(filter-out $(SHIM_PURE_SRC),$(wildcard shim/*.c shim/*/*.c))
 PURE_SRC      := $(CONFIG_SRC) $(MODEL_SRC) $(SHIM_PURE_SRC)
 LIB_SRC       := $(PURE_SRC) $(SHIM_MPI_SRC)
 
-LIB      := $(BUILD)/libgridcoll.so
+LIB      := $(BUILD)/$(LIB_NAME)
 PURE_LIB := $(BUILD)/libgcpure.a
 INCLUDES := -I. -Iconfig -Imodel -Ishim -Ishim/alltoall -Ishim/bcast
 
@@ -98,7 +112,7 @@ check-unit: $(UNIT_TESTS) $(TOOLS)
 	  CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-10} $$t || fail=1; done; exit $$fail
 
 check-mpi: $(LIB) $(MPI_TESTS) $(TOOLS) $(CALIBRATE)
-	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" test/mpi/run.sh
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" GRIDCOLL_LIB="$(LIB)" test/mpi/run.sh
 
 # Packages only some targets need (scripts/deps.sh installs them when asked):
 # python3-matplotlib draws scripts/gridcoll-report's plots (check-mpi tests one).
@@ -115,7 +129,7 @@ check:
 demo:
 	scripts/deps.sh
 	$(MAKE) $(LIB) $(BUILD)/test/mpi/sweep
-	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/demo.sh
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" GRIDCOLL_LIB="$(LIB)" scripts/demo.sh
 
 deps:
 	scripts/deps.sh
@@ -141,5 +155,6 @@ clean:
 	rm -rf $(BUILD)
 
 include test/smpi/smpi.mk
+include mk/openmpi.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
