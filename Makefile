@@ -71,8 +71,23 @@ $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(MPICC) $(STD) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden $(INCLUDES) $(LIBCONFIG_CFLAGS) -MMD -MP -c $< -o $@
 
+# On x86-64 every exported MPI_ function is a trampoline in front of gridcoll's own
+# (mk/entries.sh), so that in a program of the other MPI library all calls can go
+# straight to that library, untouched (shim/foreign.c). Elsewhere the library is linked
+# as it is, and only the warning remains.
+ifeq ($(shell uname -m),x86_64)
+$(BUILD)/gridcoll.o: $(LIB_SRC:%.c=$(BUILD)/pic/%.o) mk/entries.sh
+	$(LD) -r -o $@ $(filter %.o,$^)
+	mk/entries.sh $@ $(BUILD)/entries.S || { rm -f $@; exit 1; }
+
+$(BUILD)/entries.S: $(BUILD)/gridcoll.o
+
+$(LIB): $(BUILD)/gridcoll.o $(BUILD)/entries.S
+	$(MPICC) -shared -o $@ $^ $(LIBCONFIG_LIBS) -lm
+else
 $(LIB): $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 	$(MPICC) -shared -o $@ $^ $(LIBCONFIG_LIBS) -lm
+endif
 
 # --- pure code, compiled without MPI ---------------------------------------
 $(BUILD)/pure/%.o: %.c
