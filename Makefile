@@ -4,6 +4,8 @@
 #   make check      install missing packages, then run every test
 #   make demo       install missing packages, then run the demo
 #   make smpi       the same code under SimGrid SMPI (test/smpi/smpi.mk: check-smpi, bench-grid)
+#   make MPI=openmpi  the same against Open MPI: build/openmpi/libgridcoll-openmpi.so
+#                     (mk/openmpi.mk: check-openmpi, part of make check)
 #
 # config/, model/ and the pure parts of shim/ (layouts, schedules, trees) are also
 # compiled with plain $(CC) into build/libgcpure.a: the unit tests link against that,
@@ -135,14 +137,15 @@ TOOLS_DEPS := python3-matplotlib
 
 # The two commands of the README: both install what is missing first.
 check:
-	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS) $(SMPI_DEPS)" scripts/deps.sh
+	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS) $(SMPI_DEPS) $(OPENMPI_DEPS)" scripts/deps.sh
 	$(MAKE) all
 	$(MAKE) check-unit
 	$(MAKE) check-mpi
 	$(MAKE) check-smpi
+	$(MAKE) check-openmpi
 
 demo:
-	scripts/deps.sh
+	GRIDCOLL_DEPS_EXTRA="$(MPI_DEPS)" scripts/deps.sh
 	$(MAKE) $(LIB) $(BUILD)/test/mpi/sweep
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" GRIDCOLL_LIB="$(LIB)" scripts/demo.sh
 

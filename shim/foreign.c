@@ -88,7 +88,7 @@ int gc_other_mpi_check(void)
     fprintf(stderr,
             "gridcoll: this program uses %s (%s) but this gridcoll library was built for %s: "
             "gridcoll is off, every MPI call goes straight to %s. Preload %s, built with "
-            "`make MPI=%s`, instead (README: which library)\n",
+            "`make MPI=%s`, instead (README: MPICH or Open MPI)\n",
             OTHER_NAME, info.dli_fname, OURS_NAME, OTHER_NAME, OTHER_LIB,
             OTHER_NAME[0] == 'O' ? "openmpi" : "mpich");
   return 1;
