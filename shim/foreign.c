@@ -79,8 +79,12 @@ int gc_other_mpi_check(void)
   void *lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
   if (!lib)
     return 0;
+  /* The library's own function, else the next definition after gridcoll (Fortran
+   * bindings live in a library of their own: libmpichfort, libmpi_mpifh). */
   for (int i = 0; gc_entry_names[i]; i++) {
     void *f = dlsym(lib, gc_entry_names[i]);
+    if (!f)
+      f = dlsym(RTLD_NEXT, gc_entry_names[i]);
     gc_entry_table[i] = f ? f : (void *)missing;
   }
   other = 1;
