@@ -20,6 +20,8 @@ MPIFC      ?= mpifort.openmpi
 MPIEXEC    ?= mpirun.openmpi
 BUILD      ?= build/openmpi
 LIB_NAME   := libgridcoll-openmpi.so
+# gridcoll-calibrate is an MPI program: installed beside MPICH's, not over it.
+CALIBRATE_SUFFIX := -openmpi
 else ifeq ($(MPI),mpich)
 LIB_NAME   := libgridcoll.so
 else
@@ -165,7 +167,8 @@ bench-model:
 install: $(LIB) $(TOOLS) $(CALIBRATE)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gridcoll
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/
-	for t in $(TOOLS) $(CALIBRATE); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
+	for t in $(TOOLS); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
+	install -m 755 $(CALIBRATE) $(DESTDIR)$(PREFIX)/bin/gridcoll-calibrate$(CALIBRATE_SUFFIX)
 	install -m 755 scripts/gridcoll-report $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 examples/*.cfg $(DESTDIR)$(PREFIX)/share/gridcoll/
 
