@@ -11,10 +11,14 @@
 #   cmd=("${GC_LAUNCH[@]}"); gc_app cmd 1 A=1 -- ./app; cmd+=(:); gc_app cmd 1 -- ./app
 #
 # GC_LAUNCHER is "openmpi" or "hydra" (anything that is not Open MPI's mpirun is taken
-# for hydra, whose syntax Intel MPI and MVAPICH share).
+# for hydra, whose syntax Intel MPI and MVAPICH share). MPIEXEC_ARGS (split on spaces)
+# adds options to every launch: a container that forbids ptrace between processes may
+# need Open MPI's `--mca btl_vader_single_copy_mechanism none`; none was needed here.
 
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
-if "$MPIEXEC" --version 2>&1 | grep -q -e 'Open MPI' -e 'OpenRTE'; then
+# (Captured first: under pipefail, grep -q closing the pipe early could fail the test.)
+gc_version=$("$MPIEXEC" --version 2>&1 || true)
+if [[ $gc_version == *"Open MPI"* || $gc_version == *OpenRTE* ]]; then
   GC_LAUNCHER=openmpi
   GC_LAUNCH=("$MPIEXEC" --oversubscribe)
   [ "$(id -u)" != 0 ] || GC_LAUNCH+=(--allow-run-as-root)
@@ -22,6 +26,8 @@ else
   GC_LAUNCHER=hydra
   GC_LAUNCH=("$MPIEXEC")
 fi
+# shellcheck disable=SC2206 # options, split on purpose
+GC_LAUNCH+=(${MPIEXEC_ARGS:-})
 
 # gc_app ARRAY N [VAR=VALUE ...] -- program args: appends one app context of N ranks,
 # the variables exported to each of them, to the array named ARRAY.
