@@ -79,12 +79,18 @@ int gc_other_mpi_check(void)
   void *lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
   if (!lib)
     return 0;
-  /* The library's own function, else the next definition after gridcoll (Fortran
-   * bindings live in a library of their own: libmpichfort, libmpi_mpifh). */
+  /* The library's own function. A Fortran name (mpi_bcast_, MPI_BCAST) may live in a
+   * binding library of its own (libmpichfort, libmpi_mpifh): the next definition after
+   * gridcoll. Not for a C name the library lacks (MPI_Alltoall_c in an MPI 3.1
+   * library, which its programs cannot call): the next one could be gridcoll's own
+   * MPI library's. */
   for (int i = 0; gc_entry_names[i]; i++) {
-    void *f = dlsym(lib, gc_entry_names[i]);
-    if (!f)
-      f = dlsym(RTLD_NEXT, gc_entry_names[i]);
+    const char *name = gc_entry_names[i];
+    void *f = dlsym(lib, name);
+    int c_name = strncmp(name, "MPI_", 4) == 0 && name[4] >= 'A' && name[4] <= 'Z' &&
+                 name[5] >= 'a' && name[5] <= 'z';
+    if (!f && !c_name)
+      f = dlsym(RTLD_NEXT, name);
     gc_entry_table[i] = f ? f : (void *)missing;
   }
   other = 1;
