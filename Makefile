@@ -4,11 +4,29 @@
 #   make check      install missing packages, then run every test
 #   make demo       install missing packages, then run the demo
 #   make smpi       the same code under SimGrid SMPI (test/smpi/smpi.mk: check-smpi, bench-grid)
+#   make MPI=openmpi  the same against Open MPI: build/openmpi/libgridcoll-openmpi.so
+#                     (mk/openmpi.mk: check-openmpi, part of make check)
 #
 # config/, model/ and the pure parts of shim/ (layouts, schedules, trees) are also
 # compiled with plain $(CC) into build/libgcpure.a: the unit tests link against that,
 # which proves those files need no MPI.
 
+# MPI=openmpi builds the same sources against Debian's Open MPI into build/openmpi/,
+# library libgridcoll-openmpi.so (mk/openmpi.mk: check-openmpi). MPICH is the default.
+MPI ?= mpich
+ifeq ($(MPI),openmpi)
+MPICC      ?= mpicc.openmpi
+MPIFC      ?= mpifort.openmpi
+MPIEXEC    ?= mpirun.openmpi
+BUILD      ?= build/openmpi
+LIB_NAME   := libgridcoll-openmpi.so
+# gridcoll-calibrate is an MPI program: installed beside MPICH's, not over it.
+CALIBRATE_SUFFIX := -openmpi
+else ifeq ($(MPI),mpich)
+LIB_NAME   := libgridcoll.so
+else
+$(error MPI=$(MPI): expected mpich or openmpi)
+endif
 MPICC      ?= mpicc.mpich
 MPIFC      ?= mpifort.mpich
 MPIEXEC    ?= mpiexec.mpich
@@ -37,7 +55,7 @@ SHIM_MPI_SRC  := $(filter-out $(SHIM_PURE_SRC),$(wildcard shim/*.c shim/*/*.c))
 PURE_SRC      := $(CONFIG_SRC) $(MODEL_SRC) $(SHIM_PURE_SRC)
 LIB_SRC       := $(PURE_SRC) $(SHIM_MPI_SRC)
 
-LIB      := $(BUILD)/libgridcoll.so
+LIB      := $(BUILD)/$(LIB_NAME)
 PURE_LIB := $(BUILD)/libgcpure.a
 INCLUDES := -I. -Iconfig -Imodel -Ishim -Ishim/alltoall -Ishim/bcast
 
@@ -57,8 +75,23 @@ $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(MPICC) $(STD) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden $(INCLUDES) $(LIBCONFIG_CFLAGS) -MMD -MP -c $< -o $@
 
+# On x86-64 every exported MPI_ function is a trampoline in front of gridcoll's own
+# (mk/entries.sh), so that in a program of the other MPI library all calls can go
+# straight to that library, untouched (shim/foreign.c). Elsewhere the library is linked
+# as it is, and only the warning remains.
+ifeq ($(shell uname -m),x86_64)
+$(BUILD)/gridcoll.o: $(LIB_SRC:%.c=$(BUILD)/pic/%.o) mk/entries.sh
+	$(LD) -r -o $@ $(filter %.o,$^)
+	mk/entries.sh $@ $(BUILD)/entries.S || { rm -f $@; exit 1; }
+
+$(BUILD)/entries.S: $(BUILD)/gridcoll.o
+
+$(LIB): $(BUILD)/gridcoll.o $(BUILD)/entries.S
+	$(MPICC) -shared -o $@ $^ $(LIBCONFIG_LIBS) -lm
+else
 $(LIB): $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 	$(MPICC) -shared -o $@ $^ $(LIBCONFIG_LIBS) -lm
+endif
 
 # --- pure code, compiled without MPI ---------------------------------------
 $(BUILD)/pure/%.o: %.c
@@ -86,9 +119,12 @@ $(BUILD)/test/mpi/%: test/mpi/%.c test/mpi/mpitest.h
 	@mkdir -p $(@D)
 	$(MPICC) $(STD) $(WARN) $(CFLAGS) -Itest/mpi $< -o $@
 
+# mpif.h declares no interfaces: passing MPI_IN_PLACE (a scalar) where an array goes is
+# legal MPI but an error to gfortran >= 10 unless allowed (MPICH's wrapper allows it,
+# Open MPI's does not).
 $(BUILD)/test/mpi/%: test/mpi/%.f90
 	@mkdir -p $(@D)
-	$(MPIFC) -O2 -Wall $< -o $@ -J$(@D)
+	$(MPIFC) -O2 -Wall -fallow-argument-mismatch $< -o $@ -J$(@D)
 
 # check_predict_tool runs $(BUILD)/gridcoll-predict: the tools are built first.
 # Check's time-outs are wall-clock: a loaded machine (a CI box running other jobs) gets
@@ -98,7 +134,7 @@ check-unit: $(UNIT_TESTS) $(TOOLS)
 	  CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-10} $$t || fail=1; done; exit $$fail
 
 check-mpi: $(LIB) $(MPI_TESTS) $(TOOLS) $(CALIBRATE)
-	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" test/mpi/run.sh
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" GRIDCOLL_LIB="$(LIB)" test/mpi/run.sh
 
 # Packages only some targets need (scripts/deps.sh installs them when asked):
 # python3-matplotlib draws scripts/gridcoll-report's plots (check-mpi tests one).
@@ -106,16 +142,17 @@ TOOLS_DEPS := python3-matplotlib
 
 # The two commands of the README: both install what is missing first.
 check:
-	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS) $(SMPI_DEPS)" scripts/deps.sh
+	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS) $(SMPI_DEPS) $(OPENMPI_DEPS)" scripts/deps.sh
 	$(MAKE) all
 	$(MAKE) check-unit
 	$(MAKE) check-mpi
 	$(MAKE) check-smpi
+	$(MAKE) check-openmpi
 
 demo:
-	scripts/deps.sh
+	GRIDCOLL_DEPS_EXTRA="$(MPI_DEPS)" scripts/deps.sh
 	$(MAKE) $(LIB) $(BUILD)/test/mpi/sweep
-	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/demo.sh
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" GRIDCOLL_LIB="$(LIB)" scripts/demo.sh
 
 deps:
 	scripts/deps.sh
@@ -133,7 +170,8 @@ bench-model:
 install: $(LIB) $(TOOLS) $(CALIBRATE)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gridcoll
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/
-	for t in $(TOOLS) $(CALIBRATE); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
+	for t in $(TOOLS); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
+	install -m 755 $(CALIBRATE) $(DESTDIR)$(PREFIX)/bin/gridcoll-calibrate$(CALIBRATE_SUFFIX)
 	install -m 755 scripts/gridcoll-report $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 examples/*.cfg $(DESTDIR)$(PREFIX)/share/gridcoll/
 
@@ -142,5 +180,6 @@ clean:
 
 include test/smpi/smpi.mk
 include test/mpi/tool/tool.mk
+include mk/openmpi.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -2,7 +2,9 @@
 # Install the Debian packages gridcoll needs, only those that are missing.
 # Run by `make check`, `make demo` and .ci/run; safe to run again.
 # GRIDCOLL_DEPS_EXTRA adds packages only some targets need: `make check`, `make deps-tools`
-# and `make bench-model` pass python3-matplotlib (scripts/gridcoll-report's plots).
+# and `make bench-model` pass python3-matplotlib (scripts/gridcoll-report's plots);
+# `make check`, `make check-openmpi` and `make demo MPI=openmpi` pass openmpi-bin and
+# libopenmpi-dev (mk/openmpi.mk).
 set -euo pipefail
 
 packages=(make gcc gfortran pkg-config mpich libmpich-dev libconfig-dev check python3)

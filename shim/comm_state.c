@@ -42,14 +42,23 @@ void gc_comm_state_init_keyval(void)
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &keyval, NULL);
 }
 
+static void delete_if_set(MPI_Comm comm)
+{
+  void *st = NULL;
+  int found = 0;
+  if (PMPI_Comm_get_attr(comm, keyval, &st, &found) == MPI_SUCCESS && found)
+    PMPI_Comm_delete_attr(comm, keyval);
+}
+
 void gc_comm_state_free_keyval(void)
 {
   if (keyval == MPI_KEYVAL_INVALID)
     return;
   /* World and self are never freed by the application: drop their state now, while
-   * MPI still runs, so nothing we allocated outlives MPI_Finalize. */
-  PMPI_Comm_delete_attr(MPI_COMM_SELF, keyval);
-  PMPI_Comm_delete_attr(MPI_COMM_WORLD, keyval);
+   * MPI still runs, so nothing we allocated outlives MPI_Finalize. Only where it was
+   * set: Open MPI calls deleting an absent attribute an error (fatal on MPI_COMM_SELF). */
+  delete_if_set(MPI_COMM_SELF);
+  delete_if_set(MPI_COMM_WORLD);
   PMPI_Comm_free_keyval(&keyval);
 }
 

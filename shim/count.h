@@ -9,18 +9,12 @@
  *
  * Without MPI-4 (SimGrid SMPI and Open MPI 4 say MPI_VERSION 3) there are no _c calls
  * to intercept, so counts always fit, and a count that does not is an error, never a
- * truncation. GC_HAVE_MPI4 also guards the persistent collectives' wrappers (MPI-4). */
+ * truncation (GC_HAVE_MPI4, gridcoll.h). */
 #ifndef GC_COUNT_H
 #define GC_COUNT_H
 
 #include <limits.h>
-#include <mpi.h>
-
-#if MPI_VERSION >= 4
-#define GC_HAVE_MPI4 1
-#else
-#define GC_HAVE_MPI4 0
-#endif
+#include "gridcoll.h" /* GC_HAVE_MPI4 */
 
 static inline int gc_count_fits_int(MPI_Count n)
 {

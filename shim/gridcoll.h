@@ -11,6 +11,17 @@
 
 #define GC_EXPORT __attribute__((visibility("default")))
 
+/* What the MPI library gridcoll is compiled against offers, for wrappers that exist
+ * only there (wrap them in #if): MPICH 4 is MPI 4.0; Open MPI 4.1 and SimGrid SMPI are
+ * MPI 3.1, without the large-count (_c) functions, MPI_Count-typed counts in them, or
+ * the persistent collectives (MPI_Alltoall_init, MPI_Bcast_init). Nonblocking
+ * collectives (MPI_Ialltoall, MPI_Ibcast) are MPI 3.0: every supported MPI has them. */
+#if MPI_VERSION >= 4
+#define GC_HAVE_MPI4 1
+#else
+#define GC_HAVE_MPI4 0
+#endif
+
 /* Returned by an algorithm's run() when it decided, before any traffic and identically
  * on every rank, that it cannot serve the call: dispatch then calls the MPI library. */
 #define GC_FALLBACK (-1)
@@ -29,6 +40,12 @@ extern struct gc_global gc_g;
 /* Start-up and shut-down, called from the MPI_Init*, MPI_Finalize wrappers. */
 void gc_startup(void);
 void gc_shutdown(void);
+
+/* The other MPI (foreign.c): 1 when this process holds the MPI library gridcoll was not
+ * built for (then every MPI entry point already jumps straight to it, and one warning
+ * said so); gc_other_mpi_function gives that library's function NAME, or NULL. */
+int gc_other_mpi_check(void);
+void *gc_other_mpi_function(const char *name);
 
 /* Per-thread re-entry guard: calls made by gridcoll itself are never intercepted. */
 int gc_guard_enter(void); /* 1 if entered, 0 if this thread is already inside gridcoll */

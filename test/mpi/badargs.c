@@ -77,19 +77,25 @@ int main(int argc, char **argv)
   const struct a2a a2a[] = {
       {"negative sendcount", s, -1, MPI_INT, r, 1, MPI_INT, W},
       {"negative recvcount", s, 1, MPI_INT, r, -1, MPI_INT, W},
+#ifndef OPEN_MPI /* Open MPI 4.1 does not check buffers: these crash it natively */
       {"NULL sendbuf", NULL, 1, MPI_INT, r, 1, MPI_INT, W},
       {"NULL recvbuf", s, 1, MPI_INT, NULL, 1, MPI_INT, W},
+#endif
       {"MPI_DATATYPE_NULL send", s, 1, MPI_DATATYPE_NULL, r, 1, MPI_INT, W},
       {"MPI_DATATYPE_NULL recv", s, 1, MPI_INT, r, 1, MPI_DATATYPE_NULL, W},
       {"uncommitted recvtype", s, 2, MPI_INT, r, 1, loose, W},
       {"MPI_COMM_NULL", s, 1, MPI_INT, r, 1, MPI_INT, MPI_COMM_NULL},
+#ifndef OPEN_MPI
       {"aliased buffers", r, 1, MPI_INT, r, 1, MPI_INT, W},
+#endif
   };
   for (size_t i = 0; i < sizeof a2a / sizeof a2a[0]; i++)
     alltoall_case(&a2a[i]);
 
   bcast_case("negative count", r, -1, MPI_INT, 0, W);
+#ifndef OPEN_MPI
   bcast_case("NULL buffer", NULL, 1, MPI_INT, 0, W);
+#endif
   bcast_case("MPI_DATATYPE_NULL", r, 1, MPI_DATATYPE_NULL, 0, W);
   bcast_case("uncommitted datatype", r, 1, loose, 0, W);
   bcast_case("MPI_COMM_NULL", r, 1, MPI_INT, 0, MPI_COMM_NULL);

@@ -6,9 +6,10 @@
 set -u
 BUILD=${BUILD:-build}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
-LIB=$(realpath "$BUILD/libgridcoll.so")
+LIB=$(realpath "${GRIDCOLL_LIB:-$BUILD/libgridcoll.so}") # $BUILD/libgridcoll-openmpi.so for Open MPI
 T=$(realpath "$BUILD/test/mpi")
 ROOT=$(realpath "$(dirname "$0")/../..") # scripts/ and examples/, for the tools' cases
+. "$ROOT/scripts/launcher.sh"              # MPICH's hydra or Open MPI's mpirun
 ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native lg}
 BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native flat binomial hlot spt greedy multilevel}
 tmp=$(mktemp -d)
@@ -20,16 +21,42 @@ failed=0
 pass() { passed=$((passed + 1)); echo "ok   $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1"; sed 's/^/     | /' out err 2>/dev/null | head -20; }
 
-# mpirun N [VAR=VALUE ...] -- program args: the variables reach every rank through -genv,
-# LD_PRELOAD included; stdout to ./out, stderr to ./err, exit code in $rc.
+# mpirun N [VAR=VALUE ...] -- program args: the variables reach every rank through the
+# launcher (-env / -x, scripts/launcher.sh), LD_PRELOAD included; stdout to ./out,
+# stderr to ./err, exit code in $rc.
+# A case that names LD_PRELOAD itself (stacked tools) replaces the default, which is
+# $PRELOAD (a sanitizer's runtime, say) followed by gridcoll.
 mpirun() {
   local n=$1; shift
-  local genv=(-genv LD_PRELOAD "$LIB")
-  while [ "$1" != "--" ]; do genv+=(-genv "${1%%=*}" "${1#*=}"); shift; done
-  shift
-  timeout 300 "$MPIEXEC" "${genv[@]}" -n "$n" "$@" >out 2>err
+  local cmd=(timeout 300 "${GC_LAUNCH[@]}") preload=(LD_PRELOAD="${PRELOAD:+$PRELOAD }$LIB") a
+  for a in "$@"; do
+    [ "$a" = -- ] && break
+    [[ $a == LD_PRELOAD=* ]] && preload=()
+  done
+  gc_app cmd "$n" "${preload[@]}" "$@"
+  "${cmd[@]}" >out 2>err
   rc=$?
 }
+
+# mpirun_mpmd "N [VAR=VALUE ...] -- program args" ...: one app context per argument
+# (word-split), each with LD_PRELOAD; output as mpirun's.
+mpirun_mpmd() {
+  local cmd=(timeout 300 "${GC_LAUNCH[@]}") ctx sep=()
+  for ctx in "$@"; do
+    cmd+=("${sep[@]}")
+    # shellcheck disable=SC2086 # one context's words
+    set -- $ctx
+    local n=$1; shift
+    gc_app cmd "$n" LD_PRELOAD="${PRELOAD:+$PRELOAD }$LIB" "$@"
+    sep=(:)
+  done
+  "${cmd[@]}" >out 2>err
+  rc=$?
+}
+
+# skip NAME REASON: a case this MPI cannot run, said, never silently.
+skipped=0
+skip() { skipped=$((skipped + 1)); echo "skip $1 ($2)"; }
 
 # Lines gridcoll wrote on stderr, the summary table aside.
 warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |bcast )'; }
@@ -264,9 +291,8 @@ mpirun 2 GRIDCOLL_CONFIG="$tmp/strict.cfg" -- "$T/alltoall" quick
 [ "$rc" != 0 ] && grep -q 'strict' err && pass "strict = true: bad configuration aborts" || fail "strict = true: bad configuration aborts"
 
 # Ranks that disagree (here one rank forces another algorithm) must all pass through.
-timeout 300 "$MPIEXEC" -genv LD_PRELOAD "$LIB" -genv GRIDCOLL_LOG "$tmp/mix-%r.csv" \
-  -n 1 -env GRIDCOLL_BCAST native "$T/bcast" : -n 1 "$T/bcast" >out 2>err
-rc=$?
+mpirun_mpmd "1 GRIDCOLL_LOG=$tmp/mix-%r.csv GRIDCOLL_BCAST=native -- $T/bcast" \
+  "1 GRIDCOLL_LOG=$tmp/mix-%r.csv -- $T/bcast"
 no_failures && [ "$(warnings)" = 1 ] && grep -q 'differs between ranks' err && [ ! -e mix-0.csv ] &&
   pass "ranks with different settings: one warning, passed through" || fail "ranks with different settings: one warning, passed through"
 
@@ -307,7 +333,9 @@ CALIBRATE=$(dirname "$LIB")/gridcoll-calibrate
 PREDICT=$(dirname "$LIB")/gridcoll-predict
 calibrate() {
   local n=$1; shift
-  timeout 120 "$MPIEXEC" -n "$n" "$CALIBRATE" "$@" >out 2>err
+  local cmd=(timeout 120 "${GC_LAUNCH[@]}")
+  gc_app cmd "$n" -- "$CALIBRATE" "$@"
+  "${cmd[@]}" >out 2>err
   rc=$?
 }
 quick=(-s 64B:16KiB -r 5 -t 1)
@@ -351,18 +379,27 @@ ops_in() { tail -n +2 "$1" | cut -d, -f5,6 | LC_ALL=C sort | uniq -c | awk '{pri
 # and persistent calls (and their _c) run natively and are logged once each when issued,
 # untimed: native-nb / native-persistent with empty predicted_s and actual_s, which
 # gridcoll-report leaves out.
+# Open MPI 4.1 is MPI 3.1: of these only MPI_Ialltoall and MPI_Ibcast exist.
+if [ "$GC_LAUNCHER" = openmpi ]; then
+  entry_calls="0 blocking, 2 nonblocking, 0 persistent" entry_grid=0
+  entry_ops="alltoall,native-nb=1 bcast,native-nb=1 "
+else
+  entry_calls="5 blocking, 4 nonblocking, 4 persistent" entry_grid=5
+  entry_ops="alltoall,lg=2 alltoall,native-nb=2 alltoall,native-persistent=2 bcast,flat=3 bcast,native-nb=2 bcast,native-persistent=2 "
+fi
 entry_log_ok() {
   local r
   for r in 0 1 2; do
-    [ "$(ops_in "ep-$r.csv")" = "alltoall,lg=2 alltoall,native-nb=2 alltoall,native-persistent=2 bcast,flat=3 bcast,native-nb=2 bcast,native-persistent=2 " ] || return 1
+    [ "$(ops_in "ep-$r.csv")" = "$entry_ops" ] || return 1
     awk -F, 'NR > 1 && (NF != 13 || ($6 ~ /^native-/ && ($11 != "" || $12 != "")) || ($6 !~ /^native-/ && $12 == "")) { exit 1 }' "ep-$r.csv" || return 1
   done
+  [ "$entry_grid" = 0 ] && return 0 # nothing timed: gridcoll-report has no records to show
   "$ROOT/scripts/gridcoll-report" ep-*.csv >rep.out 2>&1 &&
-    [ "$(awk '$1 == "alltoall" && $2 == "lg" { n += $5 } $1 == "bcast" && $2 == "flat" { n += $5 } END { print n }' rep.out)" = 5 ] &&
+    [ "$(awk '$1 == "alltoall" && $2 == "lg" { n += $5 } $1 == "bcast" && $2 == "flat" { n += $5 } END { print n + 0 }' rep.out)" = "$entry_grid" ] &&
     ! grep -q 'native-' rep.out
 }
 mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/ep-%r.csv" -- "$T/entry_points"
-no_failures && grep -q '^entry: 0 failed, 5 blocking, 4 nonblocking, 4 persistent' out && [ "$(warnings)" = 0 ] && entry_log_ok &&
+no_failures && grep -q "^entry: 0 failed, $entry_calls" out && [ "$(warnings)" = 0 ] && entry_log_ok &&
   pass "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed" ||
   fail "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed"
 
@@ -379,6 +416,10 @@ fi
 # reaches PMPI_Init directly: gridcoll wraps it, shim/init_f08.c). Values checked by the
 # program, in place included; the log shows LG and the flat tree ran on every rank.
 for prog in fortran fortran_mpif fortran_f08; do
+  if [ "$prog" = fortran_f08 ] && [ "$GC_LAUNCHER" = openmpi ]; then
+    skip "fortran ($prog)" "Open MPI's use mpi_f08 bindings call PMPI_ directly and are not intercepted (README, Limitations)"
+    continue
+  fi
   rm -f fo-*.csv
   mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/fo-%r.csv" -- "$T/$prog"
   if [ "$rc" = 0 ] && grep -q ': 0 failed, 5 calls per rank' out && [ "$(warnings)" = 0 ] &&
@@ -391,7 +432,9 @@ done
 # (error class and message equal to PMPI's in the same run); only the good call at the
 # end reaches gridcoll's algorithms.
 mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/ba-%r.csv" -- "$T/badargs"
-[ "$rc" = 0 ] && grep -q '^badargs: 36 cases, 0 failed' out && ! grep -q '^FAIL' out &&
+badargs_cases=36 # Open MPI does not check buffers (NULL or aliased ones crash it natively)
+[ "$GC_LAUNCHER" = openmpi ] && badargs_cases=12
+[ "$rc" = 0 ] && grep -q "^badargs: $badargs_cases cases, 0 failed" out && ! grep -q '^FAIL' out &&
   [ "$(ops_in ba-0.csv)" = "alltoall,lg=1 " ] &&
   pass "bad arguments: MPI's own errors, nothing reaches the algorithms" ||
   fail "bad arguments: MPI's own errors, nothing reaches the algorithms"
@@ -419,5 +462,5 @@ for prog in alltoall bcast; do
     fail "stacking: gridcoll first runs all $calls $prog calls ($alg), the tool none"
 done
 
-echo "mpi: $passed passed, $failed failed"
+echo "mpi ($GC_LAUNCHER): $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -1,0 +1,119 @@
+/* Fortran entry points, for Open MPI only.
+ *
+ * MPICH's Fortran bindings call the C entry points (MPI_Init, MPI_Bcast...), so its
+ * Fortran programs reach gridcoll's C wrappers with nothing more. Open MPI's call PMPI_
+ * directly: a Fortran program would never reach gridcoll, not even MPI_INIT. So under
+ * Open MPI gridcoll also defines the Fortran names of its five functions (mpif.h and
+ * `use mpi`; gfortran's mpi_bcast_ and the other three spellings Open MPI exports):
+ * MPI_INIT, MPI_INIT_THREAD and MPI_FINALIZE call Open MPI's own Fortran binding (the
+ * next definition) and start or stop gridcoll as the C ones do; MPI_ALLTOALL and
+ * MPI_BCAST convert the handles and Fortran's MPI_IN_PLACE / MPI_BOTTOM and call
+ * gridcoll's C wrapper, or, while gridcoll is off, Open MPI's Fortran binding untouched.
+ * `use mpi_f08` calls Open MPI's internal ompi_*_f functions and stays unintercepted. */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
+
+#include "gridcoll.h"
+
+#ifdef OPEN_MPI
+
+/* Fortran's MPI_IN_PLACE and MPI_BOTTOM are common blocks: their addresses, which the
+ * program's own definition interposes, are the sentinels. */
+extern int mpi_fortran_in_place_, mpi_fortran_bottom_;
+
+static void *c_buffer(void *f)
+{
+  if (f == (void *)&mpi_fortran_in_place_)
+    return MPI_IN_PLACE;
+  if (f == (void *)&mpi_fortran_bottom_)
+    return MPI_BOTTOM;
+  return f;
+}
+
+/* Open MPI's own binding: the next definition of the name after gridcoll. */
+static void *next(const char *name)
+{
+  return dlsym(RTLD_NEXT, name);
+}
+
+typedef void init_f(MPI_Fint *);
+typedef void init_thread_f(MPI_Fint *, MPI_Fint *, MPI_Fint *);
+typedef void finalize_f(MPI_Fint *);
+typedef void bcast_f(void *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *);
+typedef void alltoall_f(void *, MPI_Fint *, MPI_Fint *, void *, MPI_Fint *, MPI_Fint *, MPI_Fint *,
+                        MPI_Fint *);
+
+static void start(int thread_level)
+{
+  if (gc_guard_enter()) {
+    gc_g.thread_level = thread_level;
+    gc_startup();
+    gc_guard_leave();
+  }
+}
+
+static void gc_f_init(MPI_Fint *ierr)
+{
+  init_f *real = (init_f *)next("mpi_init_");
+  real(ierr);
+  if (*ierr == MPI_SUCCESS)
+    start(MPI_THREAD_SINGLE);
+}
+
+static void gc_f_init_thread(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+  init_thread_f *real = (init_thread_f *)next("mpi_init_thread_");
+  real(required, provided, ierr);
+  if (*ierr == MPI_SUCCESS)
+    start(*provided);
+}
+
+static void gc_f_finalize(MPI_Fint *ierr)
+{
+  if (gc_guard_enter()) {
+    gc_shutdown();
+    gc_guard_leave();
+  }
+  finalize_f *real = (finalize_f *)next("mpi_finalize_");
+  real(ierr);
+}
+
+static void gc_f_bcast(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root,
+                       MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!gc_is_active()) {
+    bcast_f *real = (bcast_f *)next("mpi_bcast_");
+    real(buffer, count, datatype, root, comm, ierr);
+    return;
+  }
+  *ierr = MPI_Bcast(c_buffer(buffer), *count, PMPI_Type_f2c(*datatype), *root,
+                    PMPI_Comm_f2c(*comm));
+}
+
+static void gc_f_alltoall(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                          MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!gc_is_active()) {
+    alltoall_f *real = (alltoall_f *)next("mpi_alltoall_");
+    real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+    return;
+  }
+  *ierr = MPI_Alltoall(c_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                       c_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype),
+                       PMPI_Comm_f2c(*comm));
+}
+
+/* The four spellings Open MPI's mpif-h library exports for each name. */
+#define GC_FORTRAN(fn, lower, upper)                                                     \
+  GC_EXPORT __typeof__(fn) lower##_ __attribute__((alias(#fn)));                         \
+  GC_EXPORT __typeof__(fn) lower##__ __attribute__((alias(#fn)));                        \
+  GC_EXPORT __typeof__(fn) lower __attribute__((alias(#fn)));                            \
+  GC_EXPORT __typeof__(fn) upper __attribute__((alias(#fn)));
+
+GC_FORTRAN(gc_f_init, mpi_init, MPI_INIT)
+GC_FORTRAN(gc_f_init_thread, mpi_init_thread, MPI_INIT_THREAD)
+GC_FORTRAN(gc_f_finalize, mpi_finalize, MPI_FINALIZE)
+GC_FORTRAN(gc_f_bcast, mpi_bcast, MPI_BCAST)
+GC_FORTRAN(gc_f_alltoall, mpi_alltoall, MPI_ALLTOALL)
+
+#endif
