@@ -111,6 +111,7 @@ check:
 	$(MAKE) check-unit
 	$(MAKE) check-mpi
 	$(MAKE) check-smpi
+	$(MAKE) check-multihost
 
 demo:
 	scripts/deps.sh
@@ -141,5 +142,6 @@ clean:
 	rm -rf $(BUILD)
 
 include test/smpi/smpi.mk
+include test/multihost/multihost.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
