@@ -58,14 +58,30 @@ grid_stop() {
   done
 }
 
-# backbone_bytes: bytes sent so far into the backbone by the routers of the grid.
-backbone_bytes() {
+# backbone_bytes / backbone_drops: bytes sent into the backbone by the grid's routers,
+# and packets their queues dropped, so far.
+backbone_stat() { # FIELD: 2 for bytes, 7 for drops in "Sent B bytes P pkt (dropped D, ..."
   local r total=0 b
   for r in $(ls /run/netns | grep '^gc-r'); do
-    b=$(tc -s -n "$r" qdisc show dev wan | awk '$1 == "Sent" { print $2; exit }')
+    b=$(tc -s -n "$r" qdisc show dev wan | awk -v f="$1" '$1 == "Sent" { gsub(/,/, ""); print $f; exit }')
     total=$((total + ${b:-0}))
   done
   echo "$total"
+}
+backbone_bytes() { backbone_stat 2; }
+backbone_drops() { backbone_stat 7; }
+
+# grid_unavailable RATE: why this machine cannot build the grid (nothing when it can).
+grid_unavailable() {
+  local tool probe=gc-probe-$$ why
+  [ "$(id -u)" = 0 ] || { echo "needs root to create network namespaces (run as root)"; return; }
+  for tool in ip tc unshare hostname mount; do
+    command -v "$tool" >/dev/null || { echo "$tool not found (scripts/deps.sh installs iproute2)"; return; }
+  done
+  why=$(ip netns add "$probe" 2>&1) || { echo "cannot create a network namespace here: $why"; return; }
+  why=$(tc -n "$probe" qdisc add dev lo root tbf rate "$1" burst 8kb limit 32kb 2>&1) || true
+  ip netns del "$probe"
+  [ -z "$why" ] || echo "tc cannot add a tbf qdisc here: $why"
 }
 
 # rate_bytes RATE: a tc rate (100mbit, 1gbit, 500kbit, 12500000bps...) in bytes/s.

@@ -14,24 +14,16 @@ RATE=${GRID_RATE:-100mbit}
 ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native lg}
 BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native flat binomial hlot spt greedy multilevel}
 
-skip() { echo "SKIP check-multihost: $*"; exit 0; }
-[ "$(id -u)" = 0 ] || skip "needs root to create network namespaces (run as root)"
-for tool in ip tc unshare hostname mount; do
-  command -v "$tool" >/dev/null || skip "$tool not found (scripts/deps.sh installs iproute2)"
-done
-probe=gc-probe-$$
-if ! why=$(ip netns add "$probe" 2>&1); then skip "cannot create a network namespace here: $why"; fi
-why=$(tc -n "$probe" qdisc add dev lo root tbf rate "$RATE" burst 8kb limit 32kb 2>&1) || true
-ip netns del "$probe"
-[ -z "$why" ] || skip "tc cannot add a tbf qdisc here: $why"
-
 source "$GRID_ROOT/test/multihost/lib.sh"
+why=$(grid_unavailable "$RATE")
+if [ -n "$why" ]; then echo "SKIP check-multihost: $why"; exit 0; fi
 LIB=$(realpath "$BUILD/libgridcoll.so")
 T=$(realpath "$BUILD/test/mpi")
 CALIBRATE=$(realpath "$BUILD/gridcoll-calibrate")
 CFG=$GRID_ROOT/test/multihost/grid.cfg
 tmp=$(mktemp -d)
-cleanup() { "$GRID_ROOT/scripts/grid-down" 2>/dev/null; rm -rf "$tmp"; }
+grid_built=0 # a grid already up is someone else's: left alone
+cleanup() { [ "$grid_built" = 0 ] || "$GRID_ROOT/scripts/grid-down"; rm -rf "$tmp"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 cd "$tmp" || exit 1
@@ -41,6 +33,7 @@ pass() { passed=$((passed + 1)); echo "ok   $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1"; sed 's/^/     | /' out err 2>/dev/null | head -20; }
 
 "$GRID_ROOT/scripts/grid-up" -k 2 -n 2 -r "$RATE" || { echo "FAIL grid-up"; exit 1; }
+grid_built=1
 hosts=$(sed -n 's/^hosts=//p' "$STATE/grid")
 N=$(wc -w <<<"$hosts")
 
