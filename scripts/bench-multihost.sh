@@ -109,5 +109,5 @@ PY
 echo
 echo "packets dropped by the backbone queues, per run:"
 sed 's/^/  /' "$OUT/drops.txt"
-[ "$finalize_hangs" = 0 ] || echo "note: $finalize_hangs run(s) ended by the harness after their results: a rank hung in MPI_Finalize (UCX over TCP, openucx/ucx#8738)"
+[ "$finalize_hangs" = 0 ] || echo "note: $finalize_hangs run(s) ended by the harness after their results: a rank hung in MPI_Finalize (UCX over TCP, like openucx/ucx#8738)"
 echo "logs and results.csv in $OUT"

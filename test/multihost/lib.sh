@@ -5,7 +5,7 @@
 # stdout in ./out, stderr in ./err, exit code in $rc. DONE is a command that says the
 # program has finished its work (e.g. its result line is in ./out and every rank wrote its
 # log). With UCX 1.13 over TCP, MPI_Finalize sometimes never returns on one rank
-# (openucx/ucx#8738: an endpoint flushed at close whose progress has stopped), after
+# (it spins closing an endpoint whose progress has stopped, like openucx/ucx#8738), after
 # every result is out. When DONE holds and the run has not ended FINALIZE_GRACE seconds
 # later, the run is ended, $finalize_hangs counts it, and rc is 0: the results stand, the
 # hang is MPI's, and it is reported. Without DONE, TIMEOUT ends the run with rc 124.
@@ -22,7 +22,7 @@ grid_mpirun() {
     if [ "$waited" -ge 0 ] && [ $((SECONDS - waited)) -ge "$FINALIZE_GRACE" ]; then
       grid_stop "$pid"
       finalize_hangs=$((finalize_hangs + 1))
-      echo "note: a rank hung in MPI_Finalize after the results (UCX over TCP, openucx/ucx#8738): run ended" >>err
+      echo "note: a rank hung in MPI_Finalize after the results (UCX over TCP, like openucx/ucx#8738): run ended" >>err
       rc=0
       return
     fi

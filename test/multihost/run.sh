@@ -94,6 +94,6 @@ else
   sed 's/^/     | /' cal.cfg 2>/dev/null | grep -A3 '<->' | head
 fi
 
-[ "$finalize_hangs" = 0 ] || echo "note: $finalize_hangs run(s) ended by the harness after their results: a rank hung in MPI_Finalize (UCX over TCP, openucx/ucx#8738)"
+[ "$finalize_hangs" = 0 ] || echo "note: $finalize_hangs run(s) ended by the harness after their results: a rank hung in MPI_Finalize (UCX over TCP, like openucx/ucx#8738)"
 echo "multihost: $passed passed, $failed failed"
 [ "$failed" = 0 ]
