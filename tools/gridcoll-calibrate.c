@@ -8,9 +8,9 @@
  *      members over the sizes, one-way time = half the round trip, Hockney alpha and beta
  *      by gc_fit_hockney;
  *   2. between every pair of clusters: ping-pong between their leaders, latency = alpha
- *      and bandwidth = 1/beta of the same fit; when that line fits poorly (a rate-shaped
- *      link sends small messages at line rate), the bandwidth of the two largest sizes
- *      (gc_fit_tail_bandwidth) and the latency of the smallest;
+ *      and bandwidth = 1/beta of the same fit; when that line fits poorly and the two
+ *      largest sizes show a lower bandwidth (a rate-shaped link sends small messages at
+ *      line rate), that bandwidth (gc_fit_tail_bandwidth) and the latency of the smallest;
  *   3. inside every cluster of two processes or more: MPI_Alltoall on the cluster's own
  *      communicator over at least four sizes, the contention signature gamma, delta, M
  *      fitted by gc_fit_signature (000 Eq. 5) with that cluster's alpha and beta.
@@ -661,10 +661,12 @@ static int calibrate(const struct options *o)
         w->latency = floor_at(alpha, 1e-9, &w->floored);
         w->bandwidth = 1 / floor_at(beta, 1e-15, &w->floored);
         /* A poor line through a rate-shaped link (a token bucket sends what fits its
-         * bucket at line rate, the rest at the rate): the largest messages tell the
-         * rate, the smallest the latency. */
+         * bucket at line rate, the rest at the rate): the small messages pull the line's
+         * bandwidth above the rate, the largest ones tell the rate, the smallest the
+         * latency. Only in that direction: a tail faster than the line is noise (two
+         * close times on a busy machine), not a rate limit. */
         double tail;
-        if (poor(&w->q) && gc_fit_tail_bandwidth(s, ns, &tail) == 0) {
+        if (poor(&w->q) && gc_fit_tail_bandwidth(s, ns, &tail) == 0 && tail < w->bandwidth) {
           w->hockney_bandwidth = w->bandwidth;
           w->bandwidth = tail;
           w->latency = floor_at(s[0].t - s[0].m / tail, 1e-9, &w->floored);
