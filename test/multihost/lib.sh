@@ -9,7 +9,7 @@
 # every result is out. When DONE holds and the run has not ended FINALIZE_GRACE seconds
 # later, the run is ended, $finalize_hangs counts it, and rc is 0: the results stand, the
 # hang is MPI's, and it is reported. Without DONE, TIMEOUT ends the run with rc 124.
-FINALIZE_GRACE=${FINALIZE_GRACE:-5}
+FINALIZE_GRACE=${FINALIZE_GRACE:-3}
 finalize_hangs=0
 grid_mpirun() {
   local limit=$1 done_cmd=$2 pid start waited=-1
