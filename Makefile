@@ -148,6 +148,7 @@ check:
 	$(MAKE) check-mpi
 	$(MAKE) check-smpi
 	$(MAKE) check-openmpi
+	$(MAKE) check-multihost
 
 demo:
 	GRIDCOLL_DEPS_EXTRA="$(MPI_DEPS)" scripts/deps.sh
@@ -181,5 +182,6 @@ clean:
 include test/smpi/smpi.mk
 include test/mpi/tool/tool.mk
 include mk/openmpi.mk
+include test/multihost/multihost.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

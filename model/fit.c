@@ -129,6 +129,35 @@ int gc_fit_hockney(const struct gc_fit_sample *s, int ns, double *alpha, double 
   return GC_MODEL_OK;
 }
 
+int gc_fit_tail_bandwidth(const struct gc_fit_sample *s, int ns, double *bandwidth)
+{
+  if (!s || !bandwidth || ns < 0)
+    return GC_MODEL_EINVAL;
+  for (int i = 0; i < ns; i++)
+    if (!gc_model_param_ok(s[i].m) || !time_ok(s[i].t))
+      return GC_MODEL_EINVAL;
+  /* m2: the largest size; m1: the largest below it; t: the smallest time of each. */
+  double m2 = -1, t2 = 0, m1 = -1, t1 = 0;
+  for (int i = 0; i < ns; i++)
+    if (s[i].m > m2)
+      m2 = s[i].m;
+  for (int i = 0; i < ns; i++)
+    if (s[i].m < m2 && s[i].m > m1)
+      m1 = s[i].m;
+  if (m1 < 0)
+    return GC_MODEL_EDEGENERATE;
+  for (int i = 0; i < ns; i++) {
+    if (s[i].m == m2 && (t2 == 0 || s[i].t < t2))
+      t2 = s[i].t;
+    if (s[i].m == m1 && (t1 == 0 || s[i].t < t1))
+      t1 = s[i].t;
+  }
+  if (!(t2 > t1))
+    return GC_MODEL_EDEGENERATE;
+  *bandwidth = (m2 - m1) / (t2 - t1);
+  return GC_MODEL_OK;
+}
+
 /* ---- contention signature: T/(n-1) = alpha + gamma*m*beta + delta*[m >= M] ---------- */
 struct sig_ctx {
   const struct gc_fit_a2a_sample *s;

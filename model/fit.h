@@ -34,6 +34,14 @@ struct gc_fit_quality {
 int gc_fit_hockney(const struct gc_fit_sample *s, int ns, double *alpha, double *beta,
                    struct gc_fit_quality *q);
 
+/* Bandwidth (bytes/s) of the largest messages: the slope between the two largest
+ * distinct sizes, (m2 - m1) / (t2 - t1), each size's smallest time. A rate-shaped link
+ * (a token bucket) sends messages that fit its bucket at line rate, so a fit over every
+ * size, weighted by relative error, follows the small ones; only the large ones see the
+ * rate. EINVAL: bad argument; EDEGENERATE: fewer than 2 distinct sizes, or no more time
+ * for the larger size. */
+int gc_fit_tail_bandwidth(const struct gc_fit_sample *s, int ns, double *bandwidth);
+
 /* Contention signature (000 Eq. 5) from all-to-all samples with alpha, beta known: fills
  * out->{alpha, beta, gamma, delta, threshold}.  The threshold M is the breakpoint that
  * minimises the residual; convention: M = the first (smallest) sample size at which delta

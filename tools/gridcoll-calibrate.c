@@ -8,7 +8,9 @@
  *      members over the sizes, one-way time = half the round trip, Hockney alpha and beta
  *      by gc_fit_hockney;
  *   2. between every pair of clusters: ping-pong between their leaders, latency = alpha
- *      and bandwidth = 1/beta of the same fit;
+ *      and bandwidth = 1/beta of the same fit; when that line fits poorly and the two
+ *      largest sizes show a lower bandwidth (a rate-shaped link sends small messages at
+ *      line rate), that bandwidth (gc_fit_tail_bandwidth) and the latency of the smallest;
  *   3. inside every cluster of two processes or more: MPI_Alltoall on the cluster's own
  *      communicator over at least four sizes, the contention signature gamma, delta, M
  *      fitted by gc_fit_signature (000 Eq. 5) with that cluster's alpha and beta.
@@ -432,6 +434,8 @@ struct wan_fit {
   double latency, bandwidth;
   struct gc_fit_quality q;
   int floored;
+  int tail;                 /* bandwidth from the largest sizes (gc_fit_tail_bandwidth) */
+  double hockney_bandwidth; /* then: what the poor line said */
   double t[MAX_SIZES];
 };
 
@@ -528,6 +532,10 @@ static int write_config(FILE *f, const struct options *o, const struct gc_config
         snprintf(what, sizeof what, "%s <-> %s", cl[a].name, cl[b].name);
         write_quality(f, "  ", what, &wan[a * k + b].q);
         write_samples(f, "  ", "one-way", sizes, wan[a * k + b].t, ns);
+        if (wan[a * k + b].tail)
+          fprintf(f, "  #   poor line (bandwidth %.6g MB/s): written instead, the bandwidth of the two\n"
+                     "  #   largest sizes and the latency of the smallest\n",
+                  wan[a * k + b].hockney_bandwidth / 1e6);
         if (wan[a * k + b].floored)
           fprintf(f, "  #   (a fitted value was 0 and is written as the smallest the loader accepts)\n");
       }
@@ -652,11 +660,25 @@ static int calibrate(const struct options *o)
               cl[a].name, cl[b].name);
         w->latency = floor_at(alpha, 1e-9, &w->floored);
         w->bandwidth = 1 / floor_at(beta, 1e-15, &w->floored);
-        say("  %s <-> %s: latency %.3g us, bandwidth %.3g MB/s", cl[a].name, cl[b].name,
-            w->latency * 1e6, w->bandwidth / 1e6);
+        /* A poor line through a rate-shaped link (a token bucket sends what fits its
+         * bucket at line rate, the rest at the rate): the small messages pull the line's
+         * bandwidth above the rate, the largest ones tell the rate, the smallest the
+         * latency. Only in that direction: a tail faster than the line is noise (two
+         * close times on a busy machine), not a rate limit. */
+        double tail;
+        if (poor(&w->q) && gc_fit_tail_bandwidth(s, ns, &tail) == 0 && tail < w->bandwidth) {
+          w->hockney_bandwidth = w->bandwidth;
+          w->bandwidth = tail;
+          w->latency = floor_at(s[0].t - s[0].m / tail, 1e-9, &w->floored);
+          w->tail = 1;
+        }
         char what[2 * GC_NAME_MAX + 16];
         snprintf(what, sizeof what, "%s <-> %s", cl[a].name, cl[b].name);
         warn_fit(what, &w->q);
+        say("  %s <-> %s: latency %.3g us, bandwidth %.3g MB/s%s", cl[a].name, cl[b].name,
+            w->latency * 1e6, w->bandwidth / 1e6,
+            w->tail ? " (the fit being poor: bandwidth of the two largest sizes, latency "
+                      "of the smallest)" : "");
       }
     }
 

@@ -130,6 +130,50 @@ START_TEST(hockney_fit)
 }
 END_TEST
 
+START_TEST(tail_bandwidth)
+{
+  /* A token bucket of 8 KiB at 12.5 MB/s behind a 1 GB/s line, 15 us of latency:
+   * messages up to the bucket go at line rate, the rest at the rate. The slope of the
+   * two largest sizes is the rate; a relative fit over all sizes misses it badly. */
+  struct gc_fit_sample s[9];
+  for (int i = 0; i < 9; i++) {
+    double m = 64.0 * (1 << (2 * i)) / 4, over = m > 8192 ? m - 8192 : 0;
+    s[i] = (struct gc_fit_sample){.m = m, .t = 15e-6 + (m - over) / 1e9 + over / 12.5e6};
+  }
+  double bw, alpha, beta;
+  ck_assert_int_eq(gc_fit_tail_bandwidth(s, 9, &bw), 0);
+  ck_assert_rel(bw, 12.5e6, 1e-9);
+  ck_assert_int_eq(gc_fit_hockney(s, 9, &alpha, &beta, NULL), 0);
+  ck_assert(1 / beta > 1.2 * 12.5e6);
+  /* Order does not matter, and of a repeated size the smallest time counts. */
+  struct gc_fit_sample r[4] = {{.m = 2000, .t = 3e-3}, {.m = 1000, .t = 2e-3},
+                               {.m = 2000, .t = 5e-3}, {.m = 0, .t = 1e-3}};
+  ck_assert_int_eq(gc_fit_tail_bandwidth(r, 4, &bw), 0);
+  ck_assert_rel(bw, 1e6, REL);
+  /* A pure Hockney line: the tail bandwidth is 1/beta. */
+  struct gc_fit_sample h[3] = {{.m = 0, .t = 5e-5}, {.m = 1e5, .t = 5e-5 + 8e-4},
+                               {.m = 1e6, .t = 5e-5 + 8e-3}};
+  ck_assert_int_eq(gc_fit_tail_bandwidth(h, 3, &bw), 0);
+  ck_assert_rel(bw, 1.25e8, 1e-9);
+}
+END_TEST
+
+START_TEST(tail_bandwidth_limits)
+{
+  double bw = -1;
+  struct gc_fit_sample same[2] = {{.m = 100, .t = 1e-3}, {.m = 100, .t = 2e-3}};
+  ck_assert_int_eq(gc_fit_tail_bandwidth(same, 2, &bw), GC_MODEL_EDEGENERATE);
+  struct gc_fit_sample flat[2] = {{.m = 100, .t = 2e-3}, {.m = 200, .t = 2e-3}};
+  ck_assert_int_eq(gc_fit_tail_bandwidth(flat, 2, &bw), GC_MODEL_EDEGENERATE);
+  ck_assert_int_eq(gc_fit_tail_bandwidth(flat, 1, &bw), GC_MODEL_EDEGENERATE);
+  struct gc_fit_sample bad[2] = {{.m = 100, .t = 0}, {.m = 200, .t = 2e-3}};
+  ck_assert_int_eq(gc_fit_tail_bandwidth(bad, 2, &bw), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_tail_bandwidth(NULL, 2, &bw), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_tail_bandwidth(flat, 2, NULL), GC_MODEL_EINVAL);
+  ck_assert(bw == -1); /* untouched on failure */
+}
+END_TEST
+
 START_TEST(fit_degenerate)
 {
   struct gc_fit_sample s[3] = {{.m = 100, .t = 1e-3}, {.m = 100, .t = 2e-3}, {.m = 100, .t = 3e-3}};
@@ -198,7 +242,9 @@ int main(void)
   tcase_add_test(core, signature_noisy);
   tcase_add_test(core, signature_no_delta);
   tcase_add_test(core, hockney_fit);
+  tcase_add_test(core, tail_bandwidth);
   tcase_add_test(limits, fit_degenerate);
+  tcase_add_test(limits, tail_bandwidth_limits);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);
   return gc_run_suite(s);

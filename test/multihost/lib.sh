@@ -1,0 +1,95 @@
+# Shared by test/multihost/run.sh and scripts/bench-multihost.sh (sourced, bash):
+# running an MPI program across the hosts of scripts/grid-up.
+#
+# grid_mpirun TIMEOUT DONE -- [mpiexec options] PROGRAM...: scripts/grid-mpiexec with
+# stdout in ./out, stderr in ./err, exit code in $rc. DONE is a command that says the
+# program has finished its work (e.g. its result line is in ./out and every rank wrote its
+# log). With UCX 1.13 over TCP, MPI_Finalize sometimes never returns on one rank
+# (it spins closing an endpoint whose progress has stopped, like openucx/ucx#8738), after
+# every result is out. When DONE holds and the run has not ended FINALIZE_GRACE seconds
+# later, the run is ended, $finalize_hangs counts it, and rc is 0: the results stand, the
+# hang is MPI's, and it is reported. Without DONE, TIMEOUT ends the run with rc 124.
+FINALIZE_GRACE=${FINALIZE_GRACE:-3}
+finalize_hangs=0
+grid_mpirun() {
+  local limit=$1 done_cmd=$2 pid start waited=-1
+  shift 3
+  start=$SECONDS
+  setsid "$GRID_ROOT/scripts/grid-mpiexec" "$@" >out 2>err &
+  pid=$!
+  while running "$pid"; do
+    if [ "$waited" -lt 0 ] && eval "$done_cmd"; then waited=$SECONDS; fi
+    if [ "$waited" -ge 0 ] && [ $((SECONDS - waited)) -ge "$FINALIZE_GRACE" ]; then
+      grid_stop "$pid"
+      finalize_hangs=$((finalize_hangs + 1))
+      echo "note: a rank hung in MPI_Finalize after the results (UCX over TCP, like openucx/ucx#8738): run ended" >>err
+      rc=0
+      return
+    fi
+    if [ $((SECONDS - start)) -ge "$limit" ]; then
+      grid_stop "$pid"
+      rc=124
+      return
+    fi
+    sleep 0.2
+  done
+  wait "$pid"
+  rc=$?
+}
+
+# running PID: PID has not exited (a zombie, exited but not yet waited for, has).
+running() {
+  local state
+  state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+  [ -n "$state" ] && [ "$state" != Z ]
+}
+
+# grid_stop PID: end the run PID leads (mpiexec takes its proxies and ranks with it),
+# then whatever of it is left in the grid's host namespaces.
+grid_stop() {
+  kill -TERM -- "-$1" 2>/dev/null
+  sleep 1
+  kill -KILL -- "-$1" 2>/dev/null
+  wait "$1" 2>/dev/null
+  local host pids
+  for host in $(sed -n 's/^hosts=//p' "${GRID_STATE:-/run/gridcoll-grid}/grid"); do
+    pids=$(ip netns pids "$host" 2>/dev/null)
+    [ -z "$pids" ] || kill -KILL $pids 2>/dev/null
+  done
+}
+
+# backbone_bytes / backbone_drops: bytes sent into the backbone by the grid's routers,
+# and packets their queues dropped, so far.
+backbone_stat() { # FIELD: 2 for bytes, 7 for drops in "Sent B bytes P pkt (dropped D, ..."
+  local r total=0 b
+  for r in $(ls /run/netns | grep '^gc-r'); do
+    b=$(tc -s -n "$r" qdisc show dev wan | awk -v f="$1" '$1 == "Sent" { gsub(/,/, ""); print $f; exit }')
+    total=$((total + ${b:-0}))
+  done
+  echo "$total"
+}
+backbone_bytes() { backbone_stat 2; }
+backbone_drops() { backbone_stat 7; }
+
+# grid_unavailable RATE: why this machine cannot build the grid (nothing when it can).
+grid_unavailable() {
+  local tool probe=gc-probe-$$ why
+  [ "$(id -u)" = 0 ] || { echo "needs root to create network namespaces (run as root)"; return; }
+  for tool in ip tc unshare hostname mount; do
+    command -v "$tool" >/dev/null || { echo "$tool not found (scripts/deps.sh installs iproute2)"; return; }
+  done
+  why=$(ip netns add "$probe" 2>&1) || { echo "cannot create a network namespace here: $why"; return; }
+  why=$(tc -n "$probe" qdisc add dev lo root tbf rate "$1" burst 8kb limit 32kb 2>&1) || true
+  ip netns del "$probe"
+  [ -z "$why" ] || echo "tc cannot add a tbf qdisc here: $why"
+}
+
+# rate_bytes RATE: a tc rate (100mbit, 1gbit, 500kbit, 12500000bps...) in bytes/s.
+rate_bytes() {
+  awk -v r="$1" 'BEGIN {
+    n = r + 0; u = tolower(substr(r, length(n "") + 1))
+    f["bit"] = 1 / 8; f["kbit"] = 1e3 / 8; f["mbit"] = 1e6 / 8; f["gbit"] = 1e9 / 8
+    f["bps"] = 1; f["kbps"] = 1e3; f["mbps"] = 1e6; f["gbps"] = 1e9
+    if (!(u in f)) exit 1
+    printf "%.0f\n", n * f[u] }'
+}

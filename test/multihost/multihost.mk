@@ -1,0 +1,25 @@
+# Multi-host tests and benchmarks on one machine (included by the Makefile): hosts are
+# network namespaces wired into clusters by scripts/grid-up, their backbone shaped by tc;
+# MPICH's mpiexec reaches them through scripts/grid-exec instead of ssh.
+#
+#   make check-multihost   every algorithm across hosts, clusters from host globs, and
+#                          gridcoll-calibrate's backbone bandwidth against the shaped rate
+#                          (test/multihost/run.sh, about a minute and a half; root: it says
+#                          SKIP with the reason where namespaces cannot be made)
+#   make bench-multihost   native against LG and the trees across hosts, real time,
+#                          medians, ratios and the models' errors (scripts/bench-multihost.sh)
+
+# Packages only these targets need (scripts/deps.sh installs what is missing; only as
+# root, since without root the targets skip anyway).
+MULTIHOST_DEPS := iproute2 util-linux mount hostname
+MULTIHOST_INSTALL = [ "$$(id -u)" != 0 ] || GRIDCOLL_DEPS_EXTRA="$(MULTIHOST_DEPS)" scripts/deps.sh
+
+.PHONY: check-multihost bench-multihost
+
+check-multihost: $(LIB) $(MPI_TESTS) $(CALIBRATE)
+	$(MULTIHOST_INSTALL)
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" test/multihost/run.sh
+
+bench-multihost: $(LIB) $(BUILD)/test/mpi/sweep
+	$(MULTIHOST_INSTALL)
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-multihost.sh
