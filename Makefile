@@ -141,5 +141,6 @@ clean:
 	rm -rf $(BUILD)
 
 include test/smpi/smpi.mk
+include test/sanitize/sanitize.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -7,6 +7,9 @@ set -u
 BUILD=${BUILD:-build}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 LIB=$(realpath "$BUILD/libgridcoll.so")
+# PRELOAD: libraries preloaded before gridcoll, e.g. a sanitizer's runtime, which must come
+# first in the process (test/sanitize/sanitize.mk).
+PRELOAD_LIBS="${PRELOAD:+$PRELOAD }$LIB"
 T=$(realpath "$BUILD/test/mpi")
 ROOT=$(realpath "$(dirname "$0")/../..") # scripts/ and examples/, for the tools' cases
 ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native lg}
@@ -24,7 +27,7 @@ fail() { failed=$((failed + 1)); echo "FAIL $1"; sed 's/^/     | /' out err 2>/d
 # LD_PRELOAD included; stdout to ./out, stderr to ./err, exit code in $rc.
 mpirun() {
   local n=$1; shift
-  local genv=(-genv LD_PRELOAD "$LIB")
+  local genv=(-genv LD_PRELOAD "$PRELOAD_LIBS")
   while [ "$1" != "--" ]; do genv+=(-genv "${1%%=*}" "${1#*=}"); shift; done
   shift
   timeout 300 "$MPIEXEC" "${genv[@]}" -n "$n" "$@" >out 2>err
@@ -264,7 +267,7 @@ mpirun 2 GRIDCOLL_CONFIG="$tmp/strict.cfg" -- "$T/alltoall" quick
 [ "$rc" != 0 ] && grep -q 'strict' err && pass "strict = true: bad configuration aborts" || fail "strict = true: bad configuration aborts"
 
 # Ranks that disagree (here one rank forces another algorithm) must all pass through.
-timeout 300 "$MPIEXEC" -genv LD_PRELOAD "$LIB" -genv GRIDCOLL_LOG "$tmp/mix-%r.csv" \
+timeout 300 "$MPIEXEC" -genv LD_PRELOAD "$PRELOAD_LIBS" -genv GRIDCOLL_LOG "$tmp/mix-%r.csv" \
   -n 1 -env GRIDCOLL_BCAST native "$T/bcast" : -n 1 "$T/bcast" >out 2>err
 rc=$?
 no_failures && [ "$(warnings)" = 1 ] && grep -q 'differs between ranks' err && [ ! -e mix-0.csv ] &&
