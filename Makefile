@@ -111,6 +111,7 @@ check:
 	$(MAKE) check-unit
 	$(MAKE) check-mpi
 	$(MAKE) check-smpi
+	$(MAKE) check-sanitize
 
 demo:
 	scripts/deps.sh
