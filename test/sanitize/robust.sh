@@ -76,7 +76,7 @@ if want threads; then
   # duplicates), then 4 ranks in 0-1 | 2-3 with every choice on auto and the probe.
   cases=("3|GRIDCOLL_CLUSTERS=0,1-2|GRIDCOLL_ALLTOALL=lg|GRIDCOLL_BCAST=hlot|GRIDCOLL_LOG_MODE=sync"
          "4|GRIDCOLL_CLUSTERS=0-1,2-3|GRIDCOLL_ALLTOALL=auto|GRIDCOLL_BCAST=auto|GRIDCOLL_PROBE=1")
-  iterations=${THREAD_ITERATIONS:-30}
+  iterations=${THREAD_ITERATIONS:-20}
   for entry in "${cases[@]}"; do
     IFS='|' read -r n settings <<<"$entry"
     IFS='|' read -r -a vars <<<"$settings"

@@ -22,7 +22,7 @@ TSAN_BUILD := $(BUILD)-tsan
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
 # The runtimes of the compiler that $(MPICC) wraps (gcc by default).
-SAN_CC := $(shell $(MPICC) -show 2>/dev/null | cut -d' ' -f1)
+SAN_CC = $(shell $(MPICC) -show 2>/dev/null | cut -d' ' -f1)
 ASAN_PRELOAD = $(realpath $(shell $(SAN_CC) -print-file-name=libasan.so) $(shell $(SAN_CC) -print-file-name=libubsan.so))
 TSAN_PRELOAD = $(realpath $(shell $(SAN_CC) -print-file-name=libtsan.so))
 # Broadcast algorithms run.sh exercises under ASan (the whole list takes twice as long):
