@@ -149,6 +149,7 @@ check:
 	$(MAKE) check-smpi
 	$(MAKE) check-openmpi
 	$(MAKE) check-multihost
+	$(MAKE) check-sanitize
 
 demo:
 	GRIDCOLL_DEPS_EXTRA="$(MPI_DEPS)" scripts/deps.sh
@@ -183,5 +184,6 @@ include test/smpi/smpi.mk
 include test/mpi/tool/tool.mk
 include mk/openmpi.mk
 include test/multihost/multihost.mk
+include test/sanitize/sanitize.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

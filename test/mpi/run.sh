@@ -450,13 +450,13 @@ tool_saw() { [ "$(grep -c "^counting_tool: rank -\?[0-9]* .*$1 $2\b" err)" = 3 ]
 for prog in alltoall bcast; do
   alg=lg; [ "$prog" = bcast ] && alg=flat
   rm -f st-*.csv
-  mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/st-%r.csv" LD_PRELOAD="$TOOL $LIB" -- "$T/$prog" quick
+  mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/st-%r.csv" LD_PRELOAD="${PRELOAD:+$PRELOAD }$TOOL $LIB" -- "$T/$prog" quick
   calls=$(sed -n 's/.* \([0-9]*\) calls per rank/\1/p' out)
   no_failures && [ -n "$calls" ] && tool_saw "$prog" "$calls" && [ "$(tail -n +2 st-0.csv | wc -l)" = 0 ] &&
     pass "stacking: tool first sees all $calls $prog calls, gridcoll none" ||
     fail "stacking: tool first sees all $calls $prog calls, gridcoll none"
   rm -f st-*.csv
-  mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/st-%r.csv" LD_PRELOAD="$LIB $TOOL" -- "$T/$prog" quick
+  mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/st-%r.csv" LD_PRELOAD="${PRELOAD:+$PRELOAD }$LIB $TOOL" -- "$T/$prog" quick
   no_failures && tool_saw "$prog" 0 && [ "$(ops_in st-1.csv)" = "$prog,$alg=$calls " ] &&
     pass "stacking: gridcoll first runs all $calls $prog calls ($alg), the tool none" ||
     fail "stacking: gridcoll first runs all $calls $prog calls ($alg), the tool none"
