@@ -16,6 +16,7 @@ SANITIZER=${SANITIZER:-}
 LIB=$(realpath "$BUILD/libgridcoll.so")
 T=$(realpath "$BUILD/test/mpi")
 HERE=$(realpath "$(dirname "$0")")
+. "$HERE/../../scripts/launcher.sh" # MPICH's hydra or Open MPI's mpirun
 PRELOAD_LIBS="${PRELOAD:+$PRELOAD }$LIB"
 SECTIONS=${*:-threads longrun churn faults}
 tmp=$(mktemp -d)
@@ -36,16 +37,16 @@ if [ "$SANITIZER" = tsan ]; then
   export TSAN_OPTIONS="suppressions=$HERE/tsan.supp exitcode=66 ${TSAN_OPTIONS:-}"
 fi
 
-# mpirun N [VAR=VALUE ...] -- program args (as in test/mpi/run.sh), under `timeout LIMIT`
+# mpirun N [VAR=VALUE ...] -- program args (as in test/mpi/run.sh, through
+# scripts/launcher.sh), under `timeout LIMIT`
 # (default 300 s); stdout to ./out, stderr to ./err, exit code in $rc, seconds in $secs.
 LIMIT=300
 mpirun() {
   local n=$1; shift
-  local genv=(-genv LD_PRELOAD "$PRELOAD_LIBS")
-  while [ "$1" != "--" ]; do genv+=(-genv "${1%%=*}" "${1#*=}"); shift; done
-  shift
+  local cmd=(timeout "$LIMIT" "${GC_LAUNCH[@]}")
+  gc_app cmd "$n" LD_PRELOAD="$PRELOAD_LIBS" "$@"
   local t0=$SECONDS
-  timeout "$LIMIT" "$MPIEXEC" "${genv[@]}" -n "$n" "$@" >out 2>err
+  "${cmd[@]}" >out 2>err
   rc=$?
   secs=$((SECONDS - t0))
 }
