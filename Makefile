@@ -109,6 +109,7 @@ check:
 	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS) $(SMPI_DEPS)" scripts/deps.sh
 	$(MAKE) all
 	$(MAKE) check-unit
+	$(MAKE) check-fuzz-regress
 	$(MAKE) check-mpi
 	$(MAKE) check-smpi
 
@@ -141,5 +142,6 @@ clean:
 	rm -rf $(BUILD)
 
 include test/smpi/smpi.mk
+include test/fuzz/fuzz.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
