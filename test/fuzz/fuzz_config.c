@@ -80,7 +80,7 @@ static void setup(void) {
 static void predict_all(const struct gc_config *cfg, int size, const int *gid) {
   struct gc_layout layout;
   struct gc_network net;
-  static const double sizes[] = {0, 1, 8192, 1 << 20};
+  static const double sizes[] = {1, 1 << 20}; /* below and above every threshold */
   if (gc_layout_build(&layout, size, gid) != 0) return;
   if (gc_network_build(&net, cfg, &layout) != 0) {
     gc_layout_free(&layout);
@@ -105,10 +105,14 @@ static void predict_all(const struct gc_config *cfg, int size, const int *gid) {
 static void topology(const struct gc_config *cfg) {
   int gid[WORLD], sub[WORLD / 2];
   char err[GC_ERR_MAX];
-  for (int r = 0; r < WORLD; r++) {
-    gid[r] = gc_topology_cluster_of(cfg, r, hosts[r], err, sizeof err);
-    if (gid[r] == -2) return; /* a host claimed twice: the shim passes through */
-    if (gid[r] == GC_CLUSTER_NONE) gid[r] = cfg->nclusters + r;
+  if (cfg->topology == GC_TOPOLOGY_NODE) { /* one cluster per host, as node_cluster_table */
+    gc_topology_by_host(hosts, WORLD, gid);
+  } else {
+    for (int r = 0; r < WORLD; r++) {
+      gid[r] = gc_topology_cluster_of(cfg, r, hosts[r], err, sizeof err);
+      if (gid[r] == -2) return; /* a host claimed twice: the shim passes through */
+      if (gid[r] == GC_CLUSTER_NONE) gid[r] = cfg->nclusters + r;
+    }
   }
   predict_all(cfg, WORLD, gid);
   for (int r = 0; r < WORLD / 2; r++) sub[r] = gid[2 * r + 1]; /* odd ranks */
