@@ -2,7 +2,9 @@
 # Install the Debian packages gridcoll needs, only those that are missing.
 # Run by `make check`, `make demo` and .ci/run; safe to run again.
 # GRIDCOLL_DEPS_EXTRA adds packages only some targets need: `make check`, `make deps-tools`
-# and `make bench-model` pass python3-matplotlib (scripts/gridcoll-report's plots).
+# and `make bench-model` pass python3-matplotlib (scripts/gridcoll-report's plots);
+# `make fuzz` passes clang and libclang-rt-dev (libFuzzer: with --no-install-recommends,
+# clang alone lacks its runtime libraries). `make check-fuzz-regress` needs only gcc.
 set -euo pipefail
 
 packages=(make gcc gfortran pkg-config mpich libmpich-dev libconfig-dev check python3)
