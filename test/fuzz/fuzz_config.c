@@ -141,6 +141,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)gc_config_file_says_strict(path);
   } else if (gc_config_apply_env(&cfg, env_get, &names, err, sizeof err) == 0 && cfg.enabled) {
     (void)gc_config_hash(&cfg);
+    volatile size_t segment = (size_t)cfg.bcast_segment; /* as shim/startup.c does */
+    (void)segment;
     topology(&cfg);
   }
   gc_config_free(&cfg);
