@@ -41,7 +41,7 @@ fail:
 
 /* Line of the first "@include" directive, 0 when none. libconfig opens the named file
  * with its own reader, which exits the process on a read error ("@include \"/\"", a
- * directory) and reads a device such as /dev/zero until memory runs out. libconfig 1.5
+ * directory) and blocks on a FIFO or "/dev/stdin" (the MPI program's input). libconfig 1.5
  * has no hook to vet the file, so the directive is refused: found with the scanner's own
  * rule (a line's first word after blanks), also inside a comment or a string, which only
  * costs a clear message on a file nobody writes. */
