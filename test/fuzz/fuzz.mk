@@ -72,7 +72,7 @@ fuzz-run: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/fuzz_%) $(FUZZ_TARGETS:%=$(FUZZ_OUT)/repl
 	    -rss_limit_mb=2048 -max_len=$$max -dict=test/fuzz/$$t.dict -print_final_stats=1 -detect_leaks=0 \
 	    -artifact_prefix=$(FUZZ_OUT)/crashes/$$t/ $(FUZZ_OUT)/corpus/$$t test/fuzz/corpus/$$t \
 	    >$(FUZZ_OUT)/$$t.log 2>&1; rc=$$?; \
-	  grep -E 'INITED|DONE|stat::|ERROR|SUMMARY|artifact|Test unit written' $(FUZZ_OUT)/$$t.log; \
+	  grep -E '^#[0-9]+.*(INITED|DONE)|^stat::|ERROR|^SUMMARY|Test unit written' $(FUZZ_OUT)/$$t.log; \
 	  [ $$rc = 0 ] || { echo "gridcoll: fuzz_$$t FAILED (exit $$rc): see $(FUZZ_OUT)/crashes/$$t/"; fail=1; }; \
 	  ASAN_OPTIONS=detect_leaks=1 $(FUZZ_ENV) nice -n 10 $(FUZZ_OUT)/replay_$$t $(FUZZ_OUT)/corpus/$$t \
 	    || { echo "gridcoll: replaying fuzz_$$t's corpus FAILED (a leak?)"; fail=1; }; \
