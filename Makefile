@@ -145,6 +145,7 @@ check:
 	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS) $(SMPI_DEPS) $(OPENMPI_DEPS)" scripts/deps.sh
 	$(MAKE) all
 	$(MAKE) check-unit
+	$(MAKE) check-fuzz-regress
 	$(MAKE) check-mpi
 	$(MAKE) check-smpi
 	$(MAKE) check-openmpi
@@ -185,5 +186,6 @@ include test/mpi/tool/tool.mk
 include mk/openmpi.mk
 include test/multihost/multihost.mk
 include test/sanitize/sanitize.mk
+include test/fuzz/fuzz.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

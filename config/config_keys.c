@@ -2,6 +2,7 @@
  *
  * One table per group; to add a key, add one line to its table (and a field to
  * struct gc_config). Unknown keys are refused with the list of the allowed ones. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +50,8 @@ static const struct gc_key alltoall_keys[] = {
 
 static const struct gc_key bcast_keys[] = {
     {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(bcast_algorithm), .which = 1, .line_off = CFG(bcast_line)},
-    {.name = "segment", .parse = gc_key_unit, .off = CFG(bcast_segment), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
+    /* The shim converts it to a size_t: a larger double would be undefined behaviour. */
+    {.name = "segment", .parse = gc_key_unit, .off = CFG(bcast_segment), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
     {0}};
 
 static const struct gc_key log_keys[] = {
@@ -163,9 +165,14 @@ int gc_key_string(struct gc_loader *ld, config_setting_t *s, const char *key, vo
 
 int gc_key_unit(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
                 const struct gc_key *k) {
-  char msg[GC_ERR_MAX];
-  if (gc_units_setting(k->unit, k->bound, s, (double *)((char *)base + k->off), msg, sizeof msg) < 0)
+  char msg[GC_ERR_MAX], got[96];
+  double v;
+  if (gc_units_setting(k->unit, k->bound, s, &v, msg, sizeof msg) < 0)
     return gc_config_fail(ld, s, key, "%s", msg);
+  if (k->max > 0 && v > k->max)
+    return gc_config_fail(ld, s, key, "expected at most %.17g (2^%d), got %s", k->max,
+                          (int)log2(k->max), gc_config_describe(s, got, sizeof got));
+  *(double *)((char *)base + k->off) = v;
   return 0;
 }
 
