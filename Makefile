@@ -122,9 +122,9 @@ $(BUILD)/test/mpi/%: test/mpi/%.c test/mpi/mpitest.h
 # mpif.h declares no interfaces: passing MPI_IN_PLACE (a scalar) where an array goes is
 # legal MPI but an error to gfortran >= 10 unless allowed (MPICH's wrapper allows it,
 # Open MPI's does not).
-$(BUILD)/test/mpi/%: test/mpi/%.f90
+$(BUILD)/test/mpi/%: test/mpi/%.f90 test/mpi/fortran_body.inc
 	@mkdir -p $(@D)
-	$(MPIFC) -O2 -Wall -fallow-argument-mismatch $< -o $@ -J$(@D)
+	$(MPIFC) -O2 -Wall -fallow-argument-mismatch -Itest/mpi $< -o $@ -J$(@D)
 
 # check_predict_tool runs $(BUILD)/gridcoll-predict: the tools are built first.
 # Check's time-outs are wall-clock: a loaded machine (a CI box running other jobs) gets
