@@ -9,7 +9,10 @@
  * next definition) and start or stop gridcoll as the C ones do; MPI_ALLTOALL and
  * MPI_BCAST convert the handles and Fortran's MPI_IN_PLACE / MPI_BOTTOM and call
  * gridcoll's C wrapper, or, while gridcoll is off, Open MPI's Fortran binding untouched.
- * `use mpi_f08` calls Open MPI's internal ompi_*_f functions and stays unintercepted. */
+ * `use mpi_f08` calls Open MPI's ompi_*_f functions instead (mpi_alltoall_f08_ passes
+ * comm%MPI_VAL and the rest to ompi_alltoall_f): in libmpi_mpifh those are the very
+ * functions mpi_alltoall_ and its spellings are weak aliases of, with the same
+ * arguments, so gridcoll defines them too, as aliases of the same five wrappers. */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 
@@ -115,5 +118,13 @@ GC_FORTRAN(gc_f_init_thread, mpi_init_thread, MPI_INIT_THREAD)
 GC_FORTRAN(gc_f_finalize, mpi_finalize, MPI_FINALIZE)
 GC_FORTRAN(gc_f_bcast, mpi_bcast, MPI_BCAST)
 GC_FORTRAN(gc_f_alltoall, mpi_alltoall, MPI_ALLTOALL)
+
+/* What `use mpi_f08` calls (libmpi_usempif08's mpi_*_f08_ routines). */
+#define GC_FORTRAN_F08(fn, name) GC_EXPORT __typeof__(fn) name __attribute__((alias(#fn)));
+GC_FORTRAN_F08(gc_f_init, ompi_init_f)
+GC_FORTRAN_F08(gc_f_init_thread, ompi_init_thread_f)
+GC_FORTRAN_F08(gc_f_finalize, ompi_finalize_f)
+GC_FORTRAN_F08(gc_f_bcast, ompi_bcast_f)
+GC_FORTRAN_F08(gc_f_alltoall, ompi_alltoall_f)
 
 #endif

@@ -416,10 +416,6 @@ fi
 # reaches PMPI_Init directly: gridcoll wraps it, shim/init_f08.c). Values checked by the
 # program, in place included; the log shows LG and the flat tree ran on every rank.
 for prog in fortran fortran_mpif fortran_f08; do
-  if [ "$prog" = fortran_f08 ] && [ "$GC_LAUNCHER" = openmpi ]; then
-    skip "fortran ($prog)" "Open MPI's use mpi_f08 bindings call PMPI_ directly and are not intercepted (README, Limitations)"
-    continue
-  fi
   rm -f fo-*.csv
   mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/fo-%r.csv" -- "$T/$prog"
   if [ "$rc" = 0 ] && grep -q ': 0 failed, 5 calls per rank' out && [ "$(warnings)" = 0 ] &&
