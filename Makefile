@@ -115,7 +115,7 @@ $(BUILD)/test/check_%: test/unit/check_%.c $(PURE_LIB)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $(CHECK_CFLAGS) $< -o $@ $(PURE_LIB) $(CHECK_LIBS) $(LIBCONFIG_LIBS) -lm
 
 # MPI test programs are linked WITHOUT gridcoll: they get it only through LD_PRELOAD.
-$(BUILD)/test/mpi/%: test/mpi/%.c test/mpi/mpitest.h
+$(BUILD)/test/mpi/%: test/mpi/%.c test/mpi/mpitest.h test/mpi/memusage.h
 	@mkdir -p $(@D)
 	$(MPICC) $(STD) $(WARN) $(CFLAGS) -Itest/mpi $< -o $@
 

@@ -9,28 +9,8 @@
  * and at the end, as in longrun.c (0: only print); LeakSanitizer
  * or valgrind catch what this misses.
  * Prints "churn: N communicators, rss +K KiB, heap +K KiB, F failed". */
-#include <malloc.h>
-
+#include "memusage.h"
 #include "mpitest.h"
-
-static long rss_kib(void)
-{
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  long v = -1;
-  while (f && fgets(line, sizeof line, f))
-    if (strncmp(line, "VmRSS:", 6) == 0)
-      v = atol(line + 6);
-  if (f)
-    fclose(f);
-  return v;
-}
-
-static long heap_kib(void)
-{
-  struct mallinfo2 mi = mallinfo2(); /* small blocks and mmap-ed large ones */
-  return (long)((mi.uordblks + mi.hblkhd) >> 10);
-}
 
 int main(int argc, char **argv)
 {
@@ -42,10 +22,10 @@ int main(int argc, char **argv)
   long bound = argc > 2 ? atol(argv[2]) : 2048;
   int *send = malloc(sizeof(int) * 4 * (size_t)size), *recv = malloc(sizeof(int) * 4 * (size_t)size);
   int failed = 0;
-  long rss0 = 0, heap0 = 0;
+  struct usage start = {0};
   for (long r = 0; r < rounds; r++) {
     if (r == rounds / 4)
-      rss0 = rss_kib(), heap0 = heap_kib();
+      start = usage_now();
     MPI_Comm comm;
     if (r % 2)
       MPI_Comm_dup(MPI_COMM_WORLD, &comm);
@@ -66,7 +46,8 @@ int main(int argc, char **argv)
     failed += buf[0] != salt || buf[1] != salt || buf[2] != salt;
     MPI_Comm_free(&comm);
   }
-  long rss = rss_kib() - rss0, heap = heap_kib() - heap0;
+  struct usage end = usage_now();
+  long rss = end.rss - start.rss, heap = end.heap - start.heap;
   if (bound > 0 && (rss > bound || heap > bound)) {
     printf("FAIL memory grew over %ld communicators (rank %d): rss %+ld KiB, heap %+ld KiB; "
            "bound %ld KiB\n",

@@ -9,33 +9,8 @@
  * pools) has been touched, so growth after that is a per-call leak: with the defaults,
  * anything above ~20 bytes per call fails.
  * Prints "longrun: N calls per rank, rss +K KiB, hwm +K KiB, heap +K KiB, F failed". */
-#include <malloc.h>
-
+#include "memusage.h"
 #include "mpitest.h"
-
-struct usage {
-  long rss, hwm, heap; /* KiB */
-};
-
-static long status_kib(const char *key)
-{
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  long v = -1;
-  size_t n = strlen(key);
-  while (f && fgets(line, sizeof line, f))
-    if (strncmp(line, key, n) == 0 && line[n] == ':')
-      v = atol(line + n + 1);
-  if (f)
-    fclose(f);
-  return v;
-}
-
-static struct usage usage_now(void)
-{
-  struct mallinfo2 mi = mallinfo2();
-  return (struct usage){status_kib("VmRSS"), status_kib("VmHWM"), (long)((mi.uordblks + mi.hblkhd) >> 10)};
-}
 
 int main(int argc, char **argv)
 {
