@@ -34,7 +34,7 @@ $(SMPI_BUILD)/obj/%.o: %.c
 $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) -Itest/mpi $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
-$(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/bcast_bench: $(SMPI_BUILD)/%: test/bench/%.c $(SMPI_OBJ)
+$(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/bcast_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 # The calibration tool measures the MPI library itself: no gridcoll objects linked in.
