@@ -18,6 +18,17 @@ static int bad(double x)
   return isnan(x) || x < 0.0;
 }
 
+void *gc_tree_scratch(size_t nd, size_t ni, double **d, int **i)
+{
+  /* doubles first: the ints after them stay aligned */
+  double *block = malloc(sizeof(double) * nd + sizeof(int) * ni);
+  if (block) {
+    *d = block;
+    *i = (int *)(block + nd);
+  }
+  return block;
+}
+
 int gc_tree_start(const struct gc_tree_input *in, struct gc_tree *out)
 {
   memset(out, 0, sizeof *out);

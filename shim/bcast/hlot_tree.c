@@ -22,13 +22,11 @@ int gc_bcast_hlot_tree(const struct gc_tree_input *in, struct gc_tree *out)
   if (rc != 0)
     return rc;
   int k = in->k, r = in->root;
-  int *ibuf = malloc(sizeof(int) * 4 * (size_t)k);
-  double *dbuf = malloc(sizeof(double) * 2 * (size_t)k);
-  if (!ibuf || !dbuf) {
-    free(ibuf);
-    free(dbuf);
+  int *ibuf;
+  double *dbuf;
+  void *scratch = gc_tree_scratch(2 * (size_t)k, 4 * (size_t)k, &dbuf, &ibuf);
+  if (!scratch)
     return GC_TREE_ENOMEM;
-  }
   int *parent = ibuf, *order = ibuf + k, *in_y = ibuf + 2 * k, *best_c = ibuf + 3 * k;
   double *D = dbuf, *best = dbuf + k; /* best[n]: cheapest allowed W[c][n], c in Y */
   for (int n = 0; n < k; n++) {
@@ -61,7 +59,6 @@ int gc_bcast_hlot_tree(const struct gc_tree_input *in, struct gc_tree *out)
     }
   }
   rc = gc_tree_build(in, parent, order, out);
-  free(ibuf);
-  free(dbuf);
+  free(scratch);
   return rc;
 }

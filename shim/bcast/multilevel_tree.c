@@ -18,13 +18,11 @@ int gc_bcast_multilevel_tree(const struct gc_tree_input *in, struct gc_tree *out
   if (rc != 0 || !in->site)
     return rc != 0 ? rc : gc_bcast_hlot_tree(in, out);
   int k = in->k, r = in->root;
-  int *ibuf = malloc(sizeof(int) * 4 * (size_t)k);
-  double *dbuf = malloc(sizeof(double) * 2 * (size_t)k * (size_t)k);
-  if (!ibuf || !dbuf) {
-    free(ibuf);
-    free(dbuf);
+  int *ibuf;
+  double *dbuf;
+  void *scratch = gc_tree_scratch(2 * (size_t)k * (size_t)k, 4 * (size_t)k, &dbuf, &ibuf);
+  if (!scratch)
     return GC_TREE_ENOMEM;
-  }
   /* Sites numbered 0.. by first appearance, the root's site first (the HLOT root). */
   int *site_of = ibuf, *sub = ibuf + k, *parent = ibuf + 2 * k, *order = ibuf + 3 * k;
   int nsites = 0;
@@ -65,7 +63,6 @@ int gc_bcast_multilevel_tree(const struct gc_tree_input *in, struct gc_tree *out
     gc_tree_free(&top);
     rc = gc_tree_build(in, parent, order, out);
   }
-  free(ibuf);
-  free(dbuf);
+  free(scratch);
   return rc;
 }

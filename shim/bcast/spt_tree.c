@@ -14,13 +14,11 @@ int gc_bcast_spt_tree(const struct gc_tree_input *in, struct gc_tree *out)
   if (rc != 0)
     return rc;
   int k = in->k, r = in->root;
-  int *ibuf = malloc(sizeof(int) * 3 * (size_t)k);
-  double *dist = malloc(sizeof(double) * (size_t)k);
-  if (!ibuf || !dist) {
-    free(ibuf);
-    free(dist);
+  int *ibuf;
+  double *dist;
+  void *scratch = gc_tree_scratch((size_t)k, 3 * (size_t)k, &dist, &ibuf);
+  if (!scratch)
     return GC_TREE_ENOMEM;
-  }
   int *parent = ibuf, *order = ibuf + k, *done = ibuf + 2 * k;
   for (int n = 0; n < k; n++) {
     done[n] = 0;
@@ -45,7 +43,6 @@ int gc_bcast_spt_tree(const struct gc_tree_input *in, struct gc_tree *out)
     }
   }
   rc = gc_tree_build(in, parent, order, out);
-  free(ibuf);
-  free(dist);
+  free(scratch);
   return rc;
 }

@@ -75,6 +75,9 @@ void gc_tree_free(struct gc_tree *t);
  * gc_tree_from_parents: CSR from parent[] (copied), children listed in the order of
  * `order` (a permutation of 0..k-1 beginning with the root, e.g. construction order). */
 int gc_tree_start(const struct gc_tree_input *in, struct gc_tree *out);
+/* A builder's working arrays in one allocation: ND doubles at *d, then NI ints at *i.
+ * Returns the block to free(), or NULL when out of memory (return GC_TREE_ENOMEM). */
+void *gc_tree_scratch(size_t nd, size_t ni, double **d, int **i);
 int gc_tree_from_parents(int k, int root, const int *parent, const int *order,
                          struct gc_tree *out);
 /* gc_tree_from_parents, then gc_tree_order_children: how every builder ends. */
