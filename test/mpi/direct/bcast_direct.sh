@@ -20,7 +20,7 @@ make -s "$BUILD/libgcpure.a" || exit 1
 $MPICC -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g \
   -I. -Iconfig -Imodel -Ishim -Ishim/bcast -Itest/mpi -Itest/mpi/direct \
   shim/bcast/tree_exec.c shim/bcast/tree_algorithms.c shim/count.c \
-  test/mpi/direct/bcast_comm_stub.c test/mpi/direct/bcast_direct.c -o "$bin" \
+  test/mpi/direct/comm_state_stub.c test/mpi/direct/bcast_direct.c -o "$bin" \
   "$BUILD/libgcpure.a" $(pkg-config --libs libconfig) -lm
 
 # Cluster ids are korea8's (0..7 = A..H), so the korea8 matrix gives multi-hop trees:
