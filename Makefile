@@ -62,7 +62,7 @@ INCLUDES := -I. -Iconfig -Imodel -Ishim -Ishim/alltoall -Ishim/bcast
 UNIT_TESTS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(wildcard test/unit/check_*.c))
 MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.c)) \
               $(patsubst test/mpi/%.f90,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.f90))
-TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/gridcoll-predict.c))
+TOOLS      := $(BUILD)/gridcoll-predict
 CALIBRATE  := $(BUILD)/gridcoll-calibrate
 
 .PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model
@@ -101,8 +101,10 @@ $(BUILD)/pure/%.o: %.c
 $(PURE_LIB): $(PURE_SRC:%.c=$(BUILD)/pure/%.o)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/%: tools/%.c $(PURE_LIB)
-	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $< -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
+# gridcoll-predict: main in tools/, its steps in tools/predict/ (plain C, no MPI).
+PREDICT_SRC := tools/gridcoll-predict.c $(wildcard tools/predict/*.c)
+$(BUILD)/gridcoll-predict: $(PREDICT_SRC) tools/predict/predict.h $(PURE_LIB)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) -Itools/predict $(PREDICT_SRC) -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
 
 # An MPI program that calls the MPI library itself (never run under gridcoll), with
 # the pure configuration loader and fits.

@@ -1,0 +1,91 @@
+/* gridcoll-predict's output: a header (the layout and, per algorithm, the model that
+ * predicts it), then one row per size with every algorithm's time and `auto`'s choice,
+ * chosen by the library's own gc_select from the same predictions. */
+#include <stdio.h>
+
+#include "model.h"
+#include "predict.h"
+#include "select.h"
+
+#define MAX_ALGORITHMS 64
+
+static int algorithm_count(const struct op *op)
+{
+  return op->n > MAX_ALGORITHMS ? MAX_ALGORITHMS : op->n;
+}
+
+static const char *cluster_name(const struct gc_config *cfg, int global, char *buf, size_t len)
+{
+  if (global >= 0 && global < cfg->nclusters)
+    return cfg->clusters[global].name;
+  snprintf(buf, len, "c%d", global);
+  return buf;
+}
+
+void predict_print_header(const struct predict_args *a, const struct op *op,
+                          const struct gc_config *cfg, const struct gc_network *net,
+                          const struct gc_layout *layout, double m0)
+{
+  int n = algorithm_count(op);
+  const char *models[MAX_ALGORITHMS] = {0};
+  for (int i = 0; i < n; i++)
+    op->algorithms[i].predict(net, layout, m0, a->root, &models[i]);
+  if (a->csv) {
+    printf("bytes");
+    for (int i = 0; i < n; i++)
+      printf(",%s", op->algorithms[i].name);
+    printf("%s,auto\n", a->linear ? ",linear" : "");
+    return;
+  }
+  printf("# %s, %d processes in %d cluster(s):", op->name, layout->size, layout->nclusters);
+  for (int c = 0; c < layout->nclusters; c++) {
+    char buf[32];
+    printf(" %s %d", cluster_name(cfg, layout->global_id[c], buf, sizeof buf),
+           layout->cluster_size[c]);
+  }
+  printf("%s%s\n", a->config_path ? "; " : "; built-in defaults",
+         a->config_path ? a->config_path : "");
+  printf("# models:");
+  for (int i = 0; i < n; i++)
+    printf(" %s=%s", op->algorithms[i].name, models[i] ? models[i] : "none");
+  if (a->linear)
+    printf(" linear=%s", gc_model_name(GC_MODEL_HOCKNEY_LINEAR));
+  printf("; times in seconds, - where an algorithm does not apply\n");
+  printf("%12s", "bytes");
+  for (int i = 0; i < n; i++)
+    printf(" %12s", op->algorithms[i].name);
+  if (a->linear)
+    printf(" %12s", "linear");
+  printf("  auto\n");
+}
+
+void predict_print_row(const struct predict_args *a, const struct op *op,
+                       const struct gc_network *net, const struct gc_layout *layout, double m)
+{
+  int n = algorithm_count(op);
+  double predicted[MAX_ALGORITHMS];
+  int supported[MAX_ALGORITHMS];
+  const char *names[MAX_ALGORITHMS];
+  for (int i = 0; i < n; i++) {
+    const char *model = NULL;
+    names[i] = op->algorithms[i].name;
+    predicted[i] = op->algorithms[i].predict(net, layout, m, a->root, &model);
+    /* The library's own algorithm always runs; the others serve the call iff a model
+     * applies (their _supports adds only MPI-side limits on counts). */
+    supported[i] = i == GC_NATIVE || predicted[i] >= 0;
+  }
+  int choice = gc_select("auto", n, names, supported, predicted);
+  double lin = -1;
+  if (a->linear && gc_model_alltoall_linear(layout->size, (size_t)m, net->lan[0].alpha,
+                                            net->lan[0].beta, &lin) != 0)
+    lin = -1;
+  printf(a->csv ? "%.0f" : "%12.0f", m);
+  for (int i = 0; i <= n - 1 + a->linear; i++) {
+    double t = i < n ? predicted[i] : lin;
+    if (a->csv)
+      t >= 0 ? printf(",%.9g", t) : printf(",");
+    else
+      t >= 0 ? printf(" %12.6g", t) : printf(" %12s", "-");
+  }
+  printf(a->csv ? ",%s\n" : "  %s\n", names[choice]);
+}
