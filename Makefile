@@ -107,9 +107,10 @@ $(BUILD)/gridcoll-predict: $(PREDICT_SRC) tools/predict/predict.h $(PURE_LIB)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) -Itools/predict $(PREDICT_SRC) -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
 
 # An MPI program that calls the MPI library itself (never run under gridcoll), with
-# the pure configuration loader and fits.
-$(CALIBRATE): tools/gridcoll-calibrate.c $(PURE_LIB)
-	$(MPICC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $< -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
+# the pure configuration loader and fits: main in tools/, its steps in tools/calibrate/.
+CALIBRATE_SRC := tools/gridcoll-calibrate.c $(wildcard tools/calibrate/*.c)
+$(CALIBRATE): $(CALIBRATE_SRC) tools/calibrate/calibrate.h $(PURE_LIB)
+	$(MPICC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) -Itools/calibrate $(CALIBRATE_SRC) -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
 
 # --- tests -------------------------------------------------------------------
 $(BUILD)/test/check_%: test/unit/check_%.c $(PURE_LIB)

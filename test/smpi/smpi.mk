@@ -39,8 +39,8 @@ $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/bcast_bench: $(SMPI_BUILD)/%: test/be
 
 # The calibration tool measures the MPI library itself: no gridcoll objects linked in.
 SMPI_PURE_OBJ := $(PURE_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
-$(SMPI_BUILD)/gridcoll-calibrate: tools/gridcoll-calibrate.c $(SMPI_PURE_OBJ)
-	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $< $(SMPI_PURE_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
+$(SMPI_BUILD)/gridcoll-calibrate: $(CALIBRATE_SRC) tools/calibrate/calibrate.h $(SMPI_PURE_OBJ)
+	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) -Itools/calibrate $(CALIBRATE_SRC) $(SMPI_PURE_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 check-smpi:
 	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh

@@ -1,0 +1,142 @@
+/* The timed exchanges. A ping-pong keeps the smallest of its repetitions (descheduling,
+ * frequent on a shared or oversubscribed machine, only ever adds time to an uncontended
+ * exchange); an all-to-all keeps the median (contention is what is measured there). The
+ * number of repetitions under a time budget is decided by one rank and sent to the
+ * others. */
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "calibrate.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Repetitions for one size, given one repetition's time and the size's share of the
+ * budget: decided by one rank, sent to the others. */
+static int reps_for(const struct options *o, double one, double share)
+{
+  if (o->budget <= 0 || one <= 0)
+    return o->reps;
+  double fit = floor(share / one);
+  return fit >= o->reps ? o->reps : fit < MIN_REPS ? MIN_REPS : (int)fit;
+}
+
+/* a's side of one size: a warm-up round trip that also sets the repetitions (sent to b),
+ * then the smallest one-way time. */
+static double pingpong_lead(int b, int m, const struct options *o, double share, char *buf,
+                            double *v)
+{
+  double t0 = MPI_Wtime(); /* one warm-up round trip, also the cost estimate */
+  MPI_Send(buf, m, MPI_BYTE, b, 0, MPI_COMM_WORLD);
+  MPI_Recv(buf, m, MPI_BYTE, b, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  int reps = reps_for(o, MPI_Wtime() - t0, share);
+  MPI_Send(&reps, 1, MPI_INT, b, 1, MPI_COMM_WORLD);
+  for (int r = 0; r < reps; r++) {
+    t0 = MPI_Wtime();
+    MPI_Send(buf, m, MPI_BYTE, b, 0, MPI_COMM_WORLD);
+    MPI_Recv(buf, m, MPI_BYTE, b, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    v[r] = (MPI_Wtime() - t0) / 2;
+  }
+  double t = v[0];
+  for (int r = 1; r < reps; r++)
+    t = v[r] < t ? v[r] : t;
+  return t;
+}
+
+/* b's side of one size: echo the warm-up, learn the repetitions, echo them. */
+static void pingpong_echo(int a, int m, char *buf)
+{
+  int reps = 0;
+  MPI_Recv(buf, m, MPI_BYTE, a, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Send(buf, m, MPI_BYTE, a, 0, MPI_COMM_WORLD);
+  MPI_Recv(&reps, 1, MPI_INT, a, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  for (int r = 0; r < reps; r++) {
+    MPI_Recv(buf, m, MPI_BYTE, a, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(buf, m, MPI_BYTE, a, 0, MPI_COMM_WORLD);
+  }
+}
+
+/* Ping-pong between world ranks a and b: t[i] = smallest one-way time at sizes[i]; on a
+ * (only) on return. */
+void calibrate_pingpong(int a, int b, const double *sizes, int ns, const struct options *o,
+                        double share, char *buf, double *t)
+{
+  double *v = malloc(sizeof *v * (size_t)(o->reps + 1));
+  if (!v)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  for (int i = 0; i < ns; i++) {
+    int m = (int)sizes[i];
+    if (world_rank == a)
+      t[i] = pingpong_lead(b, m, o, share / ns, buf, v);
+    else if (world_rank == b)
+      pingpong_echo(a, m, buf);
+  }
+  free(v);
+}
+
+/* One timed all-to-all on comm: the slowest member's time, on comm's rank 0. */
+static double timed_alltoall(MPI_Comm comm, char *send, char *recv, int m)
+{
+  MPI_Barrier(comm);
+  double t0 = MPI_Wtime();
+  MPI_Alltoall(send, m, MPI_BYTE, recv, m, MPI_BYTE, comm);
+  double dt = MPI_Wtime() - t0, slowest = dt;
+  MPI_Reduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  return slowest;
+}
+
+/* All-to-all sweep on comm: t[i] on comm's rank 0. */
+void calibrate_alltoall_sweep(MPI_Comm comm, const double *sizes, int ns,
+                              const struct options *o, double share, char *send, char *recv,
+                              double *t)
+{
+  int me;
+  MPI_Comm_rank(comm, &me);
+  double *v = malloc(sizeof *v * (size_t)(o->reps + 1));
+  if (!v)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  for (int i = 0; i < ns; i++) {
+    int m = (int)sizes[i];
+    int reps = reps_for(o, timed_alltoall(comm, send, recv, m), share / ns);
+    MPI_Bcast(&reps, 1, MPI_INT, 0, comm);
+    for (int r = 0; r < reps; r++)
+      v[r] = timed_alltoall(comm, send, recv, m);
+    if (me == 0)
+      t[i] = median(v, reps);
+  }
+  free(v);
+}
+
+/* The times a step measured on world rank `from`, to rank 0 (which fits them). */
+void calibrate_to_root(int from, double *t, int ns)
+{
+  if (from != 0 && world_rank == from)
+    MPI_Send(t, ns, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD);
+  if (from != 0 && world_rank == 0)
+    MPI_Recv(t, ns, MPI_DOUBLE, from, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+/* The end of a step: processes with nothing to measure wait here while others measure.
+ * A plain MPI_Barrier would spin and, on an oversubscribed machine, take the CPU from
+ * the processes being timed; polling a non-blocking barrier every 0.2 ms does not. */
+void calibrate_quiet_barrier(void)
+{
+  MPI_Request req;
+  int done = 0;
+  /* A named timespec: SimGrid's SMPI wraps nanosleep in a macro (simulated sleep), and a
+   * compound literal's commas would split its arguments. */
+  const struct timespec nap = {0, 200000};
+  MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&req, &done, MPI_STATUS_IGNORE))
+    nanosleep(&nap, NULL);
+}
