@@ -59,8 +59,8 @@ static int wait_all(int n, MPI_Request *req)
 
 /* Receives posted ahead of the segment being forwarded. One is not enough: segments
  * above the eager limit go by rendezvous, and a receive posted only when the previous
- * segment is in makes every segment wait a wide-area round trip (bench-grid-bcast saw
- * 64 KiB segments of 1 MiB take 7 times the unsegmented time on korea8). */
+ * segment is in makes every segment wait a wide-area round trip (make bench-grid-bcast
+ * shows the cost: doc/benchmarks.md). */
 #define GC_BCAST_RECV_AHEAD 32
 
 /* Piece s of nseg: its first element and its length. Counts are MPI_Count (MPI_Bcast_c);
