@@ -2,7 +2,7 @@
  *
  * mpif.h and `use mpi` reach the C entry points (mpi_init_ calls MPI_Init), but MPICH 4's
  * mpi_f08 bindings call PMPI_Init, PMPI_Init_thread and PMPI_Finalize directly (seen with
- * LD_DEBUG=bindings; README, "What is intercepted"): without these three wrappers gridcoll
+ * LD_DEBUG=bindings; doc/portability.md, Fortran): without these three wrappers gridcoll
  * would never start in an mpi_f08 program and every collective would pass through. Each
  * calls the bindings' own routine (the next definition after this library: dlsym
  * RTLD_NEXT), then starts gridcoll exactly as MPI_Init does; the collectives themselves

@@ -1,4 +1,4 @@
-# Fuzzing the configuration loader and the text parsers (test/fuzz/, README "Fuzzing").
+# Fuzzing the configuration loader and the text parsers (test/fuzz/, doc/testing.md "Fuzzing").
 #
 #   make fuzz                 install clang's libFuzzer if missing, build the targets and run
 #                             each for FUZZ_SECONDS; fails when one finds a crash, a hang

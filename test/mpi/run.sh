@@ -435,7 +435,7 @@ badargs_cases=36 # Open MPI does not check buffers (NULL or aliased ones crash i
   pass "bad arguments: MPI's own errors, nothing reaches the algorithms" ||
   fail "bad arguments: MPI's own errors, nothing reaches the algorithms"
 
-# Stacked PMPI tools (README, "What is intercepted"): of two preloaded libraries that
+# Stacked PMPI tools (doc/portability.md, "What is intercepted"): of two preloaded libraries that
 # define MPI_Alltoall, the first wins and its PMPI_Alltoall goes to the MPI library, so
 # the second never sees the call. Tool first: the tool counts every call and gridcoll logs
 # none; gridcoll first: gridcoll runs and logs every call, the tool counts none. Results
