@@ -1,9 +1,12 @@
-/* Broadcast models that need no tree structure: binomial (Hockney, LogGP) and flat tree. */
+/* Broadcast models over ranks: the binomial tree on one cluster (Hockney) and the MPI
+ * library's binomial tree across clusters.  Trees over clusters are in tree_cost.c. */
 #include "model.h"
 #include "model_util.h"
 
-/* A binomial tree on P processes has ceil(log2 P) rounds and each round costs one
- * point-to-point message (003 Sec. 3, Fig. 1); P == 1 sends nothing. */
+#include <stdlib.h>
+
+/* "binomial-hockney": a binomial tree on P processes has ceil(log2 P) rounds and each
+ * round costs one point-to-point message (003 Sec. 3, Fig. 1); P == 1 sends nothing. */
 int gc_model_bcast_binomial_hockney(int P, size_t m, double alpha, double beta, double *t)
 {
   double p2p;
@@ -13,33 +16,50 @@ int gc_model_bcast_binomial_hockney(int P, size_t m, double alpha, double beta, 
   return GC_MODEL_OK;
 }
 
-/* 003 Sec. 3: T_Bin = ceil(log P)(L + 2o + (m-1)G). */
-int gc_model_bcast_binomial_loggp(int P, size_t m, const struct gc_model_loggp *p, double *t)
+/* One message of m bytes from cluster a to cluster b: Hockney inside a cluster, the
+ * wide-area latency and bandwidth between two. */
+static double edge(const struct gc_model_grid *g, int a, int b, double m)
 {
-  double p2p;
-  if (!t || P < 1 || gc_model_p2p_loggp(m, p, &p2p) != GC_MODEL_OK)
-    return GC_MODEL_EINVAL;
-  *t = gc_model_ceil_log2(P) * p2p;
-  return GC_MODEL_OK;
+  if (a == b)
+    return g->lan[a].alpha + m * g->lan[a].beta;
+  return gc_model_wan_msg(g, a, b, m);
 }
 
-/* 001 Eq. 3: the root sends to every other cluster at once (non-blocking sends, overheads
- * and gap neglected in a wide area), so the broadcast lasts its longest direct link.  For
- * a flat tree that does charge o_s, g and the message size, give gc_model_tree_001 a tree
- * whose root has every other node as child.  k == 1: nothing to send, 0. */
-int gc_model_bcast_flat(int k, int root, const double *latency, double *t)
+/* "binomial-grid": MPICH's binomial broadcast, relative rank v = (rank - root) mod P
+ * receives from v - lowbit(v), then sends to v + mask for each mask below lowbit(v),
+ * largest first (the root: every power of two below P).  A sender sends one message
+ * after the other, so its j-th child gets the data after the j messages before it. */
+int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
+                                 const int *cluster_of, size_t m, double *t)
 {
-  if (!t || k < 1 || root < 0 || root >= k || (k > 1 && !latency))
+  if (!t || P < 1 || root < 0 || root >= P || !cluster_of ||
+      gc_model_grid_check(g) != GC_MODEL_OK)
     return GC_MODEL_EINVAL;
-  double worst = 0.0;
-  for (int i = 0; i < k; i++) {
-    if (i == root)
-      continue;
-    double w = latency[root * k + i];
-    if (!gc_model_param_ok(w))
+  for (int r = 0; r < P; r++)
+    if (cluster_of[r] < 0 || cluster_of[r] >= g->k)
       return GC_MODEL_EINVAL;
-    worst = gc_model_max(worst, w);
+  double *arrival = malloc(sizeof(double) * (size_t)P);
+  if (!arrival)
+    return GC_MODEL_ENOMEM;
+  double bytes = (double)m, worst = 0;
+  arrival[0] = 0;
+  /* Parents have smaller relative ranks than their children: one pass in order. */
+  for (int v = 0; v < P; v++) {
+    int low = 1;
+    while (low < P && !(v & low))
+      low <<= 1;
+    double ready = arrival[v];
+    int from = cluster_of[(v + root) % P];
+    for (int mask = (v == 0 ? 1 << (int)ceil(log2(P)) : low) >> 1; mask > 0; mask >>= 1) {
+      if (v + mask >= P)
+        continue;
+      int to = cluster_of[(v + mask + root) % P];
+      ready += edge(g, from, to, bytes);
+      arrival[v + mask] = ready;
+    }
+    worst = fmax(worst, arrival[v]);
   }
+  free(arrival);
   *t = worst;
   return GC_MODEL_OK;
 }

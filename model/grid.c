@@ -7,6 +7,14 @@
 #include "model.h"
 #include "model_util.h"
 
+/* SPEC section 3: the smaller cluster of a pair plays A; on a tie the lower index does
+ * (with equal sizes both roles stage the same counts, but every rank must agree on one).
+ * The LG schedule (shim/alltoall/lg_schedule.c) and both LG models read this one rule. */
+int gc_model_lg_plays_a(const int *size, int x, int y)
+{
+  return size[x] < size[y] || (size[x] == size[y] && x < y);
+}
+
 int gc_model_grid_check(const struct gc_model_grid *g)
 {
   if (!g || g->k < 1 || !g->size || !g->lan)
@@ -79,8 +87,8 @@ int gc_model_lg_grid(const struct gc_model_grid *g, size_t m, double *t)
   double wide = 0.0;
   for (int c = 0; c < g->k; c++)
     for (int d = c + 1; d < g->k; d++) {
-      int a = g->size[c] < g->size[d] ? g->size[c] : g->size[d];
-      int b = g->size[c] < g->size[d] ? g->size[d] : g->size[c];
+      int A = gc_model_lg_plays_a(g->size, c, d) ? c : d;
+      int a = g->size[A], b = g->size[A == c ? d : c];
       int rounds = (b + a - 1) / a;
       double bytes = (double)a * (double)m;
       double round =
@@ -89,40 +97,4 @@ int gc_model_lg_grid(const struct gc_model_grid *g, size_t m, double *t)
     }
   *t = gc_model_grid_local_max(g, m) + wide;
   return GC_MODEL_OK;
-}
-
-/* ---- the papers' two-cluster forms, as k = 2 grids ---------------------------------- */
-typedef int (*grid_model_fn)(const struct gc_model_grid *g, size_t m, double *t);
-
-static int two_clusters(grid_model_fn fn, int n1, int n2, size_t m, const struct gc_lan *lan1,
-                        const struct gc_lan *lan2, double alpha_w, double beta_w, double *t)
-{
-  if (!lan1 || !lan2 || !gc_model_param_ok(alpha_w) || !gc_model_param_ok(beta_w))
-    return GC_MODEL_EINVAL;
-  double bw = beta_w > 0.0 ? 1.0 / beta_w : INFINITY;
-  int size[2] = {n1, n2};
-  struct gc_lan lan[2] = {*lan1, *lan2};
-  double lat[4] = {0.0, alpha_w, alpha_w, 0.0};
-  double band[4] = {INFINITY, bw, bw, INFINITY};
-  struct gc_model_grid g = {.k = 2, .size = size, .lan = lan, .wan_latency = lat,
-                            .wan_bandwidth = band};
-  return fn(&g, m, t);
-}
-
-int gc_model_naive_grid2(int n1, int n2, size_t m, const struct gc_lan *lan1,
-                         const struct gc_lan *lan2, double alpha_w, double beta_w, double *t)
-{
-  return two_clusters(gc_model_naive_grid, n1, n2, m, lan1, lan2, alpha_w, beta_w, t);
-}
-
-int gc_model_lg_grid2(int n1, int n2, size_t m, const struct gc_lan *lan1,
-                      const struct gc_lan *lan2, double alpha_w, double beta_w, double *t)
-{
-  return two_clusters(gc_model_lg_grid, n1, n2, m, lan1, lan2, alpha_w, beta_w, t);
-}
-
-int gc_model_lg_refined2(int n1, int n2, size_t m, const struct gc_lan *lan1,
-                         const struct gc_lan *lan2, double alpha_w, double beta_w, double *t)
-{
-  return two_clusters(gc_model_lg_refined, n1, n2, m, lan1, lan2, alpha_w, beta_w, t);
 }

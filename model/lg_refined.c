@@ -5,8 +5,8 @@
  * messages of m bytes each), but LG's phase 1 also carries the blocks staged for the
  * other clusters, and its phase 2 has a partial last block when a does not divide b.
  *
- * Pair (c, d): the smaller cluster plays A (a members), the other B (b members); on a tie
- * the lower cluster index plays A (with a == b both roles stage the same counts).  B is
+ * Pair (c, d): one cluster plays A (a members), the other B (b members), by the rule the
+ * schedule uses (gc_model_lg_plays_a: the smaller, on a tie the lower index).  B is
  * cut into blocks B_s of a members, r_s = min(a, b - s*a).
  *
  * Phase 1, staged blocks (SPEC section 3), seen from member x of cluster c sending to
@@ -33,7 +33,7 @@
 
 static int plays_a(const struct gc_model_grid *g, int c, int d)
 {
-  return g->size[c] < g->size[d] || (g->size[c] == g->size[d] && c < d);
+  return gc_model_lg_plays_a(g->size, c, d);
 }
 
 /* Messages of phase 1 in blocks of m bytes, split as: base(y), what every member sends to

@@ -7,9 +7,14 @@
  * matrices, as in config.h) in bytes/s; a bandwidth may be INFINITY (no size term).
  * Every parameter must be finite and >= 0 (bandwidths > 0) or the call is EINVAL: the
  * model never returns NaN.  Equation numbers are those of the papers in seeds/ (000: all-
- * to-all contention and grid models, 001: tree cost, 003: LogGP, 004: heterogeneous
- * cluster); SPEC.md section 2 lists the corrections applied to them.  Tree costs are in
- * tree_cost.h (included here), parameter fitting in fit.h. */
+ * to-all contention and grid models, 001: tree cost, 004: heterogeneous cluster);
+ * SPEC.md section 2 lists the corrections applied to them.  Tree costs are in
+ * tree_cost.h (included here), parameter fitting in fit.h.
+ *
+ * Every formula the library evaluates at run time is here, under one name (names.c): the
+ * log's `model` column, gridcoll-predict's header and scripts/gridcoll-report all print
+ * that name, and it means that formula.  The shim's *_predict.c only choose which
+ * formula applies to a call and gather its inputs. */
 #ifndef GC_MODEL_H
 #define GC_MODEL_H
 
@@ -33,23 +38,17 @@ enum {
 /* Message of a status code ("unknown error" for codes outside the list). */
 const char *gc_model_strerror(int err);
 
-/* ---- names written into the logs: one row per model, name <-> id ------------------- */
+/* ---- names written into the logs: one row per formula, id -> name ----------------- */
 enum gc_model_id {
-  GC_MODEL_HOCKNEY_P2P,       /* alpha + m*beta */
-  GC_MODEL_HOCKNEY_LINEAR,    /* 000 Eq. 1, Prop. 1 */
-  GC_MODEL_SIGNATURE,         /* 000 Eq. 4, 5 */
-  GC_MODEL_NAIVE_GRID,        /* 000 Eq. 6 */
-  GC_MODEL_LG_GRID,           /* 000 Eq. 7 (m*n1 corrected) */
-  GC_MODEL_LG_REFINED,        /* 000 Eq. 7 with the bytes LG really moves */
-  GC_MODEL_BINOMIAL_HOCKNEY,  /* ceil(log2 P)*(alpha + m*beta) */
-  GC_MODEL_BINOMIAL_LOGGP,    /* 003 */
-  GC_MODEL_FLAT_TREE,         /* 001 Eq. 3 */
-  GC_MODEL_TREE_001,          /* 001 Eq. 2, max not sum */
-  GC_MODEL_TREE_001_POSITION, /* 001 Eq. 2, k-th child waits (k-1)(o_s+g) */
-  GC_MODEL_HETERO_P2P,        /* 004 Eq. 5 */
-  GC_MODEL_HETERO_ONE_TO_MANY, /* 004 Eq. 6 */
-  GC_MODEL_HETERO_PAIRS,      /* 004 Eq. 7 */
-  GC_MODEL_HETERO_BCAST,      /* 004 Eq. 8 */
+  GC_MODEL_HOCKNEY_LINEAR,    /* gc_model_alltoall_linear: 000 Eq. 1, Prop. 1 */
+  GC_MODEL_SIGNATURE,         /* gc_model_alltoall_signature: 000 Eq. 4, 5 */
+  GC_MODEL_NAIVE_GRID,        /* gc_model_naive_grid: 000 Eq. 6 */
+  GC_MODEL_LG_GRID,           /* gc_model_lg_grid: 000 Eq. 7 (m*n1 corrected) */
+  GC_MODEL_LG_REFINED,        /* gc_model_lg_refined: Eq. 7 with the bytes LG moves */
+  GC_MODEL_BINOMIAL_HOCKNEY,  /* gc_model_bcast_binomial_hockney */
+  GC_MODEL_BINOMIAL_GRID,     /* gc_model_bcast_binomial_grid */
+  GC_MODEL_TREE_001_POSITION, /* gc_model_bcast_tree (tree_cost.h): 001 Eq. 2, refined */
+  GC_MODEL_HETERO_BCAST,      /* gc_model_hetero_bcast_binomial: 004 Eq. 8 */
   GC_MODEL_LAST
 };
 
@@ -62,20 +61,10 @@ struct gc_model_info {
 
 const struct gc_model_info *gc_model_info(enum gc_model_id id); /* NULL when out of range */
 const char *gc_model_name(enum gc_model_id id);                 /* "?" when out of range */
-int gc_model_by_name(const char *name); /* the id, or GC_MODEL_EINVAL when unknown */
 
 /* ---- point to point (p2p.c) ------------------------------------------------------- */
-struct gc_model_loggp {
-  double L; /* latency, s */
-  double o; /* overhead per side, s ((o_s + o_r)/2) */
-  double g; /* gap between messages, s */
-  double G; /* gap per byte, s/byte */
-};
-
-/* Hockney: alpha + m*beta. */
+/* Hockney: alpha + m*beta (one round of binomial-hockney). */
 int gc_model_p2p_hockney(size_t m, double alpha, double beta, double *t);
-/* LogGP (003 Sec. 3): L + 2o + (m-1)G; a 0-byte message costs L + 2o (no negative term). */
-int gc_model_p2p_loggp(size_t m, const struct gc_model_loggp *p, double *t);
 
 /* ---- all-to-all on one cluster (alltoall.c) ---------------------------------------- */
 /* Linear all-to-all (000 Eq. 1) = 1-port lower bound (000 Prop. 1): (n-1)(alpha + m*beta). */
@@ -84,6 +73,10 @@ int gc_model_alltoall_linear(int n, size_t m, double alpha, double beta, double 
 int gc_model_alltoall_signature(int n, size_t m, const struct gc_lan *lan, double *t);
 
 /* ---- all-to-all across clusters (grid.c, lg_refined.c) ----------------------------- */
+/* LG's roles (SPEC section 3): 1 when cluster x plays A against cluster y, sizes [k]:
+ * the smaller, or on equal sizes the lower index.  The LG schedule uses this rule too. */
+int gc_model_lg_plays_a(const int *size, int x, int y);
+
 /* k clusters: sizes, one gc_lan each, and k x k row-major wide-area matrices (from row
  * cluster to column cluster; the diagonal is never read).  The matrices may be NULL
  * when k == 1. */
@@ -99,23 +92,18 @@ struct gc_model_grid {
 int gc_model_naive_grid(const struct gc_model_grid *g, size_t m, double *t);
 /* LG all-to-all (000 Eq. 7 with m*n1; pairs of clusters concurrent, see grid.c). */
 int gc_model_lg_grid(const struct gc_model_grid *g, size_t m, double *t);
-/* LG counting the staged bytes and partial last blocks of SPEC section 3 (lg_refined.c). */
+/* LG counting the staged bytes and partial last blocks of SPEC section 3 (lg_refined.c).
+ * No run uses it yet: the candidate for LG's prediction (issue 13), kept and tested. */
 int gc_model_lg_refined(const struct gc_model_grid *g, size_t m, double *t);
-/* Two-cluster forms with the papers' scalar wide-area alpha_w (s) and beta_w (s/byte). */
-int gc_model_naive_grid2(int n1, int n2, size_t m, const struct gc_lan *lan1,
-                         const struct gc_lan *lan2, double alpha_w, double beta_w, double *t);
-int gc_model_lg_grid2(int n1, int n2, size_t m, const struct gc_lan *lan1,
-                      const struct gc_lan *lan2, double alpha_w, double beta_w, double *t);
-int gc_model_lg_refined2(int n1, int n2, size_t m, const struct gc_lan *lan1,
-                         const struct gc_lan *lan2, double alpha_w, double beta_w, double *t);
 
 /* ---- broadcast (bcast.c; trees over clusters in tree_cost.h) ------------------------ */
 /* Binomial tree, Hockney: ceil(log2 P)*(alpha + m*beta). */
 int gc_model_bcast_binomial_hockney(int P, size_t m, double alpha, double beta, double *t);
-/* Binomial tree, LogGP (003 Sec. 3): ceil(log2 P)*(L + 2o + (m-1)G). */
-int gc_model_bcast_binomial_loggp(int P, size_t m, const struct gc_model_loggp *p, double *t);
-/* Flat tree over k clusters (001 Eq. 3): max over i != root of latency[root*k + i]. */
-int gc_model_bcast_flat(int k, int root, const double *latency, double *t);
+/* The MPI library's binomial tree over P ranks spread over the clusters of g (rank r in
+ * cluster cluster_of[r]), rooted at rank root, each edge one Hockney message: the
+ * cluster's alpha + m*beta inside a cluster, alpha_w + m/bw across the wide area. */
+int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
+                                 const int *cluster_of, size_t m, double *t);
 
 /* ---- heterogeneous cluster, 004 (hetero.c) ----------------------------------------- */
 struct gc_model_hetero {
@@ -127,19 +115,9 @@ struct gc_model_hetero {
                          one beta, without an n*n matrix), bytes/s */
 };
 
-/* 004 Eq. 5: C_i + t_i*M + C_j + t_j*M + M/beta_ij. */
-int gc_model_hetero_p2p(const struct gc_model_hetero *h, int i, int j, size_t M, double *t);
-/* 004 Eq. 6: src sends M[x] bytes to dst[x]; serialized above S bytes, parallel at or below. */
-int gc_model_hetero_one_to_many(const struct gc_model_hetero *h, int src, const int *dst,
-                                const size_t *M, int ndst, double S, double *t);
-/* 004 Eq. 7: disjoint pairs src[x] -> dst[x] at once: max of their Eq. 5 times. */
-int gc_model_hetero_pairs(const struct gc_model_hetero *h, const int *src, const int *dst,
-                          int npairs, size_t M, double *t);
-/* 004 Eq. 8 on the MPICH binomial tree rooted at root: max path sum + Gamma + tau*M. */
+/* 004 Eq. 8 on the MPICH binomial tree rooted at root: max path sum of 004 Eq. 5
+ * (C_i + t_i*M + C_j + t_j*M + M/beta_ij per edge) + Gamma + tau*M. */
 int gc_model_hetero_bcast_binomial(const struct gc_model_hetero *h, int root, size_t M,
                                    double Gamma, double tau, double *t);
-/* 004 Eq. 8 on any tree over the h->n nodes (tree->n == h->n). */
-int gc_model_hetero_bcast_tree(const struct gc_model_hetero *h, const struct gc_tree *tree,
-                               size_t M, double Gamma, double tau, double *t);
 
 #endif

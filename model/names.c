@@ -1,12 +1,9 @@
 /* The model names written into the logs, and the status messages.  One table with
- * designated initializers (UCC style) so that id, name and source stay together. */
+ * designated initializers (UCC style) so that id, name and source stay together; a name
+ * is written nowhere else (the log, gridcoll-predict and the report print this one). */
 #include "model.h"
 
-#include <string.h>
-
 static const struct gc_model_info models[GC_MODEL_LAST] = {
-  [GC_MODEL_HOCKNEY_P2P] = {.id = GC_MODEL_HOCKNEY_P2P, .name = "hockney-p2p",
-                            .source = "Hockney", .desc = "alpha + m*beta"},
   [GC_MODEL_HOCKNEY_LINEAR] = {.id = GC_MODEL_HOCKNEY_LINEAR, .name = "hockney-linear",
                                .source = "000 Eq. 1, Prop. 1",
                                .desc = "(n-1)(alpha + m*beta), the 1-port lower bound"},
@@ -22,28 +19,19 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
                            .source = "000 Eq. 7, SPEC section 3",
                            .desc = "LG counting staged bytes and partial last blocks"},
   [GC_MODEL_BINOMIAL_HOCKNEY] = {.id = GC_MODEL_BINOMIAL_HOCKNEY, .name = "binomial-hockney",
-                                 .source = "Hockney",
+                                 .source = "Hockney; 003 Sec. 3 tree",
                                  .desc = "ceil(log2 P)(alpha + m*beta)"},
-  [GC_MODEL_BINOMIAL_LOGGP] = {.id = GC_MODEL_BINOMIAL_LOGGP, .name = "binomial-loggp",
-                               .source = "003 Sec. 3",
-                               .desc = "ceil(log2 P)(L + 2o + (m-1)G)"},
-  [GC_MODEL_FLAT_TREE] = {.id = GC_MODEL_FLAT_TREE, .name = "flat-tree-001",
-                          .source = "001 Eq. 3", .desc = "max_i W[root][i]"},
-  [GC_MODEL_TREE_001] = {.id = GC_MODEL_TREE_001, .name = "tree-001", .source = "001 Eq. 2",
-                         .desc = "T(i) = T(parent) + (c-1)(o_s+g) + L + o_r, max over i"},
+  [GC_MODEL_BINOMIAL_GRID] = {.id = GC_MODEL_BINOMIAL_GRID, .name = "binomial-grid",
+                              .source = "MPICH binomial tree, Hockney per edge",
+                              .desc = "j-th child of v: arrival(v) + j messages, each "
+                                      "alpha + m*beta inside, alpha_w + m/bw across"},
   [GC_MODEL_TREE_001_POSITION] = {.id = GC_MODEL_TREE_001_POSITION,
-                                  .name = "tree-001-position", .source = "001 Eq. 2, refined",
-                                  .desc = "k-th child waits (k-1)(o_s+g)"},
-  [GC_MODEL_HETERO_P2P] = {.id = GC_MODEL_HETERO_P2P, .name = "hetero-004-p2p",
-                           .source = "004 Eq. 5",
-                           .desc = "C_i + t_i*M + C_j + t_j*M + M/beta_ij"},
-  [GC_MODEL_HETERO_ONE_TO_MANY] = {.id = GC_MODEL_HETERO_ONE_TO_MANY,
-                                   .name = "hetero-004-one-to-many", .source = "004 Eq. 6",
-                                   .desc = "flat tree, serial above S, parallel at or below"},
-  [GC_MODEL_HETERO_PAIRS] = {.id = GC_MODEL_HETERO_PAIRS, .name = "hetero-004-pairs",
-                             .source = "004 Eq. 7", .desc = "disjoint pairs: max of pairs"},
+                                  .name = "tree-001-position",
+                                  .source = "001 Eq. 1-2, position-aware",
+                                  .desc = "max_i T(i) + local(i); k-th child waits for the "
+                                          "k-1 earlier sends' o_s+g+m/bw"},
   [GC_MODEL_HETERO_BCAST] = {.id = GC_MODEL_HETERO_BCAST, .name = "hetero-004-bcast",
-                             .source = "004 Eq. 8",
+                             .source = "004 Eq. 5, 8",
                              .desc = "max root-to-leaf path sum + Gamma + tau*M"},
 };
 
@@ -58,16 +46,6 @@ const char *gc_model_name(enum gc_model_id id)
 {
   const struct gc_model_info *i = gc_model_info(id);
   return i ? i->name : "?";
-}
-
-int gc_model_by_name(const char *name)
-{
-  if (!name)
-    return GC_MODEL_EINVAL;
-  for (int i = 0; i < GC_MODEL_LAST; i++)
-    if (strcmp(models[i].name, name) == 0)
-      return i;
-  return GC_MODEL_EINVAL;
 }
 
 const char *gc_model_strerror(int err)

@@ -1,28 +1,18 @@
-/* Cost of any broadcast tree over clusters, 001 Eq. 1-2 (corrected) and a refinement.
+/* Cost of any broadcast tree over clusters: "tree-001-position" (see tree_cost.h).
  *
  * 001 Eq. 2: T(i) = T(j) + (c-1)(o_s + g) + L(j,i) + o_r, T(root) = 0, j = parent of i,
- * c = number of children of j.  001 Eq. 1 prints the broadcast time as a sum over
- * processes of a max; the text ("selecting maximum value of completion times") and Eq.
- * 3-4 make it max_i T(i), which is what is computed here.
+ * c = number of children of j.  A parent sends to its children one after the other, so
+ * its k-th child waits only for the k-1 sends before it; with a bandwidth matrix each of
+ * those sends also keeps the parent busy for its own m/bw (gc_tree_edge_gap).  001 Eq. 1
+ * prints the broadcast time as a sum over processes of a max; the text ("selecting
+ * maximum value of completion times") and Eq. 3-4 make it max_i T(i).
  *
- * Refinement ("position"): a parent sends to its children one after the other, so only
- * its k-th child waits for k-1 earlier sends, (k-1)(o_s + g), instead of every child
- * waiting (c-1)(o_s + g).  The published form is kept under its own name so the logs can
- * compare the two.
- *
- * Terms gridcoll adds, both optional:
- *  - message size: with a bandwidth matrix, each edge also costs m / bw(j,i), the time
- *    for the payload to cross that wide-area path.  It is charged per edge, not to later
- *    siblings: paths to different clusters are assumed to have separate bottlenecks (the
- *    local interface being much faster than any wide-area path).  o_s and g are taken per
- *    message as given; a caller modelling LogGP long messages passes g + (m-1)G as g.
- *  - local: cluster i finishes at T(i) + local[i], its intra-cluster broadcast started by
- *    its leader on arrival (overlapping the leader's wide-area forwarding).
- *
- * Each T(i) is summed along the path to the root: O(n * depth * children), no
- * allocation; n is a number of clusters. */
+ * The arrivals are computed in one breadth-first pass: O(n) after the O(n * depth) check
+ * that the tree is one; n is a number of clusters. */
 #include "model.h"
 #include "model_util.h"
+
+#include <stdlib.h>
 
 int gc_model_tree_check(const struct gc_tree *t)
 {
@@ -62,77 +52,78 @@ int gc_model_tree_check(const struct gc_tree *t)
   return GC_MODEL_OK;
 }
 
-static int params_ok(const struct gc_tree *t, const struct gc_model_tree_params *p)
+int gc_tree_bfs_order(const struct gc_tree *t, int *order)
 {
-  if (!p || !gc_model_param_ok(p->o_s) || !gc_model_param_ok(p->g) ||
-      !gc_model_param_ok(p->o_r) || (t->n > 1 && !p->latency))
-    return 0;
-  for (int v = 0; v < t->n; v++) {
-    if (p->local && !gc_model_param_ok(p->local[v]))
-      return 0;
-    if (v == t->root)
-      continue;
-    int e = t->parent[v] * t->n + v;
-    if (!gc_model_param_ok(p->latency[e]) || (p->bandwidth && !gc_model_bw_ok(p->bandwidth[e])))
-      return 0;
+  int head = 0, tail = 0;
+  order[tail++] = t->root;
+  while (head < tail && tail <= t->n) {
+    int c = order[head++];
+    for (int j = t->child_start[c]; j < t->child_start[c + 1] && tail < t->n; j++)
+      order[tail++] = t->children[j];
   }
-  return 1;
+  return tail;
 }
 
-/* Cost of the edge parent(v) -> v, including v's wait behind its siblings. */
-static double edge(const struct gc_tree *t, const struct gc_model_tree_params *p, int position,
-                   int v)
+int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree *t,
+                           double *times)
 {
-  int u = t->parent[v], e = u * t->n + v;
-  int first = t->child_start[u], c = t->child_start[u + 1] - first;
-  int k = 1;
-  while (t->children[first + k - 1] != v)
-    k++;
-  int waits = position ? k - 1 : c - 1;
-  double cost = waits * (p->o_s + p->g) + p->latency[e] + p->o_r;
-  if (p->bandwidth)
-    cost += (double)p->m / p->bandwidth[e];
-  return cost;
-}
-
-static double arrival(const struct gc_tree *t, const struct gc_model_tree_params *p,
-                      int position, int v)
-{
-  double sum = 0.0;
-  for (; v != t->root; v = t->parent[v])
-    sum += edge(t, p, position, v);
-  return sum;
-}
-
-int gc_model_tree_times(const struct gc_tree *t, const struct gc_model_tree_params *p,
-                        int position, double *times)
-{
-  if (!times || gc_model_tree_check(t) != GC_MODEL_OK || !params_ok(t, p))
+  if (!in || !times || gc_model_tree_check(t) != GC_MODEL_OK || in->k != t->n ||
+      in->root != t->root)
     return GC_MODEL_EINVAL;
-  for (int v = 0; v < t->n; v++)
-    times[v] = arrival(t, p, position, v);
+  int *bfs = malloc(sizeof(int) * (size_t)t->n);
+  if (!bfs)
+    return GC_MODEL_ENOMEM;
+  gc_tree_bfs_order(t, bfs);
+  times[t->root] = 0.0;
+  for (int h = 0; h < t->n; h++) {
+    int c = bfs[h], first = t->child_start[c], end = t->child_start[c + 1];
+    double before = 0.0; /* the gaps of the siblings served earlier */
+    for (int j = first; j < end; j++) {
+      int n = t->children[j];
+      times[n] = times[c] + before + gc_tree_edge_lat(in, c, n) + in->recv_overhead;
+      before += gc_tree_edge_gap(in, c, n);
+    }
+  }
+  free(bfs);
   return GC_MODEL_OK;
 }
 
-static int broadcast(const struct gc_tree *t, const struct gc_model_tree_params *p,
-                     int position, double *out)
+int gc_model_tree_leaders(const struct gc_tree_input *in, const struct gc_tree *t, double *out)
 {
-  if (!out || gc_model_tree_check(t) != GC_MODEL_OK || !params_ok(t, p))
+  if (!out || !t || t->n < 1)
     return GC_MODEL_EINVAL;
-  double worst = 0.0;
-  for (int v = 0; v < t->n; v++)
-    worst = gc_model_max(worst, arrival(t, p, position, v) + (p->local ? p->local[v] : 0.0));
-  *out = worst;
-  return GC_MODEL_OK;
+  double *T = malloc(sizeof(double) * (size_t)t->n);
+  if (!T)
+    return GC_MODEL_ENOMEM;
+  int rc = gc_model_tree_arrivals(in, t, T);
+  if (rc == GC_MODEL_OK) {
+    double worst = 0.0;
+    for (int i = 0; i < t->n; i++)
+      worst = gc_model_max(worst, T[i]);
+    *out = worst;
+  }
+  free(T);
+  return rc;
 }
 
-int gc_model_tree_001(const struct gc_tree *t, const struct gc_model_tree_params *p, double *out)
+int gc_model_bcast_tree(const struct gc_tree_input *in, const struct gc_tree *t,
+                        const double *local, double *out)
 {
-  return broadcast(t, p, 0, out);
-}
-
-int gc_model_tree_001_position(const struct gc_tree *t, const struct gc_model_tree_params *p,
-                               double *out)
-{
-  return broadcast(t, p, 1, out);
+  if (!out || !local || !t || t->n < 1)
+    return GC_MODEL_EINVAL;
+  for (int i = 0; i < t->n; i++)
+    if (!gc_model_param_ok(local[i]))
+      return GC_MODEL_EINVAL;
+  double *T = malloc(sizeof(double) * (size_t)t->n);
+  if (!T)
+    return GC_MODEL_ENOMEM;
+  int rc = gc_model_tree_arrivals(in, t, T);
+  if (rc == GC_MODEL_OK) {
+    double worst = -1.0;
+    for (int i = 0; i < t->n; i++)
+      worst = fmax(worst, T[i] + local[i]);
+    *out = worst;
+  }
+  free(T);
+  return rc;
 }

@@ -1,9 +1,12 @@
-/* Cost of a broadcast tree over clusters (001 Eq. 1, 2), for any tree.
+/* Broadcast trees over clusters and what they cost ("tree-001-position": 001 Eq. 2 with
+ * the position-aware refinement and SPEC section 2's corrections).  Pure C, no MPI.
  *
- * Trees are built elsewhere (HLOT, flat, binomial, shortest path...) and handed here as a
- * parent array plus the ordered children of each node: children[child_start[v] ..
- * child_start[v+1]-1] are v's children in the order v sends to them.  Nodes are clusters
- * (their leaders); the root's parent is -1.  Status codes are those of model.h. */
+ * Trees are built in shim/bcast/ (HLOT, flat, binomial, shortest path, greedy,
+ * multilevel), all from one struct gc_tree_input, and costed here with the same edge
+ * costs the builders themselves minimise, so the tree that runs is the tree that was
+ * predicted.  Nodes are clusters (their leaders); the root's parent is -1; children are
+ * stored in sending order (CSR): children[child_start[v] .. child_start[v+1]-1] are v's
+ * children, served in that order.  Status codes are those of model.h. */
 #ifndef GC_TREE_COST_H
 #define GC_TREE_COST_H
 
@@ -17,28 +20,63 @@ struct gc_tree {
   int *children;    /* [n-1] every node but the root exactly once */
 };
 
-/* LogP-style wide-area parameters of 001 Eq. 2, plus the optional terms gridcoll adds. */
-struct gc_model_tree_params {
-  double o_s, g, o_r;      /* send overhead, gap, receive overhead, s (per message) */
-  const double *latency;   /* [n*n] L(i,j), one-way, s; row = sender */
-  const double *bandwidth; /* [n*n] bytes/s, or NULL: no message-size term */
-  const double *local;     /* [n] intra-cluster broadcast time of each cluster, or NULL */
-  size_t m;                /* message bytes (used only with bandwidth) */
+/* The wide-area parameters of one broadcast, over k clusters (LogP-style, 001 Eq. 2). */
+struct gc_tree_input {
+  int k;            /* clusters */
+  int root;         /* root cluster, 0 <= root < k */
+  const double *W;  /* [k*k] row-major one-way latency in seconds, W[c*k+n] from c to n;
+                       NULL means every off-diagonal latency equals `uniform` */
+  double uniform;   /* latency used when W is NULL */
+  double send_gap;  /* o_s + g: time a sender is busy per message (s) */
+  double recv_overhead; /* o_r (s) */
+  const double *bw; /* optional [k*k] bandwidth in bytes/s per edge; NULL: ignore m */
+  double bytes;     /* m: message size in bytes, used only with bw */
+  const int *site;  /* optional [k] site of each cluster (equal numbers: one site), read
+                       by the multilevel tree only; NULL: every cluster a site of its own */
 };
+
+/* Edge c -> n delivers lat(c,n) = W[c][n] (+ m/bw[c][n] with bandwidth) after its send
+ * starts, and keeps c busy for gap(c,n) = o_s+g (+ m/bw[c][n]) before c may start its
+ * next send: the bandwidth term is charged to the edge and to the later siblings. */
+static inline double gc_tree_edge_lat(const struct gc_tree_input *in, int c, int n)
+{
+  double w = in->W ? in->W[(size_t)c * (size_t)in->k + (size_t)n] : (c == n ? 0.0 : in->uniform);
+  if (in->bw)
+    w += in->bytes / in->bw[(size_t)c * (size_t)in->k + (size_t)n];
+  return w;
+}
+
+static inline double gc_tree_edge_gap(const struct gc_tree_input *in, int c, int n)
+{
+  double g = in->send_gap;
+  if (in->bw)
+    g += in->bytes / in->bw[(size_t)c * (size_t)in->k + (size_t)n];
+  return g;
+}
 
 /* 0 when t is a tree (consistent parent/children, every node reached from the root),
  * else GC_MODEL_EINVAL. */
 int gc_model_tree_check(const struct gc_tree *t);
 
-/* Arrival time T(i) of every node (times[n]); position = 0: 001 Eq. 2 as published,
- * every child of a c-child parent waits (c-1)(o_s+g); position = 1: the k-th child
- * (1-based, in send order) waits (k-1)(o_s+g). */
-int gc_model_tree_times(const struct gc_tree *t, const struct gc_model_tree_params *p,
-                        int position, double *times);
-/* Broadcast time max_i (T(i) + local[i]) with T from 001 Eq. 2 as published. */
-int gc_model_tree_001(const struct gc_tree *t, const struct gc_model_tree_params *p, double *out);
-/* Same with the position-aware wait (k-1)(o_s+g). */
-int gc_model_tree_001_position(const struct gc_tree *t, const struct gc_model_tree_params *p,
-                               double *out);
+/* The nodes in breadth-first order from the root (parents before their children,
+ * siblings in sending order) into order[t->n]; returns how many were reached (t->n for
+ * a tree). */
+int gc_tree_bfs_order(const struct gc_tree *t, int *order);
+
+/* Arrival time T[i] of every cluster's leader (times[t->n]): T(root) = 0 and, for the
+ * j-th child n of c (in sending order), T(n) = T(c) + sum of gap(c, .) over the j-1
+ * children served before it + lat(c, n) + o_r.  001 Eq. 2 as published charges every
+ * child all (c-1) sends of its parent; only the earlier ones delay it.
+ * 0, GC_MODEL_EINVAL (t not a tree over in->k nodes) or GC_MODEL_ENOMEM. */
+int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree *t,
+                           double *times);
+/* The leaders' broadcast: max_i T(i) (001 Eq. 1 prints a sum; the broadcast ends with
+ * the last arrival).  With zero gaps and o_r it is 001 Eq. 3 (flat tree) and Eq. 4. */
+int gc_model_tree_leaders(const struct gc_tree_input *in, const struct gc_tree *t, double *out);
+/* "tree-001-position": the whole broadcast, max_i (T(i) + local[i]), local[i] the time of
+ * cluster i's own broadcast, started by its leader on arrival (overlapping its wide-area
+ * forwarding).  local[i] >= 0 for every cluster. */
+int gc_model_bcast_tree(const struct gc_tree_input *in, const struct gc_tree *t,
+                        const double *local, double *out);
 
 #endif

@@ -74,11 +74,3 @@ int gc_network_hetero(const struct gc_network *net, const struct gc_layout *layo
                                 .link_rate = net->hetero[c].rate};
   return 0;
 }
-
-double gc_network_p2p(const struct gc_network *net, int a, int b, double m)
-{
-  if (a == b)
-    return net->lan[a].alpha + m * net->lan[a].beta;
-  int k = net->grid.k;
-  return net->latency[a * k + b] + m / net->bandwidth[a * k + b];
-}

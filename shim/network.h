@@ -37,7 +37,4 @@ void gc_network_free(struct gc_network *net);
 int gc_network_hetero(const struct gc_network *net, const struct gc_layout *layout, int c,
                       struct gc_model_hetero *h);
 
-/* Hockney cost of one m-byte message between local clusters a and b (a == b: inside). */
-double gc_network_p2p(const struct gc_network *net, int a, int b, double m);
-
 #endif

@@ -4,12 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
+
 static int size_of(const struct gc_layout *l, int c) { return l->cluster_size[c]; }
 static int min_int(int x, int y) { return x < y ? x : y; }
 
-int gc_alltoall_lg_plays_a(const struct gc_layout *l, int x, int y)
+/* Which cluster of a pair plays A: the one rule the LG models use too (model/grid.c). */
+static int plays_a(const struct gc_layout *l, int x, int y)
 {
-  return size_of(l, x) < size_of(l, y) || (size_of(l, x) == size_of(l, y) && x < y);
+  return gc_model_lg_plays_a(l->cluster_size, x, y);
 }
 
 int gc_alltoall_lg_stager(const struct gc_layout *l, int src, int dst)
@@ -17,7 +20,7 @@ int gc_alltoall_lg_stager(const struct gc_layout *l, int src, int dst)
   int x = l->cluster_of[src], y = l->cluster_of[dst];
   if (x == y)
     return l->index_in_cluster[dst];
-  if (gc_alltoall_lg_plays_a(l, x, y)) /* A[k] stages (A[k], B[s*a+i]) on A[i] */
+  if (plays_a(l, x, y)) /* A[k] stages (A[k], B[s*a+i]) on A[i] */
     return l->index_in_cluster[dst] % size_of(l, x);
   int a = size_of(l, y), s = l->index_in_cluster[src] / a; /* the k mod r_s rule */
   int r = min_int(a, size_of(l, x) - s * a);
@@ -31,7 +34,7 @@ long long gc_alltoall_lg_stage_blocks(const struct gc_layout *l, int rank)
   for (int y = 0; y < l->nclusters; y++) {
     if (y == x)
       continue;
-    if (gc_alltoall_lg_plays_a(l, x, y)) {
+    if (plays_a(l, x, y)) {
       int a = size_of(l, x), b = size_of(l, y);
       total += p < b ? (long long)a * ((b - p + a - 1) / a) : 0;
     } else {
@@ -69,7 +72,7 @@ static int local_blocks(const struct gc_layout *l, int x, int p, int q,
     if (y == x)
       continue;
     int first, step, end;
-    if (gc_alltoall_lg_plays_a(l, x, y)) {
+    if (plays_a(l, x, y)) {
       first = q, step = size_of(l, x), end = size_of(l, y);
     } else {
       int a = size_of(l, y), s = p / a, r = min_int(a, size_of(l, x) - s * a);
@@ -150,7 +153,7 @@ static void fill_wide_recv(struct gc_alltoall_lg_schedule *s, const struct gc_la
     if (y == x)
       continue;
     int a = min_int(size_of(l, x), size_of(l, y)), b = size_of(l, x) + size_of(l, y) - a;
-    int as_a = gc_alltoall_lg_plays_a(l, x, y);
+    int as_a = plays_a(l, x, y);
     for (int base = 0; as_a ? base < b : base == 0; base += a) {
       int r = as_a ? min_int(a, b - base) : a;
       int peer = as_a ? gc_layout_member(l, y, base + p % r) : gc_layout_member(l, y, p % a);
@@ -190,7 +193,7 @@ int gc_alltoall_lg_schedule_build(struct gc_alltoall_lg_schedule *s, const struc
   long long wide_recv_msgs = 0;
   for (int y = 0; y < l->nclusters; y++)
     if (y != s->cluster)
-      wide_recv_msgs += gc_alltoall_lg_plays_a(l, s->cluster, y)
+      wide_recv_msgs += plays_a(l, s->cluster, y)
                             ? (size_of(l, y) + s->cluster_size - 1) / s->cluster_size
                             : 1;
   size_t nb = (size_t)n + (size_t)s->stage_blocks + (size_t)staged + (size_t)s->wide_recv_blocks;

@@ -3,7 +3,7 @@
  *
  * Block (s,d) is what rank s sends to rank d (m bytes). For every pair of clusters the
  * smaller plays A (a members), the larger B (b members); equal sizes: lower local cluster
- * index is A. B is cut into B_s = B[s*a .. min(s*a+a,b)-1], r_s = |B_s|.
+ * index is A (gc_model_lg_plays_a, the rule the LG models read too). B is cut into B_s = B[s*a .. min(s*a+a,b)-1], r_s = |B_s|.
  *   local phase (one Alltoallv on the cluster): block (s,d) with d in my cluster goes
  *     directly; (A[k], B[s*a+i]) is staged on A[i]; (B[s*a+t], A[k]) on B[s*a + k mod r_s].
  *   wide-area phase: every stager sends each destination one message holding all the
@@ -80,8 +80,6 @@ int gc_alltoall_lg_schedule_build(struct gc_alltoall_lg_schedule *s, const struc
                                   int rank);
 void gc_alltoall_lg_schedule_free(struct gc_alltoall_lg_schedule *s);
 
-/* 1 when cluster x plays A against cluster y (smaller, or equal and lower index). */
-int gc_alltoall_lg_plays_a(const struct gc_layout *l, int x, int y);
 /* Index in rank's cluster of the member that stages block (src = rank, dst). */
 int gc_alltoall_lg_stager(const struct gc_layout *l, int src, int dst);
 /* S above: blocks staged on rank for the wide area. */

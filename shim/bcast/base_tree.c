@@ -1,4 +1,5 @@
-/* What every tree builder shares: input checks, the CSR layout, freeing. */
+/* What every tree builder shares: input checks, the CSR layout, the order in which a
+ * leader serves its children, freeing. */
 #include "tree.h"
 
 #include <math.h>
@@ -87,4 +88,60 @@ int gc_tree_build(const struct gc_tree_input *in, const int *parent, const int *
   if (rc == 0 && (rc = gc_tree_order_children(in, out)) != 0)
     gc_tree_free(out);
   return rc;
+}
+
+/* Children order. A leader c serving children j with send gap p_j and "delivery time"
+ * a_j = lat(c,j) + o_r + tail(j) (tail = how long j's subtree runs once j has the data)
+ * finishes at max_j (S_j + a_j), S_j = the gaps of the children served before j. That is
+ * one-machine scheduling with delivery times q_j = a_j - p_j, where serving the largest
+ * q_j first (Jackson's rule) is optimal; with equal gaps it is "the child whose subtree
+ * finishes last goes first". Done bottom-up, the tails are minimal too, so this order is
+ * optimal for the tree's shape under the position-aware model. We prefer it to the
+ * construction order: it is never worse, even for the greedy tree whose construction
+ * order is exactly what its own model charged. */
+int gc_tree_order_children(const struct gc_tree_input *in, struct gc_tree *t)
+{
+  int k = t->n;
+  int *bfs = malloc(sizeof(int) * (size_t)k);
+  double *tail = malloc(sizeof(double) * (size_t)k);
+  double *q = malloc(sizeof(double) * (size_t)k);
+  if (!bfs || !tail || !q) {
+    free(bfs);
+    free(tail);
+    free(q);
+    return GC_TREE_ENOMEM;
+  }
+  int reached = gc_tree_bfs_order(t, bfs);
+  for (int h = reached - 1; h >= 0; h--) { /* children before their parent */
+    int c = bfs[h], first = t->child_start[c], end = t->child_start[c + 1];
+    for (int j = first; j < end; j++) {
+      int n = t->children[j];
+      q[n] = gc_tree_edge_lat(in, c, n) + in->recv_overhead + tail[n] -
+             gc_tree_edge_gap(in, c, n);
+    }
+    /* Insertion sort, largest q first, ties by cluster index: deterministic on every
+     * rank. Lists are short (at most k-1 entries, k a few dozen clusters). */
+    for (int j = first + 1; j < end; j++) {
+      int n = t->children[j], i = j;
+      while (i > first && (q[t->children[i - 1]] < q[n] ||
+                           (q[t->children[i - 1]] == q[n] && t->children[i - 1] > n))) {
+        t->children[i] = t->children[i - 1];
+        i--;
+      }
+      t->children[i] = n;
+    }
+    double s = 0.0, fin = 0.0;
+    for (int j = first; j < end; j++) {
+      int n = t->children[j];
+      double p = gc_tree_edge_gap(in, c, n);
+      if (s + p + q[n] > fin)
+        fin = s + p + q[n];
+      s += p;
+    }
+    tail[c] = fin;
+  }
+  free(bfs);
+  free(tail);
+  free(q);
+  return 0;
 }

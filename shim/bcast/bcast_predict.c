@@ -1,6 +1,5 @@
 #include "bcast_predict.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 #include "model.h"
@@ -40,20 +39,20 @@ static double cluster_bcast(const struct gc_network *net, const struct gc_layout
   return t;
 }
 
-/* 001 Eq. 2 with the position-aware refinement (the k-th child waits for the k-1 sends
- * before it), plus each cluster's own broadcast after its leader has the message. */
+/* "tree-001-position" (model/tree_cost.c): the leaders' tree, then each cluster's own
+ * broadcast from the moment its leader has the message. */
 double gc_bcast_tree_predict(const struct gc_network *net, const struct gc_layout *layout,
                              const struct gc_tree_input *in, const struct gc_tree *tree)
 {
-  double *arrival = malloc(sizeof(double) * (size_t)layout->nclusters);
-  if (!arrival)
+  double *local = malloc(sizeof(double) * (size_t)layout->nclusters);
+  if (!local)
     return -1;
+  for (int c = 0; c < layout->nclusters; c++)
+    local[c] = cluster_bcast(net, layout, c, in->bytes);
   double t = -1;
-  if (gc_tree_arrivals(in, tree, 1, arrival) == 0) {
-    for (int c = 0; c < layout->nclusters; c++)
-      t = fmax(t, arrival[c] + cluster_bcast(net, layout, c, in->bytes));
-  }
-  free(arrival);
+  if (gc_model_bcast_tree(in, tree, local, &t) != 0)
+    t = -1;
+  free(local);
   return t;
 }
 
@@ -74,57 +73,32 @@ static double tree_predict(int (*build)(const struct gc_tree_input *, struct gc_
   return t;
 }
 
-/* The MPI library's binomial tree over ranks (MPICH: relative rank v receives from
- * v - lowbit(v), then sends to v + mask for each mask below lowbit(v), largest first),
- * each edge costing its Hockney time inside a cluster or across the wide area; a sender
- * sends one message after the other. One cluster: ceil(log2 P)(alpha + m beta), or 004 Eq. 8
- * when the configuration gives the cluster's processors (hetero-004-bcast). */
+/* The MPI library's binomial tree over ranks. One cluster: ceil(log2 P)(alpha + m beta)
+ * ("binomial-hockney"), or 004 Eq. 8 when the configuration gives the cluster's processors
+ * ("hetero-004-bcast"). Several: "binomial-grid", Hockney per edge. */
 double gc_bcast_native_predict(const struct gc_network *net, const struct gc_layout *layout,
                                double m, int root, const char **model)
 {
-  int P = layout->size;
+  double t = -1;
   struct gc_model_hetero h;
   if (layout->nclusters == 1 && gc_network_hetero(net, layout, 0, &h) == 0) {
-    /* 004 Eq. 8: node x is communicator rank x (one cluster: members in rank order), and
+    /* node x is communicator rank x (one cluster: members in rank order), and
      * gc_model_hetero_bcast_binomial walks the same relative-rank tree as MPICH. */
-    double t = -1;
     *model = gc_model_name(GC_MODEL_HETERO_BCAST);
     if (gc_model_hetero_bcast_binomial(&h, root, (size_t)m, net->hetero[0].Gamma,
                                        net->hetero[0].tau, &t) != 0)
-      return -1;
-    return t;
-  }
-  if (layout->nclusters == 1) {
-    double t = -1;
+      t = -1;
+  } else if (layout->nclusters == 1) {
     *model = gc_model_name(GC_MODEL_BINOMIAL_HOCKNEY);
-    if (gc_model_bcast_binomial_hockney(P, (size_t)m, net->lan[0].alpha, net->lan[0].beta,
-                                        &t) != 0)
-      return -1;
-    return t;
+    if (gc_model_bcast_binomial_hockney(layout->size, (size_t)m, net->lan[0].alpha,
+                                        net->lan[0].beta, &t) != 0)
+      t = -1;
+  } else {
+    *model = gc_model_name(GC_MODEL_BINOMIAL_GRID);
+    if (gc_model_bcast_binomial_grid(&net->grid, layout->size, root, layout->cluster_of,
+                                     (size_t)m, &t) != 0)
+      t = -1;
   }
-  *model = "binomial-grid";
-  double *arrival = malloc(sizeof(double) * (size_t)P);
-  if (!arrival)
-    return -1;
-  double t = 0;
-  arrival[0] = 0;
-  /* Parents have smaller relative ranks than their children: one pass in order. */
-  for (int v = 0; v < P; v++) {
-    int low = 1;
-    while (low < P && !(v & low))
-      low <<= 1;
-    double ready = arrival[v];
-    int from = layout->cluster_of[(v + root) % P];
-    for (int mask = (v == 0 ? 1 << (int)ceil(log2(P)) : low) >> 1; mask > 0; mask >>= 1) {
-      if (v + mask >= P)
-        continue;
-      int to = layout->cluster_of[(v + mask + root) % P];
-      ready += gc_network_p2p(net, from, to, m);
-      arrival[v + mask] = ready;
-    }
-    t = fmax(t, arrival[v]);
-  }
-  free(arrival);
   return t;
 }
 

@@ -8,7 +8,7 @@
  * hands clusters to a slightly farther but idle leader (SPEC section 4: "a tree that
  * also charges each extra child its send gap can beat all of them"). With zero gaps it
  * is Dijkstra, the SPT. Construction order is the order its model charged; children are
- * then re-ordered by Jackson's rule (cost_tree.c), which can only make it earlier.
+ * then re-ordered by Jackson's rule (base_tree.c), which can only make it earlier.
  * O(k^2) typically: best[m] is recomputed in full only when its best parent got busier.
  *
  * ECEF alone is myopic: it spends a parent's early slots on whichever cluster it can
@@ -98,11 +98,12 @@ int gc_bcast_greedy_tree(const struct gc_tree_input *in, struct gc_tree *out)
   int rc = gc_bcast_greedy_ecef_tree(in, out);
   if (rc != 0)
     return rc;
-  double best = gc_tree_time(in, out, 1);
+  double best = 0, time = 0;
+  int cost_rc = gc_model_tree_leaders(in, out, &best);
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
     struct gc_tree t;
-    double time;
-    if ((rc = others[i](in, &t)) != 0 || isnan(time = gc_tree_time(in, &t, 1)) || isnan(best)) {
+    if ((rc = others[i](in, &t)) != 0 || cost_rc != 0 ||
+        (cost_rc = gc_model_tree_leaders(in, &t, &time)) != 0) {
       gc_tree_free(&t);
       gc_tree_free(out);
       return GC_TREE_ENOMEM; /* the input was checked: only memory can fail here */

@@ -62,7 +62,7 @@ START_TEST(native_one_cluster)
   const char *model = NULL;
   build(4, gid, &l, &net);
   ck_assert_rel(gc_bcast_native_predict(&net, &l, 1000, 0, &model), 69.5e-6);
-  ck_assert_str_eq(model, "hetero-004-bcast");
+  ck_assert_str_eq(model, gc_model_name(GC_MODEL_HETERO_BCAST));
   /* Root 1 and a slower processor at rank 2 (C = 50 us; the view holds one C per rank).
    * Relative ranks v -> rank (v+1) mod 4: edges 1->2, 1->3, 3->0. Leaf rank 2:
    * 10+1+50+1+10 = 72 us; leaf rank 0: 1->3 (32) + 3->0 (32) = 64 us. 72 + 5.5 = 77.5 us. */
@@ -112,7 +112,7 @@ START_TEST(tree_cluster_terms)
   build(6, gid, &l, &net);
   gc_bcast_tree_input(&net, &l, 0, 1000, &in);
   ck_assert_int_eq(gc_bcast_flat_tree(&in, &tree), 0);
-  ck_assert_int_eq(gc_tree_arrivals(&in, &tree, 1, arrival), 0);
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tree, arrival), 0);
   ck_assert_int_eq(gc_model_bcast_binomial_hockney(2, 1000, 20e-6, 2e-9, &hb), 0);
   ck_assert_rel(hb, 22e-6);
   want = fmax(arrival[0] + 69.5e-6, arrival[1] + hb);
@@ -120,7 +120,7 @@ START_TEST(tree_cluster_terms)
   ck_assert_rel(gc_bcast_flat_predict(&net, &l, 1000, 0, &model), want);
   /* The native broadcast across clusters keeps its Hockney grid form. */
   gc_bcast_native_predict(&net, &l, 1000, 0, &model);
-  ck_assert_str_eq(model, "binomial-grid");
+  ck_assert_str_eq(model, gc_model_name(GC_MODEL_BINOMIAL_GRID));
   gc_tree_free(&tree);
   drop(&l, &net);
 
@@ -129,7 +129,7 @@ START_TEST(tree_cluster_terms)
   build(6, gid, &l, &net);
   gc_bcast_tree_input(&net, &l, 0, 1000, &in);
   ck_assert_int_eq(gc_bcast_flat_tree(&in, &tree), 0);
-  ck_assert_int_eq(gc_tree_arrivals(&in, &tree, 1, arrival), 0);
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tree, arrival), 0);
   double ha;
   ck_assert_int_eq(gc_model_bcast_binomial_hockney(4, 1000, cfg.lan.alpha, cfg.lan.beta, &ha), 0);
   ck_assert_rel(gc_bcast_tree_predict(&net, &l, &in, &tree), fmax(arrival[0] + ha, arrival[1] + hb));

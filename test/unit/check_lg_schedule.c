@@ -6,6 +6,7 @@
 
 #include "alltoall/lg_schedule.h"
 #include "layout.h"
+#include "model.h"
 
 struct tag { int src, dst; };
 
@@ -233,7 +234,7 @@ START_TEST(test_paper_example)
   simulate(10, ids);
   int tie[4] = {5, 9, 9, 5}; /* equal sizes: the lower local index (holding rank 0) plays A */
   ck_assert_int_eq(gc_layout_build(&l, 4, tie), 0);
-  ck_assert(gc_alltoall_lg_plays_a(&l, 0, 1) && !gc_alltoall_lg_plays_a(&l, 1, 0));
+  ck_assert(gc_model_lg_plays_a(l.cluster_size, 0, 1) && !gc_model_lg_plays_a(l.cluster_size, 1, 0));
   ck_assert_int_eq(gc_alltoall_lg_stager(&l, 3, 1), 0); /* A[1] stages (A[1],B[0]) on A[0] */
   gc_layout_free(&l);
 }

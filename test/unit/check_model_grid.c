@@ -22,11 +22,11 @@ static const struct gc_lan lan2 = {.alpha = 2e-4, .beta = 1e-8, .gamma = 1, .del
 START_TEST(two_clusters_core)
 {
   double t;
-  ck_assert_int_eq(gc_model_naive_grid2(3, 5, 1000, &lan1, &lan2, AW, BW, &t), 0);
+  ck_assert_int_eq(grid2(gc_model_naive_grid, 3, 5, 1000, &lan1, &lan2, AW, BW, &t), 0);
   ck_assert_rel(t, 52.74e-3, REL); /* 2.24 + max(3,5) * 10.1 = 2.24 + 50.5 ms */
-  ck_assert_int_eq(gc_model_lg_grid2(3, 5, 1000, &lan1, &lan2, AW, BW, &t), 0);
+  ck_assert_int_eq(grid2(gc_model_lg_grid, 3, 5, 1000, &lan1, &lan2, AW, BW, &t), 0);
   ck_assert_rel(t, 22.84e-3, REL); /* 2.24 + ceil(5/3) * 10.3 = 2.24 + 20.6 ms */
-  ck_assert_int_eq(gc_model_lg_grid2(5, 3, 1000, &lan2, &lan1, AW, BW, &t), 0);
+  ck_assert_int_eq(grid2(gc_model_lg_grid, 5, 3, 1000, &lan2, &lan1, AW, BW, &t), 0);
   ck_assert_rel(t, 22.84e-3, REL); /* the smaller cluster plays A whichever comes first */
   /* Refined: A = C1 (a = 3), B = C2 (b = 5), blocks B_0 = B[0..2] (r = 3), B_1 = B[3..4]
    * (r = 2).  Phase 1 in C1: A[x] -> A[y] carries 1 + floor(5/3) + (y < 5 mod 3) blocks:
@@ -38,7 +38,7 @@ START_TEST(two_clusters_core)
    * Phase 2: step 0 (r = 3): 3000 B each way, 10.3 ms; step 1 (r = 2): A side 10.3 ms, B[3]
    * sends ceil(3/2) = 2 messages of 2000 B: 2 * 10.2 = 20.4 ms.  Wide = 30.7 ms.
    * Total 2.32 + 30.7 = 33.02 ms (Eq. 7 said 22.84). */
-  ck_assert_int_eq(gc_model_lg_refined2(3, 5, 1000, &lan1, &lan2, AW, BW, &t), 0);
+  ck_assert_int_eq(grid2(gc_model_lg_refined, 3, 5, 1000, &lan1, &lan2, AW, BW, &t), 0);
   ck_assert_rel(t, 33.02e-3, REL);
 }
 END_TEST
@@ -210,15 +210,15 @@ START_TEST(grid_limits)
   ck_assert_rel(t, sig, REL);
   /* A cluster of one process (a = 1) against 3: LG has 3 rounds of m bytes:
    * T_C = 2 * 110 us = 0.22 ms; 3 * (10 ms + 0.1 ms) = 30.3 ms; refined stages nothing. */
-  ck_assert_int_eq(gc_model_lg_grid2(1, 3, 1000, &plain, &plain, AW, BW, &t), 0);
+  ck_assert_int_eq(grid2(gc_model_lg_grid, 1, 3, 1000, &plain, &plain, AW, BW, &t), 0);
   ck_assert_rel(t, 30.52e-3, REL);
-  ck_assert_int_eq(gc_model_lg_refined2(1, 3, 1000, &plain, &plain, AW, BW, &t), 0);
+  ck_assert_int_eq(grid2(gc_model_lg_refined, 1, 3, 1000, &plain, &plain, AW, BW, &t), 0);
   ck_assert_rel(t, 30.52e-3, REL);
   /* m = 0: only latencies: naive 1 vs 1: T_C = 0, 1 * 10 ms. */
-  ck_assert_int_eq(gc_model_naive_grid2(1, 1, 0, &plain, &plain, AW, BW, &t), 0);
+  ck_assert_int_eq(grid2(gc_model_naive_grid, 1, 1, 0, &plain, &plain, AW, BW, &t), 0);
   ck_assert_rel(t, 10e-3, REL);
   /* beta_w = 0 (infinite bandwidth): 2 rounds of 10 ms for 2 vs 4 + T_C = 3 * 100 us. */
-  ck_assert_int_eq(gc_model_lg_grid2(2, 4, 0, &plain, &plain, AW, 0, &t), 0);
+  ck_assert_int_eq(grid2(gc_model_lg_grid, 2, 4, 0, &plain, &plain, AW, 0, &t), 0);
   ck_assert_rel(t, 20.3e-3, REL);
 
   t = -1;
@@ -244,11 +244,11 @@ START_TEST(grid_limits)
   g.k = 0;
   ck_assert_int_eq(gc_model_naive_grid(&g, 1000, &t), GC_MODEL_EINVAL);
   ck_assert_int_eq(gc_model_naive_grid(NULL, 1000, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(gc_model_lg_grid2(0, 3, 1, &plain, &plain, AW, BW, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(gc_model_lg_grid2(2, 3, 1, NULL, &plain, AW, BW, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(gc_model_lg_grid2(2, 3, 1, &plain, &plain, -1, BW, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(gc_model_lg_refined2(2, 3, 1, &plain, &plain, AW, NAN, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(gc_model_lg_grid2(2, 3, 1, &plain, &plain, AW, BW, NULL), GC_MODEL_EINVAL);
+  ck_assert_int_eq(grid2(gc_model_lg_grid, 0, 3, 1, &plain, &plain, AW, BW, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(grid2(gc_model_lg_grid, 2, 3, 1, NULL, &plain, AW, BW, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(grid2(gc_model_lg_grid, 2, 3, 1, &plain, &plain, -1, BW, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(grid2(gc_model_lg_refined, 2, 3, 1, &plain, &plain, AW, NAN, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(grid2(gc_model_lg_grid, 2, 3, 1, &plain, &plain, AW, BW, NULL), GC_MODEL_EINVAL);
   ck_assert_rel(t, -1, 0); /* untouched by every failed call */
 }
 END_TEST

@@ -42,8 +42,8 @@ START_TEST(grid5000_two_clusters)
     char choice[16];
     ck_assert_int_eq(sscanf(strtok(NULL, "\n"), "%zu,%lg,%lg,%15s", &m, &native, &lg, choice), 4);
     ck_assert_uint_eq(m, sizes[i]);
-    ck_assert_int_eq(gc_model_naive_grid2(32, 32, m, &g5k, &g5k, ALPHA_W, BETA_W, &want_native), 0);
-    ck_assert_int_eq(gc_model_lg_grid2(32, 32, m, &g5k, &g5k, ALPHA_W, BETA_W, &want_lg), 0);
+    ck_assert_int_eq(grid2(gc_model_naive_grid, 32, 32, m, &g5k, &g5k, ALPHA_W, BETA_W, &want_native), 0);
+    ck_assert_int_eq(grid2(gc_model_lg_grid, 32, 32, m, &g5k, &g5k, ALPHA_W, BETA_W, &want_lg), 0);
     ck_assert_rel(native, want_native, 1e-8);
     ck_assert_rel(lg, want_lg, 1e-8);
     ck_assert_str_eq(choice, "lg");
