@@ -47,14 +47,14 @@ static char *slurp(struct gc_loader *ld, const char *path, size_t *len) {
   return buf;
 wrong_kind:
   snprintf(ld->err, ld->errlen, "%s: cannot read the configuration file: it is %s, not a regular "
-           "file", path, kind(st.st_mode));
+           "file", ld->file, kind(st.st_mode));
   goto out;
 too_large:
   snprintf(ld->err, ld->errlen, "%s: the configuration file is too large: gridcoll reads at most "
-           "%zu bytes (1 MiB)", path, GC_CONFIG_MAX_BYTES);
+           "%zu bytes (1 MiB)", ld->file, GC_CONFIG_MAX_BYTES);
   goto out;
 fail:
-  snprintf(ld->err, ld->errlen, "%s: cannot read the configuration file: %s", path,
+  snprintf(ld->err, ld->errlen, "%s: cannot read the configuration file: %s", ld->file,
            errno == EAGAIN ? "nothing to read without waiting" : strerror(errno));
 out:
   if (fd >= 0) close(fd);
@@ -102,14 +102,14 @@ static int load(struct gc_loader *ld, config_t *lc, const char *path) {
   ld->strict = sc.strict, ld->verbose = sc.verbose;
   if (bad) {
     free(text);
-    snprintf(ld->err, ld->errlen, "%s:%s", path, why);
+    snprintf(ld->err, ld->errlen, "%s:%s", ld->file, why);
     return -1;
   }
   int inc = include_line(text);
   if (inc) {
     free(text);
     snprintf(ld->err, ld->errlen, "%s:%d: @include is not supported: write the whole "
-             "configuration in one file", path, inc);
+             "configuration in one file", ld->file, inc);
     return -1;
   }
   int ok = config_read_string(lc, text);
@@ -117,7 +117,7 @@ static int load(struct gc_loader *ld, config_t *lc, const char *path) {
   if (!ok) {
     snprintf(ld->err, ld->errlen, "%s:%d: %s (not valid libconfig syntax: settings are written "
              "`key = value;`, groups `{ ... }`, lists `( ... )`, strings in double quotes)",
-             path, config_error_line(lc), config_error_text(lc));
+             ld->file, config_error_line(lc), config_error_text(lc));
     return -1;
   }
   intent_from_tree(ld, config_root_setting(lc));
@@ -126,11 +126,20 @@ static int load(struct gc_loader *ld, config_t *lc, const char *path) {
   return gc_config_load_wan(ld);
 }
 
+/* The path as messages show it: whole up to 200 characters, else its start and its end,
+ * so that a message of GC_ERR_MAX bytes still ends with its reason. */
+static const char *shown(const char *path, char *buf, size_t len) {
+  size_t n = strlen(path);
+  if (n <= 200) return path;
+  snprintf(buf, len, "%.80s...%s", path, path + n - 100);
+  return buf;
+}
+
 int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_config_names *names,
                    char *err, size_t errlen) {
-  char scratch[GC_ERR_MAX];
-  struct gc_loader ld = {.cfg = cfg, .file = path, .names = names, .err = err, .errlen = errlen,
-                         .verbose = -1};
+  char scratch[GC_ERR_MAX], name[200];
+  struct gc_loader ld = {.cfg = cfg, .file = path ? shown(path, name, sizeof name) : NULL,
+                         .names = names, .err = err, .errlen = errlen, .verbose = -1};
   config_t lc;
   if (!err || !errlen) ld.err = scratch, ld.errlen = sizeof scratch;
   gc_config_free(cfg);
@@ -142,7 +151,7 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
   int rc = load(&ld, &lc, path);
   config_destroy(&lc);
   if (rc == 0 && !(cfg->path = gc_strdup(path))) {
-    snprintf(ld.err, ld.errlen, "%s: out of memory", path);
+    snprintf(ld.err, ld.errlen, "%s: out of memory", ld.file);
     rc = -1;
   }
   if (rc < 0) {
@@ -155,7 +164,7 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
 
 int gc_config_file_says_strict(const char *path) {
   char scratch[GC_ERR_MAX];
-  struct gc_loader ld = {.err = scratch, .errlen = sizeof scratch};
+  struct gc_loader ld = {.file = "", .err = scratch, .errlen = sizeof scratch};
   struct gc_config_scan sc = {0};
   size_t len;
   char *text = path ? slurp(&ld, path, &len) : NULL;

@@ -376,6 +376,13 @@ START_TEST(unreadable) {
   ck_assert_msg(strstr(err, dir) == err && strstr(err, "cannot read"), "%s", err);
   ck_assert_int_eq(gc_config_load(&cfg, NULL, &names, err, sizeof err), -1);
   ck_assert_int_eq(gc_config_load(&cfg, p, &names, NULL, 0), -1);
+  /* A 5000-character path is shown shortened, so the reason survives. */
+  static char longp[5001];
+  memset(longp, 'a', 5000);
+  longp[0] = '/';
+  ck_assert_int_eq(gc_config_load(&cfg, longp, &names, err, sizeof err), -1);
+  ck_assert_msg(strlen(err) < 300 && strstr(err, "/aaa") == err && strstr(err, "...aaa") &&
+                strstr(err, ": cannot read the configuration file: File name too long"), "%s", err);
   ck_assert(gc_config_hash(&cfg) == defaults_hash);
 }
 END_TEST
