@@ -146,7 +146,7 @@ void gc_summary_finalize(const struct gc_config *cfg, int sync)
   if (cfg->summary_file) {
     f = NULL;
     if (gc_log_expand_path(cfg->summary_file, 0, path, sizeof path) != 0)
-      snprintf(why, sizeof why, "%s: name too long", cfg->summary_file);
+      snprintf(why, sizeof why, "log.summary_file (a name longer than %zu bytes)", sizeof path - 1);
     else
       f = gc_open_output(path, why, sizeof why);
     if (!f) {
