@@ -29,6 +29,13 @@
 #define GC_NAME_MAX 64
 #define GC_ERR_MAX 512
 
+/* Limits on a configuration file, checked before libconfig parses it (libconfig's parse
+ * time grows with the square of the settings in a group): gridcoll's largest group has
+ * fewer than ten keys, and a wan matrix for 300 clusters fits in 1 MiB. */
+#define GC_CONFIG_MAX_BYTES ((size_t)1 << 20)
+#define GC_CONFIG_MAX_GROUP 32      /* named settings in one group */
+#define GC_CONFIG_MAX_SETTINGS 10000 /* named settings in the file */
+
 /* Contention signature and Hockney parameters of one cluster network (000 Eq. 4, 5). */
 struct gc_lan {
   double alpha;     /* start-up time, s */
@@ -118,8 +125,13 @@ void gc_config_defaults(struct gc_config *cfg);
 /* Load `path` over the defaults. cfg must hold defaults or an earlier configuration
  * (what it holds is freed first). Returns 0, or -1 with one message in err
  * ("FILE:LINE: network.lan.alpha: expected a positive time such as \"60 us\", got ...").
- * On error cfg is left valid (defaults) and must still be freed. `names` may be NULL
- * (or its lists NULL): any algorithm name is then accepted. */
+ * On error cfg is left valid (defaults) and must still be freed, except that cfg->strict
+ * and cfg->verbose hold what the broken file asked for at its top level (from libconfig's
+ * tree when the file parses, else from a tokenizer pass that skips comments, strings and
+ * nested groups), so the caller knows whether to abort and how loud to be. The file must
+ * be a regular file (or a character device, read without blocking) of at most
+ * GC_CONFIG_MAX_BYTES. `names` may be NULL (or its lists NULL): any algorithm name is
+ * then accepted. */
 int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_config_names *names,
                    char *err, size_t errlen);
 
@@ -144,8 +156,9 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
 int gc_config_apply_env(struct gc_config *cfg, const char *(*get)(const char *name),
                         const struct gc_config_names *names, char *err, size_t errlen);
 
-/* Scan a file's text for `strict = true` when it does not even parse: 1 when found
- * (outside # and // comments), 0 otherwise or when the file cannot be read. */
+/* 1 when the file says `strict = true` (or 1) at its top level, outside comments and
+ * strings, whether or not it parses; 0 otherwise or when the file cannot be read (read
+ * as gc_config_load reads it, within GC_CONFIG_MAX_BYTES). */
 int gc_config_file_says_strict(const char *path);
 
 /* The file to load: GRIDCOLL_CONFIG (read through `get`) when set, NULL when it is set

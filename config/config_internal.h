@@ -23,6 +23,8 @@ struct gc_loader {
   char *err;
   size_t errlen;
   config_setting_t *deferred[GC_DEFER_LAST];
+  int strict;  /* what the file's top level asks for, kept when the load fails */
+  int verbose; /* 0..3, -1 when the file does not say */
 };
 
 struct gc_key;
@@ -69,5 +71,21 @@ int gc_config_load_clusters(struct gc_loader *ld);
 int gc_config_load_wan(struct gc_loader *ld);
 
 char *gc_strdup(const char *s);
+
+/* What the first pass over a file's bytes found (config_scan.c). */
+struct gc_config_scan {
+  int strict;  /* a top-level `strict = true` (or 1), outside comments and strings */
+  int verbose; /* a top-level `verbose = 0..3`, -1 when none */
+};
+
+/* Groups nested deeper than this share one settings count (only ever over-counting). */
+#define GC_CONFIG_SCAN_DEPTH 64
+
+/* Checks len bytes of text before libconfig parses them: no byte-order mark, no NUL,
+ * every string and comment closed, at most GC_CONFIG_MAX_GROUP settings in a group and
+ * GC_CONFIG_MAX_SETTINGS in all (libconfig's parse time grows with their square). Lone
+ * '\r' line ends are rewritten to '\n' in place so that libconfig counts lines as people
+ * do. Fills *out even on error; returns 0, or -1 with "LINE: what" in err. */
+int gc_config_scan(char *text, size_t len, struct gc_config_scan *out, char *err, size_t errlen);
 
 #endif

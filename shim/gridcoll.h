@@ -51,11 +51,13 @@ void *gc_other_mpi_function(const char *name);
 int gc_guard_enter(void); /* 1 if entered, 0 if this thread is already inside gridcoll */
 void gc_guard_leave(void);
 
-/* Messages on stderr, prefixed "gridcoll:". gc_warn prints from world rank 0 only
- * (every rank takes the same path, so rank 0 speaks for all); gc_warn_any from any rank
- * (for a problem only that rank can see); gc_debug at GRIDCOLL_VERBOSE >= level. */
+/* Messages on stderr, prefixed "gridcoll:", by the verbosity rule of msg.c. gc_warn
+ * prints from world rank 0 only (every rank takes the same path, so rank 0 speaks for
+ * all); gc_warn_any from any rank (for a problem only that rank can see); gc_debug at
+ * verbose >= level; gc_say always, for the reason of an abort alone. */
 void gc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_warn_any(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gc_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_debug(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* 1 when gridcoll should act on calls: started, active, and not re-entered. */

@@ -2,10 +2,12 @@
  * The file is created (with its header) at MPI_Init so an unwritable path is reported
  * at once; records are appended when the buffer fills and at MPI_Finalize. */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gridcoll.h"
@@ -76,6 +78,47 @@ int gc_log_expand_path(const char *pattern, int rank, char *out, size_t outlen)
   return 0;
 }
 
+FILE *gc_open_output(const char *path, char *why, size_t len)
+{
+  struct stat st;
+  const char *kind = NULL;
+  int fd = -1;
+  /* Opening a FIFO for writing waits for a reader: refused before any open, and the open
+   * is non-blocking in case the path changed in between. A character device (/dev/null,
+   * /dev/full, a terminal) is fine. */
+  if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISDIR(st.st_mode)))
+    goto wrong_kind;
+  fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    snprintf(why, len, "%s: %s", path, strerror(errno));
+    goto fail;
+  }
+  if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISDIR(st.st_mode))
+    goto wrong_kind;
+  int flags = fcntl(fd, F_GETFL);
+  FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "w") : NULL;
+  if (f)
+    return f;
+  snprintf(why, len, "%s: %s", path, strerror(errno));
+  goto fail;
+wrong_kind:
+  kind = S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : S_ISSOCK(st.st_mode) ? "a socket" : "a directory";
+  snprintf(why, len, "%s: it is %s, not a regular file", path, kind);
+fail:
+  if (fd >= 0)
+    close(fd);
+  return NULL;
+}
+
+/* 1 when the pattern has a %r (not a %%r): each rank then names its own file. */
+static int names_rank(const char *pattern)
+{
+  for (const char *p = pattern; *p; p++)
+    if (*p == '%' && p[1] && *++p == 'r')
+      return 1;
+  return 0;
+}
+
 static void write_failed(const char *what)
 {
   /* Every rank writes its own file, usually into the same directory: rank 0 speaks for
@@ -91,6 +134,25 @@ static void write_failed(const char *what)
   lg.file = NULL;
 }
 
+static void flush_records(void);
+static void write_latency(void);
+
+/* A program that exits without MPI_Finalize still gets the records it buffered (users
+ * debugging a crashed run need them). Local file writes only: MPI may be gone. Finalize
+ * closed the file, so nothing is written twice. */
+static void log_at_exit(void)
+{
+  pthread_mutex_lock(&lg.lock);
+  if (lg.file) {
+    write_latency();
+    flush_records();
+    if (lg.file && fclose(lg.file) != 0)
+      write_failed(strerror(errno));
+    lg.file = NULL;
+  }
+  pthread_mutex_unlock(&lg.lock);
+}
+
 void gc_log_open(const struct gc_config *cfg)
 {
   int summary = cfg->log_summary < 0 ? cfg->log_file != NULL : cfg->log_summary;
@@ -101,17 +163,29 @@ void gc_log_open(const struct gc_config *cfg)
   if (!cfg->log_file)
     return;
   char *path = lg.path;
-  if (gc_log_expand_path(cfg->log_file, gc_g.world_rank, path, sizeof lg.path) != 0) {
+  struct stat st;
+  size_t n;
+  if (gc_log_expand_path(cfg->log_file, gc_g.world_rank, path, sizeof lg.path) != 0 ||
+      /* Without %r every rank would truncate the same file: each gets PATH.<rank>, unless
+       * the path is a device (/dev/null), which ranks can share. */
+      (!names_rank(cfg->log_file) && !(stat(path, &st) == 0 && S_ISCHR(st.st_mode)) &&
+       ((n = strlen(path)) + 16 > sizeof lg.path ||
+        snprintf(path + n, sizeof lg.path - n, ".%d", gc_g.world_rank) < 0))) {
     path[0] = '\0';
     write_failed("log file pattern too long");
     return;
   }
-  lg.file = fopen(path, "w");
-  if (!lg.file || fputs(header, lg.file) == EOF) {
-    char what[4200];
+  char what[4200];
+  lg.file = gc_open_output(path, what, sizeof what);
+  if (!lg.file) {
+    write_failed(what);
+  } else if (fputs(header, lg.file) == EOF) {
     snprintf(what, sizeof what, "%s: %s", path, strerror(errno));
     write_failed(what);
   }
+  static int registered;
+  if (lg.file && !registered)
+    registered = atexit(log_at_exit) == 0;
 }
 
 int gc_log_enabled(void)
@@ -257,9 +331,9 @@ static void write_latency(void)
 {
   if (!lg.nlatency)
     return;
-  char path[sizeof lg.path + 16];
+  char path[sizeof lg.path + 16], why[sizeof path + 128] = "";
   snprintf(path, sizeof path, "%s.latency.csv", lg.path);
-  FILE *f = fopen(path, "w");
+  FILE *f = gc_open_output(path, why, sizeof why);
   int bad = !f;
   if (f) {
     fputs("comm,from,to,configured_s,measured_s\n", f);
@@ -271,9 +345,11 @@ static void write_latency(void)
     }
     bad = ferror(f) != 0;
     bad = fclose(f) != 0 || bad;
+    if (bad)
+      snprintf(why, sizeof why, "%s: %s", path, strerror(errno));
   }
   if (bad)
-    gc_warn_any("cannot write %s: %s", path, strerror(errno));
+    gc_warn_any("cannot write %s", why);
   free(lg.latency);
   lg.latency = NULL;
   lg.nlatency = 0;

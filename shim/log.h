@@ -9,6 +9,7 @@
 #define GC_LOG_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "comm_state.h"
 #include "config.h"
 
@@ -76,6 +77,10 @@ const char *gc_op_name(enum gc_op op);
 const char *gc_algorithm_name(enum gc_op op, int algorithm);
 /* The log's algorithm column: gc_algorithm_name, or native-nb / native-persistent. */
 const char *gc_record_algorithm_name(const struct gc_record *rec);
+
+/* Open path for writing (created or truncated) without ever blocking: a FIFO, a socket
+ * or a directory is refused. NULL with "PATH: reason" in why when it cannot be used. */
+FILE *gc_open_output(const char *path, char *why, size_t len);
 
 /* Expand %r (world rank), %p (pid), %j (job id from the launcher, else "0"), %% in a
  * log file pattern. Returns 0, or -1 if it does not fit. */

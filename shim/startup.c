@@ -30,7 +30,17 @@ static const char *env_get(const char *name)
   return getenv(name);
 }
 
-/* Step 1: file then environment over the defaults. */
+/* GRIDCOLL_VERBOSE when it is valid, for a configuration that failed to load: the
+ * verbosity rule (msg.c) must hold for the message that says why. */
+static void env_verbose(struct gc_config *cfg)
+{
+  const char *v = getenv("GRIDCOLL_VERBOSE");
+  if (v && v[0] >= '0' && v[0] <= '3' && !v[1])
+    cfg->verbose = v[0] - '0';
+}
+
+/* Step 1: file then environment over the defaults. On an error, cfg->strict and
+ * cfg->verbose still say what the file (and GRIDCOLL_VERBOSE) asked for. */
 static int load_config(char *err, size_t errlen)
 {
   struct gc_config *cfg = &gc_g.cfg;
@@ -43,28 +53,43 @@ static int load_config(char *err, size_t errlen)
   const struct gc_config_names names = {gc_alltoall_names(), gc_bcast_names()};
   const char *path = gc_config_default_path(env_get);
   if (path && gc_config_load(cfg, path, &names, err, errlen) != 0) {
-    cfg->strict = cfg->strict || gc_config_file_says_strict(path);
+    env_verbose(cfg);
     return LOAD_ERROR;
   }
-  int strict = cfg->strict;
+  int strict = cfg->strict, verbose = cfg->verbose;
   if (gc_config_apply_env(cfg, env_get, &names, err, errlen) != 0) {
-    cfg->strict = strict;
+    cfg->strict = strict, cfg->verbose = verbose;
+    env_verbose(cfg);
     return LOAD_ERROR;
   }
   return cfg->enabled ? LOAD_OK : LOAD_OFF;
 }
 
 /* Step 2: max of (h, ~h) gives max and ~min of h: equal iff all ranks agree. The third
- * slot carries ~(lowest rank whose load failed), so that rank can say why. */
-static int agree(int status, int *first_error_rank)
+ * slot carries ~(lowest rank whose load failed), so that rank can say why; the fourth
+ * whether any rank asked for strict = true, so that all ranks abort or none does. */
+static int agree(int status, int *first_error_rank, int *strict)
 {
   uint64_t h = status == LOAD_OK ? gc_config_hash(&gc_g.cfg) : (uint64_t)status;
-  uint64_t mine[3] = {h, ~h, ~(uint64_t)(status == LOAD_ERROR ? gc_g.world_rank : INT_MAX)};
-  uint64_t all[3];
-  if (PMPI_Allreduce(mine, all, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+  uint64_t mine[4] = {h, ~h, ~(uint64_t)(status == LOAD_ERROR ? gc_g.world_rank : INT_MAX),
+                      (uint64_t)(gc_g.cfg.strict != 0)};
+  uint64_t all[4];
+  *strict = gc_g.cfg.strict;
+  if (PMPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
     return 0;
   *first_error_rank = (int)~all[2];
+  *strict = all[3] != 0;
   return all[0] == ~all[1];
+}
+
+/* The reason start-up failed: always said when the job aborts for it (strict), else a
+ * warning under the verbosity rule. */
+static void explain(const char *why, int strict)
+{
+  if (strict)
+    gc_say("%s; strict = true: aborting", why);
+  else
+    gc_warn_any("%s; passing every call through", why);
 }
 
 /* Node topology: one cluster per shared-memory node, numbered by first appearance. */
@@ -105,8 +130,7 @@ static int configured_cluster_table(int *table, int *speaker)
   }
   if (first_bad >= 0) {
     if (gc_g.world_rank == first_bad)
-      gc_warn_any("%s; %s", err,
-                  gc_g.cfg.strict ? "strict = true: aborting" : "passing every call through");
+      explain(err, gc_g.cfg.strict); /* the hash agreed: the same on every rank */
     *speaker = first_bad;
     return -1;
   }
@@ -128,12 +152,13 @@ static int configured_cluster_table(int *table, int *speaker)
   return 0;
 }
 
-/* A configuration error: abort if the user asked for strictness, else pass through.
- * The rank that explained the error aborts; the others wait in a barrier it never
- * joins, so they cannot kill the job before its message is out. */
-static void fail_startup(int speaker)
+/* A configuration error: abort if the user asked for strictness (on any rank: the
+ * agreement made it the same everywhere), else pass through. The rank that explained the
+ * error aborts; the others wait in a barrier it never joins, so they cannot kill the job
+ * before its message is out. */
+static void fail_startup(int speaker, int strict)
 {
-  if (gc_g.cfg.strict) {
+  if (strict) {
     if (gc_g.world_rank != speaker)
       PMPI_Barrier(MPI_COMM_WORLD);
     PMPI_Abort(MPI_COMM_WORLD, 1);
@@ -151,19 +176,19 @@ void gc_startup(void)
 
   char err[GC_ERR_MAX] = "";
   int status = load_config(err, sizeof err);
-  int first_error_rank = INT_MAX;
-  int same = agree(status, &first_error_rank);
+  int first_error_rank = INT_MAX, strict = 0;
+  int same = agree(status, &first_error_rank, &strict);
   if (first_error_rank != INT_MAX) {
     if (gc_g.world_rank == first_error_rank)
-      gc_warn_any("%s; %s", err,
-                  gc_g.cfg.strict ? "strict = true: aborting" : "passing every call through");
-    fail_startup(first_error_rank);
+      explain(err, strict);
+    fail_startup(first_error_rank, strict);
     return;
   }
   if (!same) {
-    gc_warn("the configuration differs between ranks (file or GRIDCOLL_* environment not the "
-            "same everywhere); passing every call through");
-    gc_g.active = 0;
+    if (gc_g.world_rank == 0)
+      explain("the configuration differs between ranks (file or GRIDCOLL_* environment not "
+              "the same everywhere)", strict);
+    fail_startup(0, strict);
     return;
   }
   if (status == LOAD_OFF) {
@@ -187,7 +212,7 @@ void gc_startup(void)
                ? node_cluster_table(gc_g.world_cluster)
                : configured_cluster_table(gc_g.world_cluster, &speaker);
   if (rc != 0) {
-    fail_startup(speaker);
+    fail_startup(speaker, gc_g.cfg.strict);
     free(gc_g.world_cluster);
     gc_g.world_cluster = NULL;
     return;

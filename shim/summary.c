@@ -1,9 +1,11 @@
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gridcoll.h"
+#include "log.h"
 #include "summary.h"
 
 #define GC_MAX_ALGORITHMS 16
@@ -140,17 +142,24 @@ void gc_summary_finalize(const struct gc_config *cfg, int sync)
   if (gc_g.world_rank != 0)
     return;
   FILE *f = stderr;
+  char path[4096], why[4200];
   if (cfg->summary_file) {
-    char path[4096];
     f = NULL;
-    if (gc_log_expand_path(cfg->summary_file, 0, path, sizeof path) == 0)
-      f = fopen(path, "w");
+    if (gc_log_expand_path(cfg->summary_file, 0, path, sizeof path) != 0)
+      snprintf(why, sizeof why, "log.summary_file (a name longer than %zu bytes)", sizeof path - 1);
+    else
+      f = gc_open_output(path, why, sizeof why);
     if (!f) {
-      gc_warn("cannot write the summary to %s; printing it here", cfg->summary_file);
+      gc_warn("cannot write the summary to %s; printing it here", why);
       f = stderr;
     }
   }
   print_table(f, f == stderr ? "gridcoll: " : "", sync, sums, max_actual);
-  if (f != stderr)
-    fclose(f);
+  if (f != stderr) {
+    /* A full disk shows only here (the table fits in stdio's buffer): warn, as the log does. */
+    int bad = ferror(f) != 0;
+    bad = fclose(f) != 0 || bad;
+    if (bad)
+      gc_warn("cannot write the summary to %s: %s; it is lost", path, strerror(errno));
+  }
 }

@@ -25,10 +25,11 @@ fail() { failed=$((failed + 1)); echo "FAIL $1"; sed 's/^/     | /' out err 2>/d
 # launcher (-env / -x, scripts/launcher.sh), LD_PRELOAD included; stdout to ./out,
 # stderr to ./err, exit code in $rc.
 # A case that names LD_PRELOAD itself (stacked tools) replaces the default, which is
-# $PRELOAD (a sanitizer's runtime, say) followed by gridcoll.
+# $PRELOAD (a sanitizer's runtime, say) followed by gridcoll. LIMIT=S before the call
+# kills it after S seconds instead of 300 (cases that would hang if gridcoll regressed).
 mpirun() {
   local n=$1; shift
-  local cmd=(timeout 300 "${GC_LAUNCH[@]}") preload=(LD_PRELOAD="${PRELOAD:+$PRELOAD }$LIB") a
+  local cmd=(timeout "${LIMIT:-300}" "${GC_LAUNCH[@]}") preload=(LD_PRELOAD="${PRELOAD:+$PRELOAD }$LIB") a
   for a in "$@"; do
     [ "$a" = -- ] && break
     [[ $a == LD_PRELOAD=* ]] && preload=()
@@ -41,7 +42,7 @@ mpirun() {
 # mpirun_mpmd "N [VAR=VALUE ...] -- program args" ...: one app context per argument
 # (word-split), each with LD_PRELOAD; output as mpirun's.
 mpirun_mpmd() {
-  local cmd=(timeout 300 "${GC_LAUNCH[@]}") ctx sep=()
+  local cmd=(timeout "${LIMIT:-300}" "${GC_LAUNCH[@]}") ctx sep=()
   for ctx in "$@"; do
     cmd+=("${sep[@]}")
     # shellcheck disable=SC2086 # one context's words
@@ -61,6 +62,14 @@ skip() { skipped=$((skipped + 1)); echo "skip $1 ($2)"; }
 # Lines gridcoll wrote on stderr, the summary table aside.
 warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |bcast )'; }
 no_failures() { [ "$rc" = 0 ] && grep -q ' 0 failed' out && ! grep -q '^FAIL' out; }
+
+# ONLY=files: the file-handling cases alone (test/mpi/files.sh), for a quick check.
+if [ "${ONLY:-}" = files ]; then
+  . "$ROOT/test/mpi/files.sh"
+  echo "mpi files ($GC_LAUNCHER): $passed passed, $failed failed"
+  [ "$failed" = 0 ]
+  exit
+fi
 
 # --- correctness under every topology and algorithm --------------------------------
 cat >interleaved.cfg <<'CFG'
@@ -295,6 +304,9 @@ mpirun_mpmd "1 GRIDCOLL_LOG=$tmp/mix-%r.csv GRIDCOLL_BCAST=native -- $T/bcast" \
   "1 GRIDCOLL_LOG=$tmp/mix-%r.csv -- $T/bcast"
 no_failures && [ "$(warnings)" = 1 ] && grep -q 'differs between ranks' err && [ ! -e mix-0.csv ] &&
   pass "ranks with different settings: one warning, passed through" || fail "ranks with different settings: one warning, passed through"
+
+# --- files that are not what they seem: FIFOs, devices, huge, binary ----------------------
+. "$ROOT/test/mpi/files.sh"
 
 # --- gridcoll-report: a real sweep's logs, merged per call ------------------------------
 # 4 ranks in two virtual clusters, sizes 1, 4, 16 KiB, 2 calls each (merged over the 4

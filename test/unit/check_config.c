@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -220,8 +221,42 @@ START_TEST(strict_scan) {
   ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "nonstrict = true;")), 0);
   ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "strict = trueish;")), 0);
   ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "")), 0);
+  /* Only a top-level setting counts: not in a comment, a nested group or a string. */
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "/* strict = true; */\nbogus = 1;")), 0);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "/*\n strict = true;\n*/ x = 1;")), 0);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "log = { strict = true; };")), 0);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "x = \"a\\\" strict = true\";")), 0);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "log = { x = 1; };\nstrict = true;\n{{{")), 1);
+  ck_assert_int_eq(gc_config_file_says_strict(write_file("a.cfg", "strict /* yes */ = true;")), 1);
   ck_assert_int_eq(gc_config_file_says_strict("/nonexistent/gridcoll.cfg"), 0);
   ck_assert_int_eq(gc_config_file_says_strict(NULL), 0);
+}
+END_TEST
+
+/* A broken file still tells whether it is strict and how verbose gridcoll may be: from
+ * libconfig's tree when it parses, else from the tokenizer; comments, strings and nested
+ * groups do not count. */
+START_TEST(intent_of_broken_files) {
+  static const struct {
+    const char *text;
+    int strict, verbose;
+  } cases[] = {
+      {"strict = true;\nverbose = 0;\nlog = { bogus = 1; };\n", 1, 0}, /* parses */
+      {"verbose = 2; strict = true;\n{{{\n", 1, 2},                     /* does not */
+      {"/* strict = true; */\nbogus = 1;\n", 0, 1},
+      {"/* strict = true;\n   verbose = 0; */ bogus = 1;\n", 0, 1},
+      {"log = { strict = true; verbose = 0; bogus = 1; };\n", 0, 1},
+      {"x = \"strict = true\"; {{{\n", 0, 1},
+      {"log = { strict = true; }; {{{\n", 0, 1},
+      {"strict = 1; verbose = 3; bogus = 1;\n", 1, 3},
+      {"strict = false; verbose = 7; {{{\n", 0, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ck_assert_int_eq(load(cases[i].text), -1);
+    ck_assert_msg(cfg.strict == cases[i].strict && cfg.verbose == cases[i].verbose,
+                  "case %zu: strict %d verbose %d", i, cfg.strict, cfg.verbose);
+    ck_assert(cfg.path == NULL && cfg.clusters == NULL);
+  }
 }
 END_TEST
 
@@ -341,7 +376,95 @@ START_TEST(unreadable) {
   ck_assert_msg(strstr(err, dir) == err && strstr(err, "cannot read"), "%s", err);
   ck_assert_int_eq(gc_config_load(&cfg, NULL, &names, err, sizeof err), -1);
   ck_assert_int_eq(gc_config_load(&cfg, p, &names, NULL, 0), -1);
+  /* A 5000-character path is shown shortened, so the reason survives. */
+  static char longp[5001];
+  memset(longp, 'a', 5000);
+  longp[0] = '/';
+  ck_assert_int_eq(gc_config_load(&cfg, longp, &names, err, sizeof err), -1);
+  ck_assert_msg(strlen(err) < 300 && strstr(err, "/aaa") == err && strstr(err, "...aaa") &&
+                strstr(err, ": cannot read the configuration file: File name too long"), "%s", err);
   ck_assert(gc_config_hash(&cfg) == defaults_hash);
+}
+END_TEST
+
+/* Write len bytes (NULs included) to dir/gridcoll.cfg and load it. */
+static int load_bytes(const char *text, size_t len) {
+  snprintf(path, sizeof path, "%s/gridcoll.cfg", dir);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+  fclose(f);
+  return gc_config_load(&cfg, path, &names, err, sizeof err);
+}
+
+static void fails_at(int line, const char *what) {
+  char head[256];
+  snprintf(head, sizeof head, "%s:%d: ", path, line);
+  ck_assert_msg(strncmp(err, head, strlen(head)) == 0, "\"%s\" does not start with \"%s\"", err, head);
+  ck_assert_msg(strstr(err, what) != NULL, "\"%s\" lacks \"%s\"", err, what);
+}
+
+/* What libconfig 1.5 accepts silently or reports at the wrong line. */
+START_TEST(bytes) {
+  static const char nul[] = "verbose = 1;\n\0 garbage = = ;;;\n";
+  ck_assert_int_eq(load_bytes(nul, sizeof nul - 1), -1);
+  fails_at(2, "NUL byte");
+  static const char bom[] = "\xEF\xBB\xBFverbose = 1;\n";
+  ck_assert_int_eq(load_bytes(bom, sizeof bom - 1), -1);
+  fails_at(1, "byte-order mark");
+  load_fails("verbose = 1;\rprobe = false;\rbogus = 1;\r", 3, "bogus", "unknown");
+  load_fails("verbose = 1;\r\nprobe = false;\r\nbogus = 1;\r\n", 3, "bogus", "unknown");
+  load_fails("verbose = 1;\nlog = { file = \"x.csv;\n};\n\n\n", 2, "", "never closed");
+  load_fails("verbose = 1;\n/* a comment\n\nprobe = true;\n", 2, "", "never closed");
+  ck_assert_int_eq(load("log = { file = \"a\\\"b\\\\\"; };\n"), 0); /* escapes are not ends */
+  ck_assert_str_eq(cfg.log_file, "a\"b\\");
+}
+END_TEST
+
+/* Every file up to the size limit is accepted or refused at once: libconfig's parse time
+ * grows with the square of a group's settings (50,000 keys took 77 s). */
+START_TEST(sizes) {
+  size_t cap = GC_CONFIG_MAX_BYTES + 1, n = 0;
+  char *text = malloc(cap);
+  ck_assert_ptr_nonnull(text);
+  for (int i = 0; i < 50000; i++) n += (size_t)snprintf(text + n, cap - n, "k%d = 1;\n", i);
+  ck_assert_int_eq(load_bytes(text, n), -1);
+  fails_at(GC_CONFIG_MAX_GROUP + 1, "more than 32 settings in one group");
+  n = (size_t)snprintf(text, cap, "clusters = (");
+  for (int g = 0; g < 2000; g++) {
+    n += (size_t)snprintf(text + n, cap - n, "%s{", g ? ", " : "");
+    for (int i = 0; i < 6; i++) n += (size_t)snprintf(text + n, cap - n, " a%d = 1;", i);
+    n += (size_t)snprintf(text + n, cap - n, " }\n");
+  }
+  n += (size_t)snprintf(text + n, cap - n, ");\n");
+  ck_assert_int_eq(load_bytes(text, n), -1);
+  ck_assert_msg(strstr(err, "more than 10000 settings in the file"), "%s", err);
+  /* One byte over the limit, as a sparse file: too large, without reading it. */
+  memset(text, ' ', cap); /* blanks: a valid, empty configuration */
+  ck_assert_int_eq(load_bytes(text, GC_CONFIG_MAX_BYTES), 0);
+  ck_assert_int_eq(load_bytes(text, GC_CONFIG_MAX_BYTES + 1), -1);
+  ck_assert_msg(strstr(err, "too large"), "%s", err);
+  ck_assert_int_eq(truncate(path, (off_t)1 << 31), 0); /* sparse: never read */
+  ck_assert_int_eq(gc_config_load(&cfg, path, &names, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, "too large"), "%s", err);
+  ck_assert_int_eq(gc_config_file_says_strict(path), 0);
+  free(text);
+}
+END_TEST
+
+/* Not a regular file: refused without blocking (a FIFO would wait for a writer forever),
+ * or read without blocking and within the size limit (a character device). */
+START_TEST(file_kinds) {
+  char fifo[128];
+  snprintf(fifo, sizeof fifo, "%s/b.cfg", dir);
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  ck_assert_int_eq(gc_config_load(&cfg, fifo, &names, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, fifo) == err && strstr(err, "a FIFO (named pipe), not a regular file"), "%s", err);
+  ck_assert_int_eq(gc_config_file_says_strict(fifo), 0);
+  ck_assert_int_eq(gc_config_load(&cfg, "/dev/zero", &names, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, "/dev/zero: the configuration file is too large"), "%s", err);
+  ck_assert_int_eq(gc_config_file_says_strict("/dev/zero"), 0);
+  ck_assert_int_eq(gc_config_load(&cfg, "/dev/null", &names, err, sizeof err), 0);
 }
 END_TEST
 
@@ -523,6 +646,10 @@ static Suite *config_suite(void) {
   tcase_add_test(core, hetero);
   tcase_add_test(limits, unreadable);
   tcase_add_test(limits, syntax);
+  tcase_add_test(limits, bytes);
+  tcase_add_test(limits, sizes);
+  tcase_add_test(limits, file_kinds);
+  tcase_add_test(limits, intent_of_broken_files);
   tcase_add_test(limits, unknown_keys);
   tcase_add_test(limits, wrong_types);
   tcase_add_test(limits, bad_values);
