@@ -178,6 +178,25 @@ for b in hlot greedy; do
   no_failures && [ "$(warnings)" = 0 ] && pass "bcast $b, segments of 1 KiB" || fail "bcast $b, segments of 1 KiB"
 done
 
+# Segmented trees with different datatypes of one signature on the root and the receivers
+# (bcast_mixed.c): segment sizes that are a multiple of neither type's size cut each
+# rank's elements in different places, yet every byte must equal PMPI_Bcast's. Messages
+# of a few segments (few hundred for the tiny sizes) keep MPICH's busy-polling short.
+# MIXED_SEGMENTS narrows the sizes (comma-separated, e.g. "3 B,64 KiB").
+IFS=, read -ra mixed_segments <<<"${MIXED_SEGMENTS:-1 B,3 B,8 B,1000 B,64 KiB}"
+for seg in "${mixed_segments[@]}"; do
+  printf 'bcast = { segment = "%s"; };\n' "$seg" >mixed.cfg
+  ints=240; [ "$seg" = "1000 B" ] && ints=2400; [ "$seg" = "64 KiB" ] && ints=36000 # 144000 B: a short third segment
+  for b in flat binomial hlot spt greedy multilevel; do
+    for topo in "2 GRIDCOLL_CLUSTERS=0,1" "3 GRIDCOLL_CLUSTERS=0,1-2"; do
+      # shellcheck disable=SC2086 # ranks and setting
+      mpirun $topo GRIDCOLL_CONFIG="$tmp/mixed.cfg" GRIDCOLL_BCAST=$b -- "$T/bcast_mixed" $ints
+      no_failures && [ "$(warnings)" = 0 ] && pass "bcast $b, mixed datatypes, $seg segments, ${topo% *} ranks" ||
+        fail "bcast $b, mixed datatypes, $seg segments, ${topo% *} ranks"
+    done
+  done
+done
+
 mpirun 1 -- "$T/alltoall" quick
 no_failures && pass "alltoall on 1 rank" || fail "alltoall on 1 rank"
 
