@@ -190,8 +190,9 @@ for seg in "${mixed_segments[@]}"; do
   for b in flat binomial hlot spt greedy multilevel; do
     for topo in "2 GRIDCOLL_CLUSTERS=0,1" "3 GRIDCOLL_CLUSTERS=0,1-2"; do
       # shellcheck disable=SC2086 # ranks and setting
-      mpirun $topo GRIDCOLL_CONFIG="$tmp/mixed.cfg" GRIDCOLL_BCAST=$b -- "$T/bcast_mixed" $ints
-      no_failures && [ "$(warnings)" = 0 ] && pass "bcast $b, mixed datatypes, $seg segments, ${topo% *} ranks" ||
+      rm -f rec-*.csv
+      mpirun $topo GRIDCOLL_CONFIG="$tmp/mixed.cfg" GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/bcast_mixed" $ints
+      no_failures && [ "$(warnings)" = 0 ] && used_as "$b" 1 && pass "bcast $b, mixed datatypes, $seg segments, ${topo% *} ranks" ||
         fail "bcast $b, mixed datatypes, $seg segments, ${topo% *} ranks"
     done
   done
