@@ -38,9 +38,30 @@ static int packable(MPI_Datatype type)
              MPI_SUCCESS;
 }
 
+/* A handle that calls itself predefined (combiner MPI_COMBINER_NAMED) must be one of
+ * MPI's predefined datatypes (datatype_predefined.h). MPICH encodes predefined handles as integers and accepts, in
+ * PMPI_Bcast, a forged one whose index is out of range (it reads the size from the
+ * handle's bits), but asserts and aborts when asked its extent: gridcoll must not ask.
+ * Such a call passes through untouched, so the result is the library's. */
+static int named_known(MPI_Datatype type)
+{
+  int ni, na, nd, combiner;
+  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+    return 0;
+  if (combiner != MPI_COMBINER_NAMED)
+    return 1;
+  const MPI_Datatype known[] = {
+#include "datatype_predefined.h"
+  };
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (type == known[i])
+      return 1;
+  return 0;
+}
+
 int gc_datatype_usable(MPI_Datatype type, MPI_Count *size)
 {
-  return type != MPI_DATATYPE_NULL && packable(type) &&
+  return type != MPI_DATATYPE_NULL && packable(type) && named_known(type) &&
          PMPI_Type_size_x(type, size) == MPI_SUCCESS && *size != MPI_UNDEFINED;
 }
 

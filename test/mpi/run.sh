@@ -447,13 +447,17 @@ done
 # Bad arguments: every one passes through untouched, for both collectives and their _c
 # (error class and message equal to PMPI's in the same run); only the good call at the
 # end reaches gridcoll's algorithms.
-mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/ba-%r.csv" -- "$T/badargs"
-badargs_cases=36 # Open MPI does not check buffers (NULL or aliased ones crash it natively)
+# Forced flat and hlot trees: a forged predefined datatype (MPICH) must not reach them.
+badargs_cases=40 # Open MPI does not check buffers (NULL or aliased ones crash it natively)
 [ "$GC_LAUNCHER" = openmpi ] && badargs_cases=12
-[ "$rc" = 0 ] && grep -q "^badargs: $badargs_cases cases, 0 failed" out && ! grep -q '^FAIL' out &&
-  [ "$(ops_in ba-0.csv)" = "alltoall,lg=1 " ] &&
-  pass "bad arguments: MPI's own errors, nothing reaches the algorithms" ||
-  fail "bad arguments: MPI's own errors, nothing reaches the algorithms"
+for b in flat hlot; do
+  rm -f ba-*.csv
+  mpirun 3 "${grid3[@]}" GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/ba-%r.csv" -- "$T/badargs"
+  [ "$rc" = 0 ] && grep -q "^badargs: $badargs_cases cases, 0 failed" out && ! grep -q '^FAIL' out &&
+    [ "$(ops_in ba-0.csv)" = "alltoall,lg=1 " ] &&
+    pass "bad arguments ($b): MPI's own errors, nothing reaches the algorithms" ||
+    fail "bad arguments ($b): MPI's own errors, nothing reaches the algorithms"
+done
 
 # Stacked PMPI tools (README, "What is intercepted"): of two preloaded libraries that
 # define MPI_Alltoall, the first wins and its PMPI_Alltoall goes to the MPI library, so
