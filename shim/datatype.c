@@ -2,6 +2,7 @@
 #include "datatype.h"
 
 #include <pthread.h>
+#include <string.h>
 
 /* A duplicate of MPI_COMM_SELF with MPI_ERRORS_RETURN: the probe's errors come back as
  * codes. Created on first use (a collective over this process alone, so safe inside any
@@ -37,8 +38,88 @@ static int packable(MPI_Datatype type)
              MPI_SUCCESS;
 }
 
+/* A handle that calls itself predefined (combiner MPI_COMBINER_NAMED) must be one of
+ * MPI's predefined datatypes (datatype_predefined.h). MPICH encodes predefined handles as integers and accepts, in
+ * PMPI_Bcast, a forged one whose index is out of range (it reads the size from the
+ * handle's bits), but asserts and aborts when asked its extent: gridcoll must not ask.
+ * Such a call passes through untouched, so the result is the library's. */
+static int named_known(MPI_Datatype type)
+{
+  int ni, na, nd, combiner;
+  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+    return 0;
+  if (combiner != MPI_COMBINER_NAMED)
+    return 1;
+  const MPI_Datatype known[] = {
+#include "datatype_predefined.h"
+  };
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (type == known[i])
+      return 1;
+  return 0;
+}
+
 int gc_datatype_usable(MPI_Datatype type, MPI_Count *size)
 {
-  return type != MPI_DATATYPE_NULL && packable(type) &&
+  return type != MPI_DATATYPE_NULL && packable(type) && named_known(type) &&
          PMPI_Type_size_x(type, size) == MPI_SUCCESS && *size != MPI_UNDEFINED;
+}
+
+/* Named types whose bytes are all data, and contiguous runs or duplicates of such types
+ * (MPI_Type_contiguous(3, MPI_INT)): what applications broadcast in bulk. Anything else
+ * (vectors, structs, resized types, a named pair type with padding) is packed. */
+static int raw_at(MPI_Datatype type, int depth)
+{
+  MPI_Count size;
+  MPI_Aint lb, extent, true_lb, true_extent;
+  int ni, na, nd, combiner;
+  if (depth > 8 || PMPI_Type_size_x(type, &size) != MPI_SUCCESS ||
+      PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
+      PMPI_Type_get_true_extent(type, &true_lb, &true_extent) != MPI_SUCCESS ||
+      PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+    return 0;
+  if (lb != 0 || true_lb != 0 || extent != size || true_extent != size)
+    return 0;
+  if (combiner == MPI_COMBINER_NAMED)
+    return 1;
+  if ((combiner != MPI_COMBINER_CONTIGUOUS && combiner != MPI_COMBINER_DUP) || ni > 1 ||
+      na != 0 || nd != 1)
+    return 0;
+  int ints[1];
+  MPI_Aint addrs[1];
+  MPI_Datatype inner;
+  if (PMPI_Type_get_contents(type, ni, na, nd, ints, addrs, &inner) != MPI_SUCCESS)
+    return 0;
+  int raw = raw_at(inner, depth + 1);
+  /* get_contents hands out derived types as new handles, to free; named ones are not. */
+  if (PMPI_Type_get_envelope(inner, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
+      combiner != MPI_COMBINER_NAMED)
+    PMPI_Type_free(&inner);
+  return raw;
+}
+
+int gc_datatype_is_raw(MPI_Datatype type)
+{
+  return raw_at(type, 0);
+}
+
+/* Two elements of a strided type with holes and three ints, packed on MPI_COMM_SELF:
+ * the first must come out as the ints of its type map, in order, the second as its own
+ * bytes, each exactly `size` bytes per element. */
+int gc_datatype_pack_is_plain(void)
+{
+  int src[6] = {10, 11, 12, 13, 14, 15}, out[4] = {0}, position = 0;
+  const int want_vec[4] = {10, 12, 13, 15};
+  MPI_Datatype vec;
+  int plain = PMPI_Type_vector(2, 1, 2, MPI_INT, &vec) == MPI_SUCCESS;
+  if (!plain)
+    return 0;
+  plain = PMPI_Type_commit(&vec) == MPI_SUCCESS &&
+          PMPI_Pack(src, 2, vec, out, (int)sizeof out, &position, MPI_COMM_SELF) == MPI_SUCCESS &&
+          position == (int)sizeof out && memcmp(out, want_vec, sizeof out) == 0;
+  PMPI_Type_free(&vec);
+  position = 0;
+  return plain &&
+         PMPI_Pack(src, 3, MPI_INT, out, (int)sizeof out, &position, MPI_COMM_SELF) == MPI_SUCCESS &&
+         position == 3 * (int)sizeof(int) && memcmp(out, src, 3 * sizeof(int)) == 0;
 }

@@ -15,4 +15,16 @@
  * MPI gives; 0 otherwise (the call then passes through untouched). */
 int gc_datatype_usable(MPI_Datatype type, MPI_Count *size);
 
+/* 1 when count elements of type (usable) are, from the buffer's start, count * size bytes
+ * of data with no holes, in type-map order: their packed form is the bytes themselves,
+ * so a segmented broadcast moves them without a staging copy. 0 when unsure. This rests
+ * on PMPI_Pack's native format being the elements' bytes end to end, which holds for the
+ * MPI libraries gridcoll runs on (MPICH, Open MPI, SMPI: one homogeneous machine
+ * format); gc_datatype_pack_is_plain checks it once. */
+int gc_datatype_is_raw(MPI_Datatype type);
+
+/* 1 when PMPI_Pack writes count elements of a type as the bytes of its type map end to
+ * end, count * size bytes in all: what segmentation in bytes relies on (tree_exec.h). */
+int gc_datatype_pack_is_plain(void);
+
 #endif

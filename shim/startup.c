@@ -16,6 +16,7 @@
 
 #include "gridcoll.h"
 #include "comm_state.h"
+#include "datatype.h"
 #include "log.h"
 #include "select.h"
 #include "topology.h"
@@ -218,6 +219,14 @@ void gc_startup(void)
     return;
   }
   gc_bcast_tree_options.segment_bytes = (size_t)gc_g.cfg.bcast_segment;
+  if (gc_bcast_tree_options.segment_bytes > 0) { /* the same configuration on every rank */
+    int plain = gc_datatype_pack_is_plain();
+    PMPI_Allreduce(MPI_IN_PLACE, &plain, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!plain) {
+      gc_warn("this MPI library does not pack data as plain bytes; bcast.segment is ignored");
+      gc_bcast_tree_options.segment_bytes = 0;
+    }
+  }
   gc_comm_state_init_keyval();
   gc_log_open(&gc_g.cfg);
   gc_g.active = 1;

@@ -8,7 +8,12 @@
  * Only PMPI is called: gridcoll intercepts the MPI_ names.
  *
  * Segmentation (options.segment_bytes) pipelines the wide-area tree only: a leader
- * forwards segment s while segment s+1 arrives. TODO: the cluster broadcast still starts
+ * forwards segment s while segment s+1 arrives. Segments are cut in bytes of the packed
+ * message (segment_schedule.h), never in elements of a rank's own datatype, which the
+ * others may not share: between leaders they travel as MPI_BYTE, straight from the
+ * user's buffer for raw datatypes (datatype.h), else through a staging buffer packed and
+ * unpacked with PMPI_Pack (tree_stage.h says how its allocation stays agreed). A message
+ * of one segment keeps the user's (count, datatype), exactly as PMPI_Bcast. TODO: the cluster broadcast still starts
  * when the leader has the whole message; pipelining it too (a PMPI_Ibcast per segment)
  * would hide it behind the wide-area transfer for large messages. */
 #ifndef GC_BCAST_TREE_EXEC_H
@@ -20,8 +25,8 @@
 
 /* Options of the executor, identical on every rank (set from the configuration). */
 struct gc_bcast_tree_options {
-  size_t segment_bytes; /* pipeline segments of about this many bytes (whole datatype
-                           elements); 0: no segmentation (default) */
+  size_t segment_bytes; /* pipeline segments of this many bytes of the packed message
+                           (the last shorter); 0: no segmentation (default) */
 };
 extern struct gc_bcast_tree_options gc_bcast_tree_options;
 

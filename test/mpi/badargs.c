@@ -1,7 +1,7 @@
 /* Erroneous calls must reach the MPI library untouched: for each bad argument (negative
  * count, NULL buffer holding data, no or an uncommitted datatype, MPI_COMM_NULL, a root
- * out of range, aliased buffers, a datatype handle never created) and each entry point (MPI_Alltoall, MPI_Bcast and their
- * _c), the intercepted call's error class and message must equal those of the PMPI_ call
+ * out of range, aliased buffers, a datatype handle never created or forged) and each
+ * entry point (MPI_Alltoall, MPI_Bcast and their _c), the intercepted call's error class and message must equal those of the PMPI_ call
  * made with the same arguments in the same run. MPI_ERRORS_RETURN on MPI_COMM_WORLD
  * (where errors on MPI_COMM_NULL are reported too). Every rank makes the same bad call,
  * so each detects it before any message moves. Run it under gridcoll with grid
@@ -25,6 +25,21 @@ static void compare(const char *name, int got, int want)
     printf("FAIL %s: gridcoll class %d \"%s\", MPI class %d \"%s\"\n", name, gc, gs, wc, ws);
   }
 }
+
+#ifdef MPICH_VERSION
+/* A call MPI may accept or refuse: gridcoll's answer must be the library's. */
+static void same_case(const char *name, int got, int want)
+{
+  int gc = -1, wc = -1;
+  MPI_Error_class(got, &gc);
+  MPI_Error_class(want, &wc);
+  cases++;
+  if (gc != wc) {
+    differ++;
+    printf("FAIL %s: gridcoll class %d, MPI class %d\n", name, gc, wc);
+  }
+}
+#endif
 
 struct a2a {
   const char *name;
@@ -116,6 +131,23 @@ int main(int argc, char **argv)
   bcast_case("never-created datatype", r, 1, bogus, 0, D);
   MPI_Comm_set_errhandler(W, MPI_ERRORS_RETURN);
   MPI_Comm_free(&D);
+
+  /* A forged predefined handle: MPICH's "builtin" kind with the size 4 in its bits and an
+   * index past its table. PMPI_Bcast and PMPI_Alltoall read the size from the bits and
+   * accept it; PMPI_Type_get_extent asserts and aborts on it. gridcoll must give the
+   * library's answer, never ask what aborts. */
+  MPI_Datatype forged = (MPI_Datatype)0x4c0004ff;
+  same_case("MPI_Bcast forged predefined datatype", MPI_Bcast(r, 1, forged, 0, W),
+            PMPI_Bcast(r, 1, forged, 0, W));
+  same_case("MPI_Alltoall forged predefined datatype",
+            MPI_Alltoall(s, 1, forged, r, 1, MPI_INT, W), PMPI_Alltoall(s, 1, forged, r, 1, MPI_INT, W));
+#if MPI_VERSION >= 4
+  same_case("MPI_Bcast_c forged predefined datatype", MPI_Bcast_c(r, 1, forged, 0, W),
+            PMPI_Bcast_c(r, 1, forged, 0, W));
+  same_case("MPI_Alltoall_c forged predefined datatype",
+            MPI_Alltoall_c(s, 1, forged, r, 1, MPI_INT, W),
+            PMPI_Alltoall_c(s, 1, forged, r, 1, MPI_INT, W));
+#endif
 #endif
   MPI_Type_free(&loose);
   /* Still working after all that: one good call of each. */

@@ -94,6 +94,27 @@ bcast_case "korea8 8x4" "$P/korea8.xml" "$P/hosts_korea8.txt" "$ROOT/examples/ko
 sed 's/^bcast = .*/bcast = { algorithm = "auto"; segment = "512 B"; };/' "$ROOT/examples/korea8.cfg" >"$tmp/korea8-seg.cfg"
 BCAST_ALGORITHMS="hlot spt" bcast_case "korea8 8x4, 512 B segments" "$P/korea8.xml" "$P/hosts_korea8.txt" "$tmp/korea8-seg.cfg" 8 65536
 BCAST_ALGORITHMS="hlot greedy" bcast_case "generated 4x16" "$tmp/grid4x16.xml" "$tmp/hosts_grid4x16.txt" "$tmp/grid4x16.cfg" 4 quick
+
+# Segmented trees, root and receivers with different datatypes of one signature
+# (test/mpi/bcast_mixed.c, every root): 3 B and 1000 B segments cut every rank's elements
+# in different places. Six korea8 hosts in three clusters (A, G, H: multi-hop trees).
+grep -E '^(A|G|H)-[01]$' "$P/hosts_korea8.txt" >"$tmp/hosts_mixed.txt"
+for seg in "3 B|240" "1000 B|2400"; do
+  IFS='|' read -r size ints <<<"$seg"
+  { cat "$tmp/korea8.cfg"; printf 'bcast = { segment = "%s"; };\n' "$size"; } >"$tmp/mixed.cfg"
+  for b in flat binomial hlot spt greedy multilevel; do
+    rm -f "$tmp"/rec-*.csv
+    (cd "$tmp" && GRIDCOLL_CONFIG="$tmp/mixed.cfg" GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" \
+      GRIDCOLL_SUMMARY=0 timeout 600 "$SMPIRUN" -platform "$P/korea8.xml" -hostfile "$tmp/hosts_mixed.txt" \
+      "${FLAGS[@]}" "$T/bcast_mixed" "$ints" >"$tmp/out" 2>&1)
+    used=$(awk -F, -v b="$b" 'NR > 1 && $9 == 3 && $6 == b' "$tmp/rec-0.csv" 2>/dev/null | wc -l)
+    if grep -q "^bcast_mixed: [0-9]* checks, 0 failed" "$tmp/out" && ! grep -q '^FAIL' "$tmp/out" && [ "$used" -gt 0 ]; then
+      pass "korea8 A,G,H 6 ranks: bcast $b, mixed datatypes, $size segments"
+    else
+      fail "korea8 A,G,H 6 ranks: bcast $b, mixed datatypes, $size segments"
+    fi
+  done
+done
 # 256 ranks pass too, but take about 10 minutes of wall time (SMPI slows down more than
 # linearly with the number of ranks): only on request.
 [ "${SMPI_LARGE:-0}" = 1 ] &&

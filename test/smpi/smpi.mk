@@ -16,7 +16,8 @@ SMPICC  ?= smpicc
 SMPIRUN ?= smpirun
 SMPI_BUILD := $(BUILD)/smpi
 SMPI_OBJ   := $(LIB_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
-SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/alltoall_bench \
+SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed \
+                 $(SMPI_BUILD)/alltoall_bench \
                  $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/bcast_bench
 # Packages only these targets need (scripts/deps.sh installs what is missing).
 SMPI_DEPS  := libsimgrid-dev
@@ -31,7 +32,7 @@ $(SMPI_BUILD)/obj/%.o: %.c
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) -fvisibility=hidden $(INCLUDES) $(LIBCONFIG_CFLAGS) -MMD -MP -c $< -o $@
 
 # The MPI test programs of test/mpi, unchanged, with gridcoll linked in.
-$(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
+$(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) -Itest/mpi $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/bcast_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h $(SMPI_OBJ)
