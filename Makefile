@@ -49,7 +49,8 @@ CHECK_LIBS       := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 CONFIG_SRC    := $(wildcard config/*.c)
 MODEL_SRC     := $(wildcard model/*.c)
 SHIM_PURE_SRC := shim/layout.c shim/select.c shim/network.c shim/probe_schedule.c \
-                 shim/bcast/tree_cache.c \
+                 shim/bcast/tree_cache.c shim/alltoall/alltoall_algorithms.c \
+                 shim/bcast/bcast_algorithms.c \
                  $(wildcard shim/*/*_schedule.c shim/*/*_tree.c shim/*/*_predict.c)
 SHIM_MPI_SRC  := $(filter-out $(SHIM_PURE_SRC),$(wildcard shim/*.c shim/*/*.c))
 PURE_SRC      := $(CONFIG_SRC) $(MODEL_SRC) $(SHIM_PURE_SRC)

@@ -21,10 +21,9 @@ static int delete_state(MPI_Comm comm, int kv, void *value, void *extra)
   (void)comm, (void)kv, (void)extra;
   struct gc_comm_state *st = value;
   int entered = gc_guard_enter();
-  if (st->trees.builds)
-    gc_debug(3, "comm %llu: %llu broadcast tree(s) built, %llu taken from the cache", st->id,
-             st->trees.builds, st->trees.hits);
-  gc_tree_cache_clear(&st->trees);
+  for (int op = 0; op < GC_OP_LAST; op++)
+    if (st->op[op].data && st->op[op].free_data)
+      st->op[op].free_data(st, st->op[op].data);
   free_comm(&st->leader_comm);
   free_comm(&st->cluster_comm);
   free_comm(&st->private_comm);

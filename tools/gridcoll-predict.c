@@ -5,8 +5,9 @@
  *
  *   gridcoll-predict -c examples/grid5000.cfg -l 32,32 -s 1KiB:1MiB
  *
- * Operations come from one table (`ops` below); each row is built from the collective's
- * X-macro list, so an algorithm added to shim/<op>/<op>_algorithms.h appears here unchanged. */
+ * Operations come from one table (`ops` below), which reads each collective's pure rows
+ * (shim/<op>/<op>_algorithms.c, the rows the library's table points at), so an algorithm
+ * added there appears here unchanged. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -29,48 +30,47 @@
 #define PROG "gridcoll-predict"
 #define MAX_SIZES 256
 
-/* One algorithm: its name and its pure prediction. `root` is ignored by the all-to-all. */
-typedef double (*predict_fn)(const struct gc_network *net, const struct gc_layout *layout,
-                             double m, int root, const char **model);
+/* One operation: its pure rows, read through two accessors (the all-to-all's formulas
+ * take no root). */
+typedef double (*predict_fn)(int algorithm, const struct gc_network *net,
+                             const struct gc_layout *layout, double m, int root,
+                             const char **model);
 
-struct algorithm {
-  const char *name;
-  predict_fn predict;
-};
+static double alltoall_predict(int a, const struct gc_network *net,
+                               const struct gc_layout *layout, double m, int root,
+                               const char **model)
+{
+  (void)root;
+  return gc_alltoall_models[a].predict(net, layout, m, model);
+}
 
-/* The all-to-all's predictions take no root: adapt them to predict_fn, one per entry. */
-#define GC_A2A_ADAPT(name, description)                                                    \
-  static double a2a_##name(const struct gc_network *net, const struct gc_layout *layout,  \
-                           double m, int root, const char **model)                        \
-  {                                                                                        \
-    (void)root;                                                                            \
-    return gc_alltoall_##name##_predict(net, layout, m, model);                            \
-  }
-GC_ALLTOALL_ALGORITHMS(GC_A2A_ADAPT)
-#undef GC_A2A_ADAPT
+static double bcast_predict(int a, const struct gc_network *net, const struct gc_layout *layout,
+                            double m, int root, const char **model)
+{
+  return gc_bcast_models[a].predict(net, layout, m, root, model);
+}
 
-static const struct algorithm alltoall_algorithms[] = {
-#define GC_A2A_ENTRY(name, description) {#name, a2a_##name},
-    GC_ALLTOALL_ALGORITHMS(GC_A2A_ENTRY)
-#undef GC_A2A_ENTRY
-};
+static const char *alltoall_name(int a)
+{
+  return gc_alltoall_models[a].about.name;
+}
 
-static const struct algorithm bcast_algorithms[] = {
-#define GC_BCAST_ENTRY(name, kind, description) {#name, gc_bcast_##name##_predict},
-    GC_BCAST_ALGORITHMS(GC_BCAST_ENTRY)
-#undef GC_BCAST_ENTRY
-};
+static const char *bcast_name(int a)
+{
+  return gc_bcast_models[a].about.name;
+}
 
 struct op {
   const char *name;
-  const struct algorithm *algorithms; /* NULL: not yet available */
+  const char *(*algorithm)(int a);
+  predict_fn predict;
   int n;
   int has_root;
 };
 
 static const struct op ops[] = {
-    {"alltoall", alltoall_algorithms, (int)(sizeof alltoall_algorithms / sizeof alltoall_algorithms[0]), 0},
-    {"bcast", bcast_algorithms, (int)(sizeof bcast_algorithms / sizeof bcast_algorithms[0]), 1},
+    {"alltoall", alltoall_name, alltoall_predict, GC_ALLTOALL_LAST, 0},
+    {"bcast", bcast_name, bcast_predict, GC_BCAST_LAST, 1},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
@@ -268,19 +268,14 @@ int main(int argc, char **argv)
       op = &ops[i];
   if (!op)
     bad_usage("-o: expected alltoall or bcast, got \"%s\"", op_name);
-  if (!op->algorithms) {
-    fprintf(stderr, PROG ": -o %s: no algorithm list for this operation yet (only alltoall)\n",
-            op->name);
-    return 2;
-  }
 
   double sizes[MAX_SIZES];
   int nsizes = parse_sizes(sizes_arg, sizes);
 
-  /* The loader checks algorithm names against the same X-macro list the library uses. */
-  const char *a2a_names[sizeof alltoall_algorithms / sizeof alltoall_algorithms[0] + 2] = {"auto"};
-  for (int i = 0; i < ops[0].n; i++)
-    a2a_names[i + 1] = alltoall_algorithms[i].name;
+  /* The loader checks algorithm names against the same rows the library uses. */
+  const char *a2a_names[GC_ALLTOALL_LAST + 2] = {"auto"};
+  for (int i = 0; i < GC_ALLTOALL_LAST; i++)
+    a2a_names[i + 1] = alltoall_name(i);
   struct gc_config_names names = {a2a_names, NULL};
   struct gc_config cfg;
   char err[GC_ERR_MAX];
@@ -324,8 +319,8 @@ int main(int argc, char **argv)
   if (n > 64)
     n = 64;
   for (int i = 0; i < n; i++) {
-    algo_names[i] = op->algorithms[i].name;
-    op->algorithms[i].predict(&net, &layout, sizes[0], root, &models[i]);
+    algo_names[i] = op->algorithm(i);
+    op->predict(i, &net, &layout, sizes[0], root, &models[i]);
   }
   if (!csv) {
     printf("# %s, %d processes in %d cluster(s):", op->name, size, layout.nclusters);
@@ -357,7 +352,7 @@ int main(int argc, char **argv)
   for (int s = 0; s < nsizes; s++) {
     for (int i = 0; i < n; i++) {
       const char *model = NULL;
-      predicted[i] = op->algorithms[i].predict(&net, &layout, sizes[s], root, &model);
+      predicted[i] = op->predict(i, &net, &layout, sizes[s], root, &model);
       /* The library's own algorithm always runs; the others serve the call iff a model
        * applies (their _supports adds only MPI-side limits on counts). */
       supported[i] = i == GC_NATIVE || predicted[i] >= 0;
