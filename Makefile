@@ -66,7 +66,7 @@ MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.
 TOOLS      := $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/gridcoll-predict.c))
 CALIBRATE  := $(BUILD)/gridcoll-calibrate
 
-.PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model
+.PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model bench-overhead
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(PURE_LIB) $(TOOLS) $(CALIBRATE) $(UNIT_TESTS) $(MPI_TESTS)
@@ -170,6 +170,15 @@ bench-model:
 	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS)" scripts/deps.sh
 	$(MAKE) $(LIB) $(TOOLS) $(CALIBRATE) $(BUILD)/test/mpi/sweep
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-model.sh
+
+# What gridcoll adds to a call it passes through (issue 17): an unmodified program with
+# and without LD_PRELOAD, alternating, MPICH, 2 ranks (scripts/bench-overhead.sh).
+$(BUILD)/test/bench/overhead: test/bench/overhead.c
+	@mkdir -p $(@D)
+	$(MPICC) $(STD) $(WARN) $(CFLAGS) $< -o $@
+
+bench-overhead: $(LIB) $(BUILD)/test/bench/overhead
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-overhead.sh
 
 install: $(LIB) $(TOOLS) $(CALIBRATE)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gridcoll
