@@ -110,15 +110,16 @@ struct gc_comm_state *gc_comm_state_get(MPI_Comm comm)
 {
   if (comm == MPI_COMM_NULL || keyval == MPI_KEYVAL_INVALID)
     return NULL;
-  int inter = 0;
-  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
-    return NULL;
+  /* The attribute first: on the per-call path that is the only MPI call. It is set on
+   * intracommunicators only (tested below, before building), so a hit needs no test. */
   struct gc_comm_state *st = NULL;
-  int found = 0;
+  int found = 0, inter = 0;
   if (PMPI_Comm_get_attr(comm, keyval, &st, &found) != MPI_SUCCESS)
     return NULL;
   if (found)
     return st;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+    return NULL;
   /* Not found on this rank means not found on any member: the state is created at the
    * first intercepted call, which every member makes. If the layout cannot be built
    * here (out of memory) it may be built elsewhere, but nothing collective happens in
