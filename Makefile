@@ -117,6 +117,12 @@ $(BUILD)/test/check_%: test/unit/check_%.c $(PURE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $(CHECK_CFLAGS) $< -o $@ $(PURE_LIB) $(CHECK_LIBS) $(LIBCONFIG_LIBS) -lm
 
+# gridcoll-calibrate's pure parts (its platform writer, its log refit) are tested here.
+CALIBRATE_PURE_SRC := tools/calibrate/platform.c tools/calibrate/fromlog.c
+$(BUILD)/test/check_calibrate_tool: test/unit/check_calibrate_tool.c $(CALIBRATE_PURE_SRC) tools/calibrate/platform.h tools/calibrate/fromlog.h $(PURE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) -Itools/calibrate $(CHECK_CFLAGS) $< $(CALIBRATE_PURE_SRC) -o $@ $(PURE_LIB) $(CHECK_LIBS) $(LIBCONFIG_LIBS) -lm
+
 # MPI test programs are linked WITHOUT gridcoll: they get it only through LD_PRELOAD.
 $(BUILD)/test/mpi/%: test/mpi/%.c test/mpi/mpitest.h test/mpi/memusage.h
 	@mkdir -p $(@D)
