@@ -331,21 +331,22 @@ int gc_fit_check_hockney(const struct gc_fit_sample *s, int ns, double alpha, do
   if (!s || !q || !v || ns < 1)
     return GC_MODEL_EINVAL;
   *v = (struct gc_fit_verdict){GC_FIT_GOOD, "", ""};
-  double best = 0.0; /* bytes/s */
+  double top = -1.0, t_top = 0.0; /* the largest size and its time */
   for (int i = 0; i < ns; i++)
-    if (s[i].t > 0.0)
-      best = gc_model_max(best, s[i].m / s[i].t);
+    if (s[i].m > top)
+      top = s[i].m, t_top = s[i].t;
   if (fit_poor(q))
     poor_fit(v, q, noise, "a line (Hockney alpha + m*beta)");
   if (alpha <= 0.0)
     verdict(v, GC_FIT_SUSPECT, "measure smaller sizes (-s 1B:1MiB)",
             "alpha fitted as 0: the start-up time is too small to see at these sizes");
-  if (!(beta > 0.0) || 1.0 / beta > 2.0 * best)
+  if (!(beta > 0.0) || top * beta < GC_FIT_MIN_BYTES_SHARE * t_top)
     verdict(v, GC_FIT_REFUSED, "measure larger sizes (-s 64B:16MiB) so that the time grows "
             "with the size",
-            "bandwidth %.4g MB/s is more than twice the best measured for one flow "
-            "(%.4g MB/s): the sizes never filled the link", beta > 0 ? 1e-6 / beta : INFINITY,
-            best * 1e-6);
+            "bandwidth %.4g MB/s is not what one flow showed: at the largest size (%.0f B, "
+            "%.4g MB/s measured) it would be %.2g%% of the time: the sizes never filled the "
+            "link", beta > 0 ? 1e-6 / beta : INFINITY, top, top / t_top * 1e-6,
+            100 * top * beta / t_top);
   return v->level;
 }
 
@@ -357,7 +358,8 @@ int gc_fit_check_signature(const struct gc_lan *fit, const struct gc_fit_quality
   *v = (struct gc_fit_verdict){GC_FIT_GOOD, "", ""};
   if (fit_poor(q))
     poor_fit(v, q, noise, "the contention signature (000 Eq. 5)");
-  if (fit->gamma < 1.0)
+  /* Below 1 by less than the fit's own residual is within what the samples can tell. */
+  if (fit->gamma < 0.5 || fit->gamma < 1.0 - gc_model_max(0.05, q->max_rel))
     verdict(v, fit->gamma < 0.5 ? GC_FIT_REFUSED : GC_FIT_SUSPECT,
             "check alpha and beta of this cluster (the signature is relative to them); "
             "measure larger sizes (-s)",

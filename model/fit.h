@@ -80,10 +80,13 @@ struct gc_fit_verdict {
                                  residual above 5 times this is poor at any R^2 */
 #define GC_FIT_ALIKE_RATIO 10 /* alphas of clusters declared alike may differ this much */
 
-/* Hockney fit of one flow (ping-pong) samples s: refused when the bandwidth 1/beta is more
- * than twice the best throughput measured (max m/t: the sizes never filled the link, so
- * its bandwidth was not measured, e.g. beta = 0 from timings that do not grow with the
- * size); suspect when alpha is 0 or the fit is poor. noise: the largest relative spread
+#define GC_FIT_MIN_BYTES_SHARE 0.05 /* the size term's least share of the largest time */
+
+/* Hockney fit of one flow (ping-pong) samples s: refused when the bandwidth 1/beta is not
+ * what the samples showed: at the largest size its transfer time m*beta would be under
+ * GC_FIT_MIN_BYTES_SHARE of the time measured (the sizes never filled the link, e.g.
+ * beta = 0, "1e+09 MB/s", from timings that do not grow with the size); suspect when
+ * alpha is 0 or the fit is poor. noise: the largest relative spread
  * of the repetitions, (median - min) / min, over the sizes (negative: unknown); it tells
  * a noisy machine (repetitions differ) from a model that does not fit (they agree, as in
  * a deterministic simulator). Returns v->level. */
@@ -92,7 +95,8 @@ int gc_fit_check_hockney(const struct gc_fit_sample *s, int ns, double alpha, do
                          struct gc_fit_verdict *v);
 
 /* Contention signature: gamma is a ratio >= 1 in 000 (contention only slows a message
- * down); gamma < 1 is suspect, under 0.5 refused (then the contention-free model,
+ * down); gamma below 1 by more than the fit's largest residual (and 5%) is suspect,
+ * under 0.5 refused (then the contention-free model,
  * gamma 1 and delta 0, is written instead); a poor fit is suspect. noise as above. */
 int gc_fit_check_signature(const struct gc_lan *fit, const struct gc_fit_quality *q,
                            double noise, struct gc_fit_verdict *v);

@@ -285,6 +285,13 @@ START_TEST(checks_refuse_nonsense)
   ck_assert_int_eq(gc_fit_hockney(line, 4, &alpha, &beta, &q), 0);
   ck_assert_int_eq(gc_fit_check_hockney(line, 4, alpha, beta, &q, 0, &v), GC_FIT_GOOD);
   ck_assert_str_eq(v.why, "");
+  /* A 10 ms wide area at 125 MB/s: 1 MiB takes 18.4 ms, its throughput 57 MB/s, yet the
+   * bandwidth is measured (the size term is 46% of the time). */
+  struct gc_fit_sample wan[3] = {{1024, 10e-3 + 1024 * 8e-9}, {65536, 10e-3 + 65536 * 8e-9},
+                                 {1 << 20, 10e-3 + 1048576 * 8e-9}};
+  ck_assert_int_eq(gc_fit_hockney(wan, 3, &alpha, &beta, &q), 0);
+  ck_assert_int_eq(gc_fit_check_hockney(wan, 3, alpha, beta, &q, 0, &v), GC_FIT_GOOD);
+  ck_assert_int_eq(gc_fit_hockney(line, 4, &alpha, &beta, &q), 0);
   /* A poor fit: blamed on noise only when the repetitions disagree. */
   ck_assert_int_eq(gc_fit_check_hockney(line, 4, alpha, beta, &poor, 0.0, &v), GC_FIT_SUSPECT);
   ck_assert(strstr(v.why, "repetitions agree") && !strstr(v.why, "noisy"));
@@ -302,6 +309,13 @@ START_TEST(checks_refuse_nonsense)
   ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_REFUSED);
   l.gamma = 1.02;
   ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_GOOD);
+  /* Below 1 by less than the fit's own residual: within what the samples tell. */
+  l.gamma = 0.96;
+  ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_GOOD);
+  l.gamma = 0.925;
+  ck_assert_int_eq(gc_fit_check_signature(&l, &(struct gc_fit_quality){0.99, 0.13}, 0, &v), GC_FIT_GOOD);
+  ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_SUSPECT);
+  l.gamma = 1.02;
   ck_assert_int_eq(gc_fit_check_signature(&l, &poor, 0, &v), GC_FIT_SUSPECT);
 
   /* 16 flows of one 125 MB/s flow: 1.25 GB/s possible, 1e15 B/s not, 20 MB/s suspect. */
