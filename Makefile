@@ -2,7 +2,7 @@
 #
 #   make            build build/libgridcoll.so, the tools and the tests
 #   make check      install missing packages, then run every test
-#   make demo       install missing packages, then run the demo
+#   make demo       install missing packages, then run the demo (on a simulated grid)
 #   make smpi       the same code under SimGrid SMPI (test/smpi/smpi.mk: check-smpi, bench-grid)
 #   make MPI=openmpi  the same against Open MPI: build/openmpi/libgridcoll-openmpi.so
 #                     (mk/openmpi.mk: check-openmpi, part of make check)
@@ -161,10 +161,11 @@ check:
 	$(MAKE) check-multihost
 	$(MAKE) check-sanitize
 
+# The demo runs on a simulated grid (SimGrid SMPI): one machine has no wide area of its own.
 demo:
-	GRIDCOLL_DEPS_EXTRA="$(MPI_DEPS)" scripts/deps.sh
-	$(MAKE) $(LIB) $(BUILD)/test/mpi/sweep
-	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" GRIDCOLL_LIB="$(LIB)" scripts/demo.sh
+	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
+	$(MAKE) $(TOOLS) $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/sweep $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/bcast_bench
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/demo.sh
 
 deps:
 	scripts/deps.sh
