@@ -185,7 +185,16 @@ int calibrate_write_config(FILE *f, const struct run *r, double elapsed)
     write_wan_notes(f, r);
     write_wan_matrix(f, r, 0);
     write_wan_matrix(f, r, 1);
-    write_wan_matrix(f, r, 2);
+    /* The loader needs every pair's aggregate: one refused, none is written (the models
+     * then use one flow's bandwidth everywhere, as without a measurement). */
+    int all = 1;
+    for (int a = 0; a < r->k; a++)
+      for (int b = a + 1; b < r->k; b++)
+        all &= r->wan[a * r->k + b].aggregate > 0;
+    if (all)
+      write_wan_matrix(f, r, 2);
+    else
+      fprintf(f, "    # no aggregate: refused for a pair above (see REFUSED)\n");
     fprintf(f, "  };\n");
   }
   fprintf(f, "};\n\nalltoall = { algorithm = \"auto\"; };\nbcast    = { algorithm = \"auto\"; };\n");
