@@ -9,7 +9,7 @@
 #include "ranges.h"
 
 static const char *const column_names[GC_LOG_COLUMNS] = {
-    "rank", "comm", "comm_size", "op", "algorithm", "root", "bytes", "clusters", "model",
+    "rank", "comm", "comm_size", "call", "op", "algorithm", "root", "bytes", "clusters", "model",
     "predicted_s", "actual_s"};
 
 #define MAX_FIELDS 64
@@ -93,6 +93,10 @@ int gc_log_parse_line(const char *line, const int *cols, struct gc_log_record *r
     return -1;
   if (integer(f[GC_LOG_COMM_SIZE], 1, 1 << 30, &v) < 0)
     return -1;
+  errno = 0;
+  x.call = strtoull(f[GC_LOG_CALL], &end, 10);
+  if (!*f[GC_LOG_CALL] || *end || errno)
+    return -1;
   x.comm_size = (int)v;
   x.root = -1;
   if (*f[GC_LOG_ROOT]) {
@@ -169,7 +173,7 @@ int gc_log_read(const char *path, struct gc_log_record **rec, int *n, char *err,
 /* ---- the refit ---------------------------------------------------------------------- */
 static int same_kind(const struct gc_log_record *a, const struct gc_log_record *b)
 {
-  return a->rank == b->rank && a->comm == b->comm && a->comm_size == b->comm_size &&
+  return a->comm == b->comm && a->comm_size == b->comm_size &&
          a->root == b->root && a->clusters == b->clusters && strcmp(a->op, b->op) == 0 &&
          strcmp(a->algorithm, b->algorithm) == 0 && strcmp(a->model, b->model) == 0;
 }
@@ -263,7 +267,17 @@ static void fit_level(const struct gc_fit_scale_sample *all, const int *lvl, int
       after[i] = fabs(out->x * s[i].L + out->y * s[i].B - s[i].actual) / s[i].actual;
     out->after = median(after, m);
     out->ok = 1;
-    if (out->x > 100 || out->x < 0.01 || out->y > 100 || out->y < 0.01) {
+    /* Least squares in relative terms can trade the median for the tails: a refit that
+     * makes the typical call worse is not an improvement. */
+    if (out->after >= out->before) {
+      out->ok = 0;
+      out->v.level = GC_FIT_REFUSED;
+      snprintf(out->v.why, sizeof out->v.why, "the refit (start-up x%.3g, per byte x%.3g) "
+               "would not lower the median error (%.1f%% -> %.1f%%)", out->x, out->y,
+               100 * out->before, 100 * out->after);
+      snprintf(out->v.todo, sizeof out->v.todo, "the model's shape, not its parameters, "
+               "differs from these calls: calibrate (gridcoll-calibrate) instead");
+    } else if (out->x > 100 || out->x < 0.01 || out->y > 100 || out->y < 0.01) {
       out->v.level = GC_FIT_SUSPECT;
       snprintf(out->v.why, sizeof out->v.why, "factors far from 1 (start-up x%.3g, per byte "
                "x%.3g): the configuration described another network", out->x, out->y);
@@ -274,32 +288,60 @@ static void fit_level(const struct gc_fit_scale_sample *all, const int *lvl, int
   free(s), free(before), free(after);
 }
 
-int gc_refit_records(const struct gc_log_record *rec, int n, struct gc_refit *out, char *err,
-                     size_t errlen)
+static int refit_calls(const struct gc_log_record *rec, int n, struct gc_refit *out, char *err,
+                       size_t errlen);
+
+/* Orders records by call (communicator, number), size and rank: one call's records
+ * adjacent. */
+static int cmp_call(const void *pa, const void *pb)
 {
-  *out = (struct gc_refit){.records = n};
-  if (n <= 0) {
+  const struct gc_log_record *a = pa, *b = pb;
+  if (a->comm != b->comm)
+    return a->comm < b->comm ? -1 : 1;
+  if (a->call != b->call)
+    return a->call < b->call ? -1 : 1;
+  if (a->bytes != b->bytes)
+    return a->bytes < b->bytes ? -1 : 1;
+  return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+/* One record per call: the slowest rank's (see fromlog.h). Returns the count kept in
+ * out (n records at most). */
+static int one_per_call(const struct gc_log_record *rec, int n, struct gc_log_record *out)
+{
+  for (int i = 0; i < n; i++)
+    out[i] = rec[i];
+  qsort(out, (size_t)n, sizeof *out, cmp_call);
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    if (m > 0 && out[m - 1].comm == out[i].comm && out[m - 1].call == out[i].call &&
+        same_kind(&out[m - 1], &out[i]) && out[m - 1].bytes == out[i].bytes) {
+      if (out[i].actual > out[m - 1].actual)
+        out[m - 1].actual = out[i].actual;
+      continue;
+    }
+    out[m++] = out[i];
+  }
+  return m;
+}
+
+int gc_refit_records(const struct gc_log_record *all, int nall, struct gc_refit *out,
+                     char *err, size_t errlen)
+{
+  *out = (struct gc_refit){.records = nall};
+  if (nall <= 0 || !all) {
     snprintf(err, errlen, "no records with a prediction and an actual time");
     return -1;
   }
-  struct gc_fit_scale_sample *s = malloc(sizeof *s * (size_t)n);
-  int *lvl = malloc(sizeof *lvl * (size_t)n);
-  if (!s || !lvl) {
-    free(s), free(lvl);
+  struct gc_log_record *rec = malloc(sizeof *rec * (size_t)nall);
+  if (!rec) {
     snprintf(err, errlen, "out of memory");
     return -1;
   }
-  split_predictions(rec, n, s, lvl, &out->skipped);
-  for (int l = 0; l < GC_REFIT_LEVELS; l++)
-    fit_level(s, lvl, n, l, &out->level[l]);
-  free(s), free(lvl);
-  if (!out->level[GC_REFIT_LAN].ok && !out->level[GC_REFIT_WAN].ok) {
-    snprintf(err, errlen, "nothing could be refitted from %d records (%d of a kind of call "
-             "seen at one size only): run the application over several message sizes", n,
-             out->skipped);
-    return -1;
-  }
-  return 0;
+  int n = one_per_call(all, nall, rec);
+  int rc = refit_calls(rec, n, out, err, errlen);
+  free(rec);
+  return rc;
 }
 
 static void scale_lan(struct gc_lan *l, double x, double y)
@@ -435,4 +477,27 @@ int gc_config_write(FILE *f, const struct gc_config *cfg, const char *header)
   write_string(f, cfg->summary_file ? cfg->summary_file : "");
   fprintf(f, "; candidates = %s; };\n", cfg->log_candidates ? "true" : "false");
   return ferror(f) ? -1 : 0;
+}
+
+static int refit_calls(const struct gc_log_record *rec, int n, struct gc_refit *out, char *err,
+                       size_t errlen)
+{
+  struct gc_fit_scale_sample *s = malloc(sizeof *s * (size_t)n);
+  int *lvl = malloc(sizeof *lvl * (size_t)n);
+  if (!s || !lvl) {
+    free(s), free(lvl);
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  split_predictions(rec, n, s, lvl, &out->skipped);
+  for (int l = 0; l < GC_REFIT_LEVELS; l++)
+    fit_level(s, lvl, n, l, &out->level[l]);
+  free(s), free(lvl);
+  if (!out->level[GC_REFIT_LAN].ok && !out->level[GC_REFIT_WAN].ok) {
+    snprintf(err, errlen, "nothing could be refitted from %d calls (%d of a kind of call "
+             "seen at one size only): run the application over several message sizes", n,
+             out->skipped);
+    return -1;
+  }
+  return 0;
 }

@@ -3,8 +3,11 @@
  * calls really took, write the improved configuration.
  *
  * A record holds the model's prediction and the actual time, not the parameters: the
- * records of one kind of call (same rank, communicator, operation, algorithm, model and
- * root) at several sizes split each prediction into a start-up part L (the Hockney
+ * records of one call on every rank are one record, the slowest rank's time (the
+ * collective's completion: a rank that only passed a message on may log a few
+ * nanoseconds, which a relative fit would obey). The records of one kind of call (same
+ * communicator, operation, algorithm, model and root) at several sizes split each
+ * prediction into a start-up part L (the Hockney
  * intercept of the predictions against the size) and the rest, B = prediction - L, so
  * that L + B is the prediction exactly. gc_fit_scale then finds the x and y that make
  * x*L + y*B closest to the actual times, one pair for calls inside one cluster (the lan:
@@ -22,6 +25,7 @@
 
 struct gc_log_record {
   int rank, comm_size, root, clusters;
+  unsigned long long call; /* the call's number on its communicator, same on every rank */
   unsigned long long comm;
   char op[16], algorithm[GC_NAME_MAX], model[GC_NAME_MAX];
   double bytes, predicted, actual; /* bytes; s */
@@ -29,8 +33,8 @@ struct gc_log_record {
 
 /* The columns a refit reads, found by name in the log's header (so that a column added
  * later moves nothing): rank, comm, comm_size, op, algorithm, root, bytes, clusters,
- * model, predicted_s, actual_s. */
-enum { GC_LOG_RANK, GC_LOG_COMM, GC_LOG_COMM_SIZE, GC_LOG_OP, GC_LOG_ALGORITHM, GC_LOG_ROOT,
+ * model, predicted_s, actual_s, and call. */
+enum { GC_LOG_RANK, GC_LOG_COMM, GC_LOG_COMM_SIZE, GC_LOG_CALL, GC_LOG_OP, GC_LOG_ALGORITHM, GC_LOG_ROOT,
        GC_LOG_BYTES, GC_LOG_CLUSTERS, GC_LOG_MODEL, GC_LOG_PREDICTED, GC_LOG_ACTUAL,
        GC_LOG_COLUMNS };
 
