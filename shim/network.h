@@ -14,7 +14,9 @@ struct gc_network {
   struct gc_model_grid grid; /* points into the arrays below and into the layout */
   struct gc_lan *lan;        /* [k] */
   double *latency;           /* [k*k] one-way, s */
-  double *bandwidth;         /* [k*k] bytes/s */
+  double *bandwidth;         /* [k*k] bytes/s, one flow */
+  double *aggregate;         /* [k*k] bytes/s, many flows (0: none); NULL when the
+                                configuration gives no network.wan.aggregate */
   int *site;                 /* [k] site of each cluster: the lowest local cluster of the same
                                 configured `site`, itself when it names none */
   /* 004 (heterogeneous cluster): each cluster's parameters, hetero[c].set == 0 when the
