@@ -9,10 +9,9 @@
 #   3. an unmodified MPI program (test/mpi/sweep.c: an all-to-all and a broadcast sweep)
 #      runs on it with gridcoll and that configuration: per-call log and summary;
 #   4. the speed-up of the grid algorithms: each size timed with the MPI library's own
-#      algorithm and with gridcoll's, beside gridcoll-predict's predictions (measured
-#      2026-11: hlot's broadcast 1.25x faster up to 256 KiB, predicted within 1%; LG's
-#      all-to-all slower here, SimGrid's fluid links do not punish the native algorithm's
-#      many flows as real TCP does).
+#      algorithm and with gridcoll's, beside gridcoll-predict's predictions (numbers in
+#      doc/benchmarks.md; SimGrid's fluid links do not punish the native all-to-all's
+#      many flows as real TCP does, so LG need not win here).
 # About a minute. Everything lands in OUT_DIR (out/demo).
 set -euo pipefail
 BUILD=${BUILD:-build}
