@@ -12,7 +12,7 @@ set -u
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
-P=${PLATFORMS:-$PWD/../shared/platforms} # shared/ sits beside the checkout
+P=${PLATFORMS:-$PWD/platforms} # platforms/README.md
 T=$(realpath "$BUILD/smpi")
 ROOT=$PWD
 tmp=$(mktemp -d)
@@ -23,7 +23,7 @@ failed=0
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1"; grep -v '^\[' "$tmp/out" | head -20 | sed 's/^/     | /'; }
 
-# The platform flags of /work/shared/platforms/README.md: platform numbers as simulated.
+# The platform flags of platforms/README.md: platform numbers as simulated.
 # The reference PMPI_Alltoall is SMPI's pair algorithm: SMPI 3.32's bruck (which its default
 # selection picks for small blocks) gives results that differ from call to call when the
 # send type has holes and the receive type has none (test case vector-to-int, at 64 ranks
