@@ -14,10 +14,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
-P=${PLATFORMS:-$PWD/../shared/platforms} # shared/ sits beside the checkout
-if [ -z "${PLATFORMS:-}" ] && [ ! -e "$P/korea8.xml" ]; then # a worktree: beside the main one
-  P=$(realpath -m "$(git rev-parse --git-common-dir 2>/dev/null)/../../shared/platforms")
-fi
+P=${PLATFORMS:-$PWD/platforms} # platforms/README.md
 [ -e "$P/korea8.xml" ] || { echo "bench-grid-bcast: no $P/korea8.xml (set PLATFORMS)" >&2; exit 1; }
 OUT=${OUT:-out/bench-grid}
 MIN=${MIN:-2} MAX=${MAX:-1048576} FACTOR=${FACTOR:-32} JOBS=${JOBS:-2}

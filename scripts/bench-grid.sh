@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
-P=${PLATFORMS:-$PWD/../shared/platforms} # shared/ sits beside the checkout
+P=${PLATFORMS:-$PWD/platforms} # platforms/README.md
 OUT=${OUT:-out/bench-grid}
 MIN=${MIN:-1024} MAX=${MAX:-1048576} FACTOR=${FACTOR:-4} JOBS=${JOBS:-2}
 # SMPI's own list (smpirun --cfg=smpi/alltoall:x names them), less "automatic", which times
@@ -43,7 +43,7 @@ network = {
 CFG
 
 # One simulation: all sizes of one algorithm on one layout; prints "layout,algorithm,m,s".
-# Platform flags of /work/shared/platforms/README.md; buffers of 32 MiB and more come from
+# Platform flags of platforms/README.md; buffers of 32 MiB and more come from
 # SMPI's shared malloc (LG's and the algorithms' temporaries at 1 MiB blocks).
 one() {
   local layout=$1 algorithm=$2 platform hosts flags=() env=(GRIDCOLL_CONFIG="$work/grid.cfg")

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
-P=${PLATFORMS:-$PWD/../shared/platforms} # shared/ sits beside the checkout
+P=${PLATFORMS:-$PWD/platforms} # platforms/README.md
 out=${OUT_DIR:-out/bench-model-smpi}
 mkdir -p "$out"
 out=$(realpath "$out")

@@ -2,13 +2,18 @@
 """Writes a SimGrid platform of K clusters of H hosts, its host file and a gridcoll
 configuration that finds the clusters by host name, as on a real grid.
 
-    scripts/gen-platform.py K H OUTDIR [--wan-bw 1Gbps] [--wan-lat 10ms]
+    scripts/gen-platform.py K H OUTDIR [--wan-bw 1Gbps] [--wan-lat 10ms] [--interleave]
+    scripts/gen-platform.py 3 5,11,17 OUTDIR --interleave    (uneven clusters)
 
 Clusters are g5k2's (1 Gbit/s NICs, 25 us private links, non-blocking switch). Every
 ordered cluster pair has its own wide-area link, shared by all flows of that direction;
 the latency of pair (i, j) is WAN_LAT * (1 + |i - j|) / 2 so clusters are not all alike.
-Writes OUTDIR/grid<K>x<H>.xml, hosts_grid<K>x<H>.txt (ranks by cluster, hosts in order)
-and grid<K>x<H>.cfg (hosts = ["c<i>-*"]).
+H is one size for every cluster or K sizes separated by commas (grid3x5-11-17). Writes
+OUTDIR/grid<K>x<H>.xml, hosts_grid<K>x<H>.txt (ranks by cluster, hosts in order) and
+grid<K>x<H>.cfg (hosts = ["c<i>-*"]). --interleave deals ranks to the clusters in turn
+(c0 c1 c2 c0 c1 c2 ..., skipping a cluster once it is full) and names the host file
+hosts_grid<K>x<H>_interleaved.txt: no cluster is a contiguous range of ranks, as when a
+batch system hands out hosts in no particular order.
 """
 import argparse
 import os
@@ -23,15 +28,23 @@ def units(text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("clusters", type=int)
-    ap.add_argument("hosts", type=int)
+    ap.add_argument("hosts", help="hosts per cluster: H, or H1,H2,...,HK")
     ap.add_argument("outdir")
     ap.add_argument("--wan-bw", default="1Gbps")
     ap.add_argument("--wan-lat", default="10ms")
+    ap.add_argument("--interleave", action="store_true",
+                    help="ranks dealt to the clusters in turn instead of cluster by cluster")
     a = ap.parse_args()
-    if a.clusters < 1 or a.hosts < 1:
-        ap.error("clusters and hosts must be positive")
-    k, h = a.clusters, a.hosts
-    name = f"grid{k}x{h}"
+    k = a.clusters
+    try:
+        sizes = [int(x) for x in a.hosts.split(",")]
+    except ValueError:
+        ap.error("hosts must be H or H1,H2,...,HK")
+    if len(sizes) == 1:
+        sizes *= max(k, 1)
+    if k < 1 or len(sizes) != k or min(sizes) < 1:
+        ap.error("clusters and hosts must be positive, one size or K sizes")
+    name = f"grid{k}x{a.hosts.replace(',', '-')}"
     lat_value, lat_unit = units(a.wan_lat)
 
     def lat(i, j):
@@ -40,12 +53,13 @@ def main():
     xml = ["<?xml version='1.0'?>",
            '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
            '<platform version="4.1">',
-           f"  <!-- {k} clusters of {h} hosts (scripts/gen-platform.py): 1 Gbit/s NICs, 25 us per "
-           "private link,\n       non-blocking switch; one wide-area link per ordered cluster "
-           f"pair, {a.wan_bw}, latency\n       {a.wan_lat} * (1 + |i - j|) / 2. -->",
+           f"  <!-- {k} clusters of {a.hosts.replace(',', ', ')} hosts (scripts/gen-platform.py): "
+           "1 Gbit/s NICs, 25 us per private link,\n       non-blocking switch; one wide-area link "
+           f"per ordered cluster pair, {a.wan_bw}, latency\n       {a.wan_lat} "
+           "* (1 + |i - j|) / 2. -->",
            f'  <zone id="{name}" routing="Full">']
     for i in range(k):
-        xml.append(f'    <cluster id="c{i}" prefix="c{i}-" suffix="" radical="0-{h - 1}" '
+        xml.append(f'    <cluster id="c{i}" prefix="c{i}-" suffix="" radical="0-{sizes[i] - 1}" '
                    'speed="1Gf" bw="1Gbps" lat="25us" sharing_policy="SPLITDUPLEX" '
                    'bb_bw="10Gbps" bb_lat="0us" bb_sharing_policy="FATPIPE" '
                    f'router_id="c{i}-gw"/>')
@@ -65,8 +79,13 @@ def main():
     os.makedirs(a.outdir, exist_ok=True)
     with open(os.path.join(a.outdir, name + ".xml"), "w") as f:
         f.write("\n".join(xml))
-    with open(os.path.join(a.outdir, f"hosts_{name}.txt"), "w") as f:
-        f.write("".join(f"c{i}-{r}\n" for i in range(k) for r in range(h)))
+    if a.interleave:
+        order = [(i, r) for r in range(max(sizes)) for i in range(k) if r < sizes[i]]
+    else:
+        order = [(i, r) for i in range(k) for r in range(sizes[i])]
+    hostfile = f"hosts_{name}{'_interleaved' if a.interleave else ''}.txt"
+    with open(os.path.join(a.outdir, hostfile), "w") as f:
+        f.write("".join(f"c{i}-{r}\n" for i, r in order))
     with open(os.path.join(a.outdir, name + ".cfg"), "w") as f:
         f.write(f"# {name}: clusters by host name (written by scripts/gen-platform.py)\n")
         f.write("clusters = (\n")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Byte-for-byte tests of gridcoll's MPI_Alltoall under SimGrid SMPI at 32..128 simulated
-# ranks (256 with SMPI_LARGE=1) on grid platforms of 2 to 8 clusters: test/mpi/alltoall.c (gridcoll linked in, `make smpi`) compares
+# ranks (256 with SMPI_LARGE=1) on grid platforms of 2 to 8 clusters, one of them uneven
+# (5, 11 and 17 hosts, ranks interleaved): test/mpi/alltoall.c (gridcoll linked in, `make smpi`) compares
 # MPI_Alltoall with PMPI_Alltoall on world, a duplicate, a reversed and a split
 # communicator, for every datatype case and MPI_IN_PLACE, with GRIDCOLL_ALLTOALL forced to
 # lg and to native. Clusters come from a configuration with host globs, matched against
@@ -8,11 +9,12 @@
 # that the world communicator spanned every cluster and that the forced algorithm ran.
 # SMPI's MPI_Abort exits 0, so a run is judged by what it prints.
 #   BUILD=build SMPIRUN=smpirun test/smpi/run.sh
+# CASES=REGEX runs only the cases whose name matches (e.g. CASES=interleaved).
 set -u
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
-P=${PLATFORMS:-$PWD/../shared/platforms} # shared/ sits beside the checkout
+P=${PLATFORMS:-$PWD/platforms} # platforms/README.md
 T=$(realpath "$BUILD/smpi")
 ROOT=$PWD
 tmp=$(mktemp -d)
@@ -23,26 +25,34 @@ failed=0
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1"; grep -v '^\[' "$tmp/out" | head -20 | sed 's/^/     | /'; }
 
-# The platform flags of /work/shared/platforms/README.md: platform numbers as simulated.
-# The reference PMPI_Alltoall is SMPI's pair algorithm: SMPI 3.32's bruck (which its default
-# selection picks for small blocks) gives results that differ from call to call when the
-# send type has holes and the receive type has none (test case vector-to-int, at 64 ranks
-# and more), so the PMPI-against-PMPI comparison of `native` fails with it.
+# The platform flags of platforms/README.md: platform numbers as simulated.
+# The reference PMPI_Alltoall is SMPI's ring algorithm (step i: send to rank + i, receive
+# from rank - i), correct for any rank count and datatype. SMPI 3.32's bruck (which its
+# default selection picks for small blocks) gives results that differ from call to call when
+# the send type has holes and the receive type has none (test case vector-to-int, at 64
+# ranks and more), so the PMPI-against-PMPI comparison of `native` fails with it; its pair
+# aborts on a rank count that is not a power of two; its basic_linear (every message posted
+# at once) is right but costs 20 times the CPU time at 64 ranks.
 FLAGS=(--cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
-       --cfg=smpi/alltoall:pair --log=root.thres:warning)
+       --cfg=smpi/alltoall:ring --log=root.thres:warning)
 
 cat >"$tmp/g5k2.cfg" <<'CFG'
 clusters = ( { name = "nancy"; hosts = [ "nancy-*" ]; }, { name = "rennes"; hosts = [ "rennes-*" ]; } );
 CFG
 printf 'clusters = (\n%s\n);\n' "$(for c in A B C D E F G H; do
   printf '  { name = "%s"; hosts = [ "%s-*" ]; }%s\n' "$c" "$c" "$([ $c = H ] || echo ,)"; done)" >"$tmp/korea8.cfg"
-for kh in "4 16" "8 16" "4 32" "8 32"; do python3 scripts/gen-platform.py $kh "$tmp" >/dev/null || break; done ||
-  { echo "FAIL scripts/gen-platform.py"; echo "smpi: 0 passed, 1 failed"; exit 1; }
+# 3 clusters of 5, 11 and 17 hosts, ranks dealt to them in turn: an odd total, no power of
+# two, no cluster a contiguous range of ranks.
+for kh in "4 16" "8 16" "4 32" "8 32" "3 5,11,17 --interleave"; do
+  python3 scripts/gen-platform.py $kh "$tmp" >/dev/null ||
+    { echo "FAIL scripts/gen-platform.py $kh"; echo "smpi: 0 passed, 1 failed"; exit 1; }
+done
 
 # case NAME PLATFORM HOSTFILE CONFIG CLUSTERS ARG: ARG is the test program's block size
 # for its "bytes" case, or "quick" (world communicator, first datatypes) for the big runs.
 run_case() {
   local name=$1 platform=$2 hosts=$3 cfg=$4 clusters=$5 big=$6 a ranks lg_calls
+  [[ $name =~ ${CASES:-.} ]] || return 0
   ranks=$(grep -c . "$hosts")
   for a in lg native; do
     rm -f "$tmp"/rec-*.csv
@@ -67,6 +77,7 @@ run_case() {
 # the log shows the forced tree ran on the world communicator across every cluster.
 bcast_case() {
   local name=$1 platform=$2 hosts=$3 cfg=$4 clusters=$5 arg=$6 b ranks used
+  [[ $name =~ ${CASES:-.} ]] || return 0
   ranks=$(grep -c . "$hosts")
   for b in ${BCAST_ALGORITHMS:-flat binomial hlot spt greedy multilevel native auto}; do
     rm -f "$tmp"/rec-*.csv
@@ -90,10 +101,13 @@ run_case "korea8 8x4" "$P/korea8.xml" "$P/hosts_korea8.txt" "$tmp/korea8.cfg" 8 
 run_case "generated 4x16" "$tmp/grid4x16.xml" "$tmp/hosts_grid4x16.txt" "$tmp/grid4x16.cfg" 4 64
 run_case "generated 8x16" "$tmp/grid8x16.xml" "$tmp/hosts_grid8x16.txt" "$tmp/grid8x16.cfg" 8 quick
 run_case "generated 4x32" "$tmp/grid4x32.xml" "$tmp/hosts_grid4x32.txt" "$tmp/grid4x32.cfg" 4 quick
+U=("$tmp/grid3x5-11-17.xml" "$tmp/hosts_grid3x5-11-17_interleaved.txt" "$tmp/grid3x5-11-17.cfg" 3)
+run_case "generated 5+11+17 interleaved" "${U[@]}" 64
 bcast_case "korea8 8x4" "$P/korea8.xml" "$P/hosts_korea8.txt" "$ROOT/examples/korea8.cfg" 8 4096
 sed 's/^bcast = .*/bcast = { algorithm = "auto"; segment = "512 B"; };/' "$ROOT/examples/korea8.cfg" >"$tmp/korea8-seg.cfg"
 BCAST_ALGORITHMS="hlot spt" bcast_case "korea8 8x4, 512 B segments" "$P/korea8.xml" "$P/hosts_korea8.txt" "$tmp/korea8-seg.cfg" 8 65536
 BCAST_ALGORITHMS="hlot greedy" bcast_case "generated 4x16" "$tmp/grid4x16.xml" "$tmp/hosts_grid4x16.txt" "$tmp/grid4x16.cfg" 4 quick
+bcast_case "generated 5+11+17 interleaved" "${U[@]}" 4096
 
 # Segmented trees, root and receivers with different datatypes of one signature
 # (test/mpi/bcast_mixed.c, every root): 3 B and 1000 B segments cut every rank's elements

@@ -19,7 +19,7 @@ static const struct {
 #define NBUILDERS (int)(sizeof builders / sizeof builders[0])
 enum { FLAT, BINOMIAL, HLOT, SPT, GREEDY, ECEF };
 
-/* /work/shared/platforms/korea8_latency_ms.txt: A..H, symmetric, triangle-violating. */
+/* platforms/korea8_latency_ms.txt: A..H, symmetric, triangle-violating. */
 static const double korea8_ms[64] = {
   0,   5,   25,  30,  90, 80, 400, 15, /* A */
   5,   0,   28,  33,  95, 85, 60,  18, /* B */
