@@ -14,12 +14,27 @@
 MULTIHOST_DEPS := iproute2 util-linux mount hostname
 MULTIHOST_INSTALL = [ "$$(id -u)" != 0 ] || GRIDCOLL_DEPS_EXTRA="$(MULTIHOST_DEPS)" scripts/deps.sh
 
-.PHONY: check-multihost bench-multihost
+.PHONY: check-multihost bench-multihost multihost-tools
 
-check-multihost: $(LIB) $(MPI_TESTS) $(CALIBRATE)
+# The rig's own programs (plain C, no MPI): the user-space wide area (delayd, this kernel
+# has no netem), the measuring instrument (gridnet) and the reader of grid descriptions,
+# which are gridcoll configuration files read by gridcoll's own loader (gridcfg).
+MULTIHOST_TOOLS := $(BUILD)/test/multihost/delayd $(BUILD)/test/multihost/gridnet \
+                   $(BUILD)/test/multihost/gridcfg
+multihost-tools: $(MULTIHOST_TOOLS)
+
+$(BUILD)/test/multihost/delayd $(BUILD)/test/multihost/gridnet: $(BUILD)/test/multihost/%: test/multihost/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) $< -o $@
+
+$(BUILD)/test/multihost/gridcfg: test/multihost/gridcfg.c $(PURE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $< -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
+
+check-multihost: $(LIB) $(MPI_TESTS) $(CALIBRATE) $(MULTIHOST_TOOLS)
 	$(MULTIHOST_INSTALL)
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" test/multihost/run.sh
 
-bench-multihost: $(LIB) $(BUILD)/test/mpi/sweep
+bench-multihost: $(LIB) $(BUILD)/test/mpi/sweep $(MULTIHOST_TOOLS)
 	$(MULTIHOST_INSTALL)
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-multihost.sh
