@@ -27,6 +27,11 @@ $(BUILD)/test/multihost/delayd $(BUILD)/test/multihost/gridnet: $(BUILD)/test/mu
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) $(CFLAGS) $< -o $@
 
+# The benchmark's MPI program, linked without gridcoll (it gets it through LD_PRELOAD).
+$(BUILD)/test/multihost/gridbench: test/multihost/gridbench.c
+	@mkdir -p $(@D)
+	$(MPICC) $(STD) $(WARN) $(CFLAGS) $< -o $@
+
 $(BUILD)/test/multihost/gridcfg: test/multihost/gridcfg.c $(PURE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $< -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
@@ -35,6 +40,6 @@ check-multihost: $(LIB) $(MPI_TESTS) $(CALIBRATE) $(MULTIHOST_TOOLS)
 	$(MULTIHOST_INSTALL)
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" test/multihost/run.sh
 
-bench-multihost: $(LIB) $(BUILD)/test/mpi/sweep $(MULTIHOST_TOOLS)
+bench-multihost: $(LIB) $(MULTIHOST_TOOLS) $(BUILD)/test/multihost/gridbench
 	$(MULTIHOST_INSTALL)
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-multihost.sh
