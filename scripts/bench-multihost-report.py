@@ -69,6 +69,20 @@ def main():
             f.write(f"{g},{op},{rc},{alg},{ch},{m},{len(ts)},{med:.6g},"
                     f"{native[(g, op, rc, m)] / med:.4g},{pred:.6g},{err:.4g}\n")
 
+    def spt_bound(links, src):
+        """Largest over clusters of the cheapest sum of one-way delays from src (Dijkstra):
+        what no broadcast from src can beat, whatever its tree (small messages)."""
+        dist, todo = {src: 0.0}, {a for a, *_ in links} | {b for _, b, *_ in links}
+        while todo:
+            u = min((c for c in todo if c in dist), key=dist.get, default=None)
+            if u is None:
+                break
+            todo.discard(u)
+            for a, b, dl, *_ in links:
+                if a == u and dist[u] + dl < dist.get(b, float("inf")):
+                    dist[b] = dist[u] + dl
+        return max(dist.values())
+
     def table(g, op, rc):
         sel = [r for r in rows if r[0] == g and r[1] == op and r[2] == rc]
         sizes = sorted({r[5] for r in sel})
@@ -76,6 +90,11 @@ def main():
         algs.sort(key=lambda a: (a != "native", a == "auto"))
         head = "alltoall" if op == "alltoall" else f"bcast from cluster {rc}"
         print(f"\n{g} {head}: median ms (native / this) [median |predicted - actual| / actual]")
+        if op == "bcast":
+            links = load_grid(os.path.join(out, g, "grid.txt"))[2]
+            direct = max(dl for a, b, dl, *_ in links if a == rc)
+            print(f"(one-way delays from {rc}: largest direct {direct * 1e3:g} ms, "
+                  f"largest over the cheapest routes {spt_bound(links, rc) * 1e3:g} ms)")
         print(f"{'algorithm':<18}" + "".join(f"{(str(m // 1024) + ' KiB') if m < 1 << 20 else '1 MiB':>25}" for m in sizes))
         for a in algs:
             cells, picks = [], set()

@@ -89,6 +89,10 @@ for g in $GRIDS; do
   grid_built=0
 done
 echo "bench-multihost: $((SECONDS - start)) s" >&2
-/usr/bin/env python3 "$GRID_ROOT/scripts/bench-multihost-report.py" "$OUT" $GRIDS
+# The plot needs matplotlib: Debian's python3 has it (python3-matplotlib, which make
+# bench-multihost installs) where a python3 earlier on PATH may not.
+py=python3
+python3 -c 'import matplotlib' 2>/dev/null || [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
+"$py" "$GRID_ROOT/scripts/bench-multihost-report.py" "$OUT" $GRIDS
 [ "$finalize_hangs" = 0 ] || echo "note: $finalize_hangs run(s) ended by the harness after their results: a rank hung in MPI_Finalize (UCX over TCP, like openucx/ucx#8738)"
 echo "logs, results.csv and bench-multihost.png in $OUT"
