@@ -65,7 +65,7 @@ def main():
         for g, op, rc, alg, ch, m, ts, ps in rows:
             med = statistics.median(ts)
             pred = statistics.median(ps) if ps else float("nan")
-            err = statistics.median(abs(pred - t) / t for t in ts) if ps else float("nan")
+            err = statistics.median(abs(pred - t) / t for t in ts if t > 0) if ps else float("nan")
             f.write(f"{g},{op},{rc},{alg},{ch},{m},{len(ts)},{med:.6g},"
                     f"{native[(g, op, rc, m)] / med:.4g},{pred:.6g},{err:.4g}\n")
 
@@ -106,7 +106,7 @@ def main():
                 _, _, _, _, ch, _, ts, ps = r[0]
                 picks.add(ch)
                 med = statistics.median(ts)
-                err = statistics.median(abs(statistics.median(ps) - t) / t for t in ts) if ps else float("nan")
+                err = statistics.median(abs(statistics.median(ps) - t) / t for t in ts if t > 0) if ps else float("nan")
                 cells.append(f"{med * 1e3:9.2f} ({native[(g, op, rc, m)] / med:5.2f}) [{100 * err:4.0f}%]")
             label = a if a != "auto" else "auto"
             print(f"{label:<18}" + "".join(f"{c:>25}" for c in cells))

@@ -29,6 +29,7 @@ REPS=${REPS:-7}
 BATCH=${BATCH:-3}
 OUT=${OUT:-out/bench-multihost}
 BCAST_TREES=${BCAST_TREES:-flat binomial hlot spt greedy multilevel}
+MPI_ENV=${MPI_ENV:-} # VAR=VALUE... for every rank (e.g. an MPICH or UCX setting)
 
 source "$GRID_ROOT/test/multihost/lib.sh"
 TOOLS=$(realpath "$BUILD/test/multihost")
@@ -50,13 +51,13 @@ start=$SECONDS
 # run GRID NAME OP ARG VAR=VALUE...: one gridbench run; its times in $OUT/GRID/NAME.times,
 # its per-rank logs in $OUT/GRID/NAME-<rank>.csv.
 run() {
-  local g=$1 name=$2 op=$3 arg=$4 genv=() v drops dir=$OUT/${1%.cfg}
+  local g=$1 name=$2 op=$3 arg=$4 genv=() v drops dir=$OUT/$(basename "$1" .cfg)
   shift 4
-  for v in "$@"; do genv+=(-genv "${v%%=*}" "${v#*=}"); done
+  for v in $MPI_ENV "$@"; do genv+=(-genv "${v%%=*}" "${v#*=}"); done
   rm -f "$dir/$name"-*.csv
   drops=$(backbone_drops)
   grid_mpirun 600 "grep -q '^gridbench: done' out && [ \$(ls $dir/$name-*.csv 2>/dev/null | wc -l) = $N ]" -- \
-    -genv LD_PRELOAD "$LIB" -genv GRIDCOLL_CONFIG "$GRID_ROOT/test/multihost/$g" \
+    -genv LD_PRELOAD "$LIB" -genv GRIDCOLL_CONFIG "$(description "$g")" \
     -genv GRIDCOLL_LOG "$dir/$name-%r.csv" -genv GRIDCOLL_LOG_MODE local -genv GRIDCOLL_SUMMARY 0 \
     "${genv[@]}" -n "$N" nice "$BENCH" "$op" "$MAX" "$REPS" "$arg"
   if [ "$rc" != 0 ]; then
@@ -70,12 +71,15 @@ run() {
   echo "  $g $name: $((SECONDS - start)) s" >&2
 }
 
+# description NAME: test/multihost/NAME, or NAME itself when it is a file (results go
+# under its base name without .cfg).
+description() { if [ -f "$1" ]; then realpath "$1"; else echo "$GRID_ROOT/test/multihost/$1"; fi; }
 for g in $GRIDS; do
-  mkdir -p "$OUT/${g%.cfg}"
-  : >"$OUT/${g%.cfg}/drops.txt"
-  "$GRID_ROOT/scripts/grid-up" -f "$GRID_ROOT/test/multihost/$g" || exit 1
+  mkdir -p "$OUT/$(basename "$g" .cfg)"
+  : >"$OUT/$(basename "$g" .cfg)/drops.txt"
+  "$GRID_ROOT/scripts/grid-up" -f "$(description "$g")" || exit 1
   grid_built=1
-  cp "$STATE/grid" "$OUT/${g%.cfg}/grid.txt"
+  cp "$STATE/grid" "$OUT/$(basename "$g" .cfg)/grid.txt"
   read -r -a hosts <<<"$(sed -n 's/^hosts=//p' "$STATE/grid")"
   N=${#hosts[@]}
   # The first rank of each cluster (ranks follow the host order of the description).
@@ -93,6 +97,6 @@ echo "bench-multihost: $((SECONDS - start)) s" >&2
 # bench-multihost installs) where a python3 earlier on PATH may not.
 py=python3
 python3 -c 'import matplotlib' 2>/dev/null || [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
-"$py" "$GRID_ROOT/scripts/bench-multihost-report.py" "$OUT" $GRIDS
+"$py" "$GRID_ROOT/scripts/bench-multihost-report.py" "$OUT" $(for g in $GRIDS; do basename "$g"; done)
 [ "$finalize_hangs" = 0 ] || echo "note: $finalize_hangs run(s) ended by the harness after their results: a rank hung in MPI_Finalize (UCX over TCP, like openucx/ucx#8738)"
 echo "logs, results.csv and bench-multihost.png in $OUT"
