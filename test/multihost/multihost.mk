@@ -1,13 +1,16 @@
 # Multi-host tests and benchmarks on one machine (included by the Makefile): hosts are
-# network namespaces wired into clusters by scripts/grid-up, their backbone shaped by tc;
-# MPICH's mpiexec reaches them through scripts/grid-exec instead of ssh.
+# network namespaces wired into clusters by scripts/grid-up after a gridcoll configuration
+# file, their wide area (delay, rate, queue per pair of clusters) made by
+# test/multihost/delayd; MPICH's mpiexec reaches them through scripts/grid-exec instead
+# of ssh (doc/grid-rig.md).
 #
-#   make check-multihost   every algorithm across hosts, clusters from host globs, and
-#                          gridcoll-calibrate's backbone bandwidth against the shaped rate
-#                          (test/multihost/run.sh, about a minute and a half; root: it says
-#                          SKIP with the reason where namespaces cannot be made)
-#   make bench-multihost   native against LG and the trees across hosts, real time,
-#                          medians, ratios and the models' errors (scripts/bench-multihost.sh)
+#   make check-multihost   delays, rates and drops of every link measured, every algorithm
+#                          across the delayed clusters, gridcoll-calibrate's bandwidth
+#                          (test/multihost/run.sh, about 4 minutes on 2 busy cores; root:
+#                          it says SKIP with the reason where namespaces cannot be made)
+#   make bench-multihost   native against LG and the trees on grid2 and grid3, real time,
+#                          medians, ratios and the models' errors (scripts/bench-multihost.sh,
+#                          about 11 minutes)
 
 # Packages only these targets need (scripts/deps.sh installs what is missing; only as
 # root, since without root the targets skip anyway).
