@@ -15,11 +15,11 @@
  * data arrives: the link measured is the one from the server's cluster to the client's.
  *
  * The machine is small and shared: a process woken by a datagram may wait milliseconds
- * for a core. So that the round trips measure the network and not the scheduler, the
- * echo server and the pinger ask for SCHED_FIFO (below delayd's priority; both block
- * between datagrams) and a round trip ends at the kernel's receive timestamp
- * (SO_TIMESTAMPNS), not when the pinger gets to run. The TCP writers run at normal
- * priority. */
+ * for a core. So that the figures are the network's and not the scheduler's, every mode
+ * asks for SCHED_FIFO (below delayd's priority; each blocks in poll, in a paced sleep
+ * or on a full TCP send buffer, never spins: the rate of the link they measure bounds
+ * their work), a round trip ends at the kernel's receive timestamp (SO_TIMESTAMPNS), not
+ * when the pinger gets to run, and TCP goodput is what the kernel received. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -80,7 +80,9 @@ static void flood(int fd, const struct sockaddr *to, socklen_t tolen, long count
       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, NULL);
     }
     memcpy(buf, &i, sizeof i);
-    while (sendto(fd, buf, (size_t)size, 0, to, tolen) < 0 && errno == ENOBUFS) sched_yield();
+    /* A full device queue (ENOBUFS) waits a little: never a spin under SCHED_FIFO. */
+    while (sendto(fd, buf, (size_t)size, 0, to, tolen) < 0 && errno == ENOBUFS)
+      nanosleep(&(struct timespec){.tv_nsec = 50000}, NULL);
   }
 }
 
@@ -121,7 +123,6 @@ static int serve(const char *port) {
       int c = accept(tcp, NULL, NULL);
       if (c < 0) continue;
       if (fork() == 0) { /* one writer per connection, until the reader closes it */
-        realtime(0);
         memset(buf, 'x', sizeof buf);
         while (write(c, buf, sizeof buf) > 0) {}
         _exit(0);
@@ -195,6 +196,7 @@ static int tcp(const char *host, const char *port, int flows, double warm, doubl
   socklen_t sl;
   static char buf[1 << 16];
   if (flows < 1 || flows > 64 || resolve(host, port, SOCK_STREAM, &ss, &sl) < 0) return 1;
+  realtime(1);
   struct pollfd p[64];
   for (int i = 0; i < flows; i++) {
     p[i].fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -231,6 +233,7 @@ static int flood_client(const char *host, const char *port, long count, int size
   socklen_t sl;
   static char buf[65536];
   if (resolve(host, port, SOCK_DGRAM, &ss, &sl) < 0) return 1;
+  realtime(1);
   int fd = socket(AF_INET, SOCK_DGRAM, 0), big = 16 << 20;
   setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big);
   if (connect(fd, (struct sockaddr *)&ss, sl) < 0) return 1;

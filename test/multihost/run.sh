@@ -80,10 +80,10 @@ measure_links() {
       fail "$a<->$b round trip ${rtt:-?} ms for $want ms configured (idle, median of 30; within $tol)"
 
     goodput=$(calc "printf \"%.0f\", $rate * 1448 / 1514")
-    "$GRID_ROOT/scripts/grid-exec" "$client" "$NET tcp $server 5001 1 0.5 2" >out 2>err
+    "$GRID_ROOT/scripts/grid-exec" "$client" "$NET tcp $server 5001 1 1 2" >out 2>err
     g1=$(awk '{ print $2 }' out)
     d0=$(backbone_drops)
-    "$GRID_ROOT/scripts/grid-exec" "$client" "$NET tcp $server 5001 8 0.5 2" >>out 2>>err
+    "$GRID_ROOT/scripts/grid-exec" "$client" "$NET tcp $server 5001 8 1 2" >>out 2>>err
     g8=$(awk 'NR == 2 { print $2 }' out)
     sleep 0.2
     if [ -n "$g1" ] && [ -n "$g8" ] && calc "exit !($g1 > 0.9 * $goodput && $g1 < 1.1 * $goodput && $g8 > 0.9 * $goodput && $g8 < 1.1 * $goodput)"; then
