@@ -154,7 +154,7 @@ check_names
 # gridcoll-calibrate across the clusters (plain MPI, no gridcoll): the wide-area
 # bandwidth of its ping-pong fit within 20% of the link's rate.
 want=$(awk '$1 == "link" { print $5; exit }' "$STATE/grid")
-grid_mpirun 300 "grep -q '^gridcoll-calibrate: wrote' err" -- -n "$N" "$CALIBRATE" -c "$CFG" -s 64B:1MiB -r 5 -t 30 -o "$tmp/cal.cfg"
+grid_mpirun 300 "grep -q '^gridcoll-calibrate: wrote' err" -- -n "$N" "$CALIBRATE" -c "$CFG" -s 64B:1MiB -r 9 -t 30 -o "$tmp/cal.cfg"
 got=$(awk '/bandwidth = \(/ { sub(/.*\( *\( *"0", *"/, ""); sub(/ MB\/s".*/, ""); print $1 * 1e6; exit }' cal.cfg 2>/dev/null)
 lat=$(awk '/latency = \(/ { sub(/.*\( *\( *"0", *"/, ""); sub(/".*/, ""); print; exit }' cal.cfg 2>/dev/null)
 if [ "$rc" = 0 ] && [ -n "$got" ] && calc "exit !($got > 0.8 * $want && $got < 1.2 * $want)"; then
