@@ -58,30 +58,47 @@ grid_stop() {
   done
 }
 
-# backbone_bytes / backbone_drops: bytes sent into the backbone by the grid's routers,
-# and packets their queues dropped, so far.
-backbone_stat() { # FIELD: 2 for bytes, 7 for drops in "Sent B bytes P pkt (dropped D, ..."
-  local r total=0 b
-  for r in $(ls /run/netns | grep '^gc-r'); do
-    b=$(tc -s -n "$r" qdisc show dev wan | awk -v f="$1" '$1 == "Sent" { gsub(/,/, ""); print $f; exit }')
-    total=$((total + ${b:-0}))
-  done
-  echo "$total"
+# backbone_bytes / backbone_drops: bytes the backbone (delayd) delivered between clusters,
+# and frames its queues dropped, so far, over every link (delayd rewrites its counters
+# at most 100 ms after they change: wait that long after the traffic of interest).
+backbone_stat() { # COLUMN of delayd's "link FROM TO sent_pkts sent_bytes dropped_pkts ..."
+  awk -v f="$1" '$1 == "link" { t += $f } END { printf "%.0f\n", t }' \
+    "${GRID_STATE:-/run/gridcoll-grid}/delayd.stats" 2>/dev/null || echo 0
 }
-backbone_bytes() { backbone_stat 2; }
-backbone_drops() { backbone_stat 7; }
+backbone_bytes() { backbone_stat 5; }
+backbone_drops() { backbone_stat 6; }
+# link_drops FROM TO: frames the queue of the link between those clusters dropped so far;
+# socket_drops: frames the stage's sockets had no room for (any link), so far.
+link_drops() {
+  awk -v a="r$1" -v b="r$2" '$1 == "link" && $2 == a && $3 == b { print $6 }' \
+    "${GRID_STATE:-/run/gridcoll-grid}/delayd.stats"
+}
+socket_drops() {
+  awk '$1 == "port" { t += $4 } END { print t + 0 }' "${GRID_STATE:-/run/gridcoll-grid}/delayd.stats"
+}
 
-# grid_unavailable RATE: why this machine cannot build the grid (nothing when it can).
+# grid_unavailable TOOLS: why this machine cannot build the grid (nothing when it can):
+# namespaces, veths and the packet sockets of TOOLS/delayd.
 grid_unavailable() {
   local tool probe=gc-probe-$$ why
   [ "$(id -u)" = 0 ] || { echo "needs root to create network namespaces (run as root)"; return; }
-  for tool in ip tc unshare hostname mount; do
+  for tool in ip unshare hostname mount; do
     command -v "$tool" >/dev/null || { echo "$tool not found (scripts/deps.sh installs iproute2)"; return; }
   done
+  [ -x "$1/delayd" ] || { echo "$1/delayd not built (make multihost-tools)"; return; }
   why=$(ip netns add "$probe" 2>&1) || { echo "cannot create a network namespace here: $why"; return; }
-  why=$(tc -n "$probe" qdisc add dev lo root tbf rate "$1" burst 8kb limit 32kb 2>&1) || true
+  why=$(ip -n "$probe" link add p0 type veth peer name p1 2>&1 &&
+    ip -n "$probe" link set p0 up 2>&1 && ip -n "$probe" link set p1 up 2>&1) || true
+  if [ -z "$why" ]; then # delayd opens its packet sockets, or says why it cannot
+    local dir
+    dir=$(mktemp -d)
+    why=$(timeout 1 ip netns exec "$probe" "$1/delayd" -s "$dir/stats" -i p0 -i p1 \
+      -l 0,1,0,1e6,2000 -l 1,0,0,1e6,2000 2>&1 >/dev/null)
+    [ $? = 124 ] && why=
+    rm -rf "$dir"
+  fi
   ip netns del "$probe"
-  [ -z "$why" ] || echo "tc cannot add a tbf qdisc here: $why"
+  [ -z "$why" ] || echo "cannot run the wide-area stage here: $why"
 }
 
 # rate_bytes RATE: a tc rate (100mbit, 1gbit, 500kbit, 12500000bps...) in bytes/s.

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Tables, results.csv and a plot from scripts/bench-multihost.sh's runs.
+
+usage: bench-multihost-report.py OUT GRID.cfg...
+
+OUT/<grid>/ holds, per run NAME (alltoall-<alg>, bcast-<alg>): NAME.times (gridbench's
+"op,root,bytes,rep,seconds"), NAME-0.csv (rank 0's gridcoll log: the algorithm each call
+used and its prediction), grid.txt (scripts/grid-up's state: clusters, hosts, links) and
+drops.txt (frames the backbone queues dropped per run)."""
+import csv
+import os
+import statistics
+import sys
+
+
+def load_grid(path):
+    hosts, clusters, links = [], [], []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if line.startswith("hosts="):
+                hosts = line[len("hosts="):].split()
+            elif w and w[0] == "cluster":
+                clusters.append((w[1], w[2:]))
+            elif w and w[0] == "link":
+                links.append((w[1], w[2], float(w[3]), float(w[4]), int(w[5])))
+    cluster_of = {h: c for c, hs in clusters for h in hs}
+    return hosts, clusters, links, cluster_of
+
+
+def main():
+    out, grids = sys.argv[1], [g[:-4] if g.endswith(".cfg") else g for g in sys.argv[2:]]
+    rows = []  # grid, op, root cluster, algorithm, chosen, bytes, times, predictions
+    for g in grids:
+        d = os.path.join(out, g)
+        hosts, clusters, links, cluster_of = load_grid(os.path.join(d, "grid.txt"))
+        print(f"\n=== {g}: " + ", ".join(f"{c} = {' '.join(hs)}" for c, hs in clusters))
+        print("    links (one way, rate, queue): " + "; ".join(
+            f"{a}->{b} {dl * 1e3:g} ms {r * 8 / 1e6:g} Mbit/s {q // 1024} KiB" for a, b, dl, r, q in links))
+        for name in sorted(n[:-6] for n in os.listdir(d) if n.endswith(".times")):
+            op, alg = name.split("-", 1)
+            times = {}
+            with open(os.path.join(d, name + ".times")) as f:
+                for o, root, m, _, s in csv.reader(f):
+                    times.setdefault((int(root), int(m)), []).append(float(s))
+            preds, chosen = {}, {}
+            logp = os.path.join(d, name + "-0.csv")
+            if os.path.exists(logp):
+                with open(logp) as f:
+                    for r in csv.DictReader(f):
+                        if r["op"] != op:
+                            continue
+                        key = (int(r["root"]) if op == "bcast" else -1, int(r["bytes"]))
+                        preds.setdefault(key, []).append(float(r["predicted_s"]))
+                        chosen.setdefault(key, []).append(r["algorithm"])
+            for (root, m), ts in sorted(times.items()):
+                rc = cluster_of[hosts[root]] if root >= 0 else "-"
+                ch = statistics.mode(chosen.get((root, m), ["?"]))
+                rows.append((g, op, rc, alg, ch, m, ts, preds.get((root, m), [])))
+    native = {(g, op, rc, m): statistics.median(ts)
+              for g, op, rc, alg, _, m, ts, _ in rows if alg == "native"}
+    with open(os.path.join(out, "results.csv"), "w") as f:
+        f.write("grid,op,root_cluster,algorithm,chosen,bytes,measurements,median_s,native_over_this,"
+                "median_predicted_s,median_rel_error\n")
+        for g, op, rc, alg, ch, m, ts, ps in rows:
+            med = statistics.median(ts)
+            pred = statistics.median(ps) if ps else float("nan")
+            err = statistics.median(abs(pred - t) / t for t in ts if t > 0) if ps else float("nan")
+            f.write(f"{g},{op},{rc},{alg},{ch},{m},{len(ts)},{med:.6g},"
+                    f"{native[(g, op, rc, m)] / med:.4g},{pred:.6g},{err:.4g}\n")
+
+    def spt_bound(links, src):
+        """Largest over clusters of the cheapest sum of one-way delays from src (Dijkstra):
+        what no broadcast from src can beat, whatever its tree (small messages)."""
+        dist, todo = {src: 0.0}, {a for a, *_ in links} | {b for _, b, *_ in links}
+        while todo:
+            u = min((c for c in todo if c in dist), key=dist.get, default=None)
+            if u is None:
+                break
+            todo.discard(u)
+            for a, b, dl, *_ in links:
+                if a == u and dist[u] + dl < dist.get(b, float("inf")):
+                    dist[b] = dist[u] + dl
+        return max(dist.values())
+
+    def table(g, op, rc):
+        sel = [r for r in rows if r[0] == g and r[1] == op and r[2] == rc]
+        sizes = sorted({r[5] for r in sel})
+        algs = list(dict.fromkeys(r[3] for r in sel))
+        algs.sort(key=lambda a: (a != "native", a == "auto"))
+        head = "alltoall" if op == "alltoall" else f"bcast from cluster {rc}"
+        print(f"\n{g} {head}: median ms (native / this) [median |predicted - actual| / actual]")
+        if op == "bcast":
+            links = load_grid(os.path.join(out, g, "grid.txt"))[2]
+            direct = max(dl for a, b, dl, *_ in links if a == rc)
+            print(f"(one-way delays from {rc}: largest direct {direct * 1e3:g} ms, "
+                  f"largest over the cheapest routes {spt_bound(links, rc) * 1e3:g} ms)")
+        print(f"{'algorithm':<18}" + "".join(f"{(str(m // 1024) + ' KiB') if m < 1 << 20 else '1 MiB':>25}" for m in sizes))
+        for a in algs:
+            cells, picks = [], set()
+            for m in sizes:
+                r = [x for x in sel if x[3] == a and x[5] == m]
+                if not r:
+                    cells.append(f"{'-':>25}")
+                    continue
+                _, _, _, _, ch, _, ts, ps = r[0]
+                picks.add(ch)
+                med = statistics.median(ts)
+                err = statistics.median(abs(statistics.median(ps) - t) / t for t in ts if t > 0) if ps else float("nan")
+                cells.append(f"{med * 1e3:9.2f} ({native[(g, op, rc, m)] / med:5.2f}) [{100 * err:4.0f}%]")
+            label = a if a != "auto" else "auto"
+            print(f"{label:<18}" + "".join(f"{c:>25}" for c in cells))
+        autos = [(x[5], x[4]) for x in sel if x[3] == "auto"]
+        if autos:
+            print("auto chose: " + ", ".join(f"{m // 1024} KiB {ch}" for m, ch in sorted(autos)))
+
+    for g in grids:
+        table(g, "alltoall", "-")
+        for rc in dict.fromkeys(r[2] for r in rows if r[0] == g and r[1] == "bcast"):
+            table(g, "bcast", rc)
+        drops = os.path.join(out, g, "drops.txt")
+        if os.path.exists(drops):
+            with open(drops) as f:
+                print(f"\n{g}: frames dropped by the backbone queues, per run: " +
+                      ", ".join(" ".join(l.split()) for l in f if l.strip()))
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("(no python3-matplotlib: no plot)")
+        return
+    panels = [(g, op, rc) for g in grids for op, rc in dict.fromkeys((r[1], r[2]) for r in rows if r[0] == g)]
+    cols = max(sum(1 for p in panels if p[0] == g) for g in grids)
+    fig, axes = plt.subplots(len(grids), cols, figsize=(4.2 * cols, 3.6 * len(grids)), squeeze=False)
+    for i, g in enumerate(grids):
+        mine = [p for p in panels if p[0] == g]
+        for j in range(cols):
+            ax = axes[i][j]
+            if j >= len(mine):
+                ax.axis("off")
+                continue
+            _, op, rc = mine[j]
+            sel = [r for r in rows if r[0] == g and r[1] == op and r[2] == rc]
+            for a in dict.fromkeys(r[3] for r in sel):
+                pts = sorted((r[5], statistics.median(r[6]) * 1e3) for r in sel if r[3] == a)
+                style = "k-o" if a == "native" else ("--" if a == "auto" else "-")
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=a, markersize=3)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_title(f"{g}: " + ("all-to-all" if op == "alltoall" else f"bcast from {rc}"), fontsize=9)
+            ax.set_xlabel("bytes per block" if op == "alltoall" else "bytes")
+            ax.set_ylabel("median ms")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=6)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "bench-multihost.png"), dpi=110)
+
+
+main()
