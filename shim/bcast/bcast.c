@@ -47,7 +47,7 @@ static double predict(int i, const struct gc_bcast_call *call, struct gc_comm_st
   const struct gc_bcast_algorithm *alg = &algorithms[i];
   if (alg->build && st->layout.nclusters >= 2) {
     const struct gc_tree_cache_entry *e;
-    *model = gc_model_name(GC_MODEL_TREE_001_POSITION);
+    *model = gc_model_name(GC_MODEL_TREE_NIC_FANOUT);
     return gc_tree_cache_get(&st->trees, alg->build, &st->network, &st->layout, call->root,
                              (double)call->bytes, &e) == 0
                ? e->predicted
