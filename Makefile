@@ -2,7 +2,7 @@
 #
 #   make            build build/libgridcoll.so, the tools and the tests
 #   make check      install missing packages, then run every test
-#   make demo       install missing packages, then run the demo
+#   make demo       install missing packages, then run the demo (on a simulated grid)
 #   make smpi       the same code under SimGrid SMPI (test/smpi/smpi.mk: check-smpi, bench-grid)
 #   make MPI=openmpi  the same against Open MPI: build/openmpi/libgridcoll-openmpi.so
 #                     (mk/openmpi.mk: check-openmpi, part of make check)
@@ -49,7 +49,8 @@ CHECK_LIBS       := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 CONFIG_SRC    := $(wildcard config/*.c)
 MODEL_SRC     := $(wildcard model/*.c)
 SHIM_PURE_SRC := shim/layout.c shim/select.c shim/network.c shim/probe_schedule.c \
-                 shim/bcast/tree_cache.c \
+                 shim/bcast/tree_cache.c shim/alltoall/alltoall_algorithms.c \
+                 shim/bcast/bcast_algorithms.c \
                  $(wildcard shim/*/*_schedule.c shim/*/*_tree.c shim/*/*_predict.c)
 SHIM_MPI_SRC  := $(filter-out $(SHIM_PURE_SRC),$(wildcard shim/*.c shim/*/*.c))
 PURE_SRC      := $(CONFIG_SRC) $(MODEL_SRC) $(SHIM_PURE_SRC)
@@ -65,7 +66,7 @@ MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.
 TOOLS      := $(BUILD)/gridcoll-predict
 CALIBRATE  := $(BUILD)/gridcoll-calibrate
 
-.PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model
+.PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model bench-overhead
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(PURE_LIB) $(TOOLS) $(CALIBRATE) $(UNIT_TESTS) $(MPI_TESTS)
@@ -117,6 +118,12 @@ $(BUILD)/test/check_%: test/unit/check_%.c $(PURE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $(CHECK_CFLAGS) $< -o $@ $(PURE_LIB) $(CHECK_LIBS) $(LIBCONFIG_LIBS) -lm
 
+# gridcoll-calibrate's pure parts (its platform writer, its log refit) are tested here.
+CALIBRATE_PURE_SRC := tools/calibrate/platform.c tools/calibrate/fromlog.c
+$(BUILD)/test/check_calibrate_tool: test/unit/check_calibrate_tool.c $(CALIBRATE_PURE_SRC) tools/calibrate/platform.h tools/calibrate/fromlog.h $(PURE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) -Itools/calibrate $(CHECK_CFLAGS) $< $(CALIBRATE_PURE_SRC) -o $@ $(PURE_LIB) $(CHECK_LIBS) $(LIBCONFIG_LIBS) -lm
+
 # MPI test programs are linked WITHOUT gridcoll: they get it only through LD_PRELOAD.
 $(BUILD)/test/mpi/%: test/mpi/%.c test/mpi/mpitest.h test/mpi/memusage.h
 	@mkdir -p $(@D)
@@ -155,10 +162,11 @@ check:
 	$(MAKE) check-multihost
 	$(MAKE) check-sanitize
 
+# The demo runs on a simulated grid (SimGrid SMPI): one machine has no wide area of its own.
 demo:
-	GRIDCOLL_DEPS_EXTRA="$(MPI_DEPS)" scripts/deps.sh
-	$(MAKE) $(LIB) $(BUILD)/test/mpi/sweep
-	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" GRIDCOLL_LIB="$(LIB)" scripts/demo.sh
+	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
+	$(MAKE) $(TOOLS) $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/sweep $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/bcast_bench
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/demo.sh
 
 deps:
 	scripts/deps.sh
@@ -172,6 +180,15 @@ bench-model:
 	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS)" scripts/deps.sh
 	$(MAKE) $(LIB) $(TOOLS) $(CALIBRATE) $(BUILD)/test/mpi/sweep
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-model.sh
+
+# What gridcoll adds to a call it passes through (issue 17): an unmodified program with
+# and without LD_PRELOAD, alternating, MPICH, 2 ranks (scripts/bench-overhead.sh).
+$(BUILD)/test/bench/overhead: test/bench/overhead.c
+	@mkdir -p $(@D)
+	$(MPICC) $(STD) $(WARN) $(CFLAGS) $< -o $@
+
+bench-overhead: $(LIB) $(BUILD)/test/bench/overhead
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-overhead.sh
 
 install: $(LIB) $(TOOLS) $(CALIBRATE)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gridcoll

@@ -32,6 +32,7 @@ void gc_config_free(struct gc_config *cfg) {
   free(cfg->clusters);
   free(cfg->wan_latency);
   free(cfg->wan_bandwidth);
+  free(cfg->wan_aggregate);
   free(cfg->log_file);
   free(cfg->summary_file);
   free(cfg->path);
@@ -67,6 +68,12 @@ double gc_config_wan_bandwidth(const struct gc_config *cfg, int from, int to) {
   if (cfg->wan_bandwidth && in_range(cfg, from) && in_range(cfg, to))
     return cfg->wan_bandwidth[from * cfg->nclusters + to];
   return 1.0 / cfg->lan.beta;
+}
+
+double gc_config_wan_aggregate(const struct gc_config *cfg, int from, int to) {
+  if (from != to && cfg->wan_aggregate && in_range(cfg, from) && in_range(cfg, to))
+    return cfg->wan_aggregate[from * cfg->nclusters + to];
+  return 0.0;
 }
 
 const char *gc_config_default_path(const char *(*get)(const char *name)) {

@@ -94,7 +94,11 @@ struct gc_config {
 
   struct gc_lan lan;      /* network.lan: default for every cluster */
   double *wan_latency;    /* [nclusters*nclusters] one-way, s; NULL when not given */
-  double *wan_bandwidth;  /* [nclusters*nclusters] bytes/s; NULL when not given */
+  double *wan_bandwidth;  /* [nclusters*nclusters] bytes/s of one flow; NULL when not given */
+  double *wan_aggregate;  /* [nclusters*nclusters] bytes/s that many concurrent flows from
+                             the row cluster to the column cluster move together (the
+                             shared backbone an all-to-all fills); NULL when not given */
+  int wan_aggregate_line;
   int wan_latency_line;   /* line of network.wan.latency in the file, 0 when none */
   int wan_bandwidth_line; /* the diagonal of both matrices is stored as 0 and ignored */
 
@@ -185,6 +189,9 @@ const char *gc_config_site(const struct gc_config *cfg, int cluster);
  * [0, nclusters). */
 const struct gc_hetero *gc_config_hetero(const struct gc_config *cfg, int cluster);
 double gc_config_wan_bandwidth(const struct gc_config *cfg, int from, int to);
+/* network.wan.aggregate between two clusters; 0 when not given (or an index outside
+ * [0, nclusters), or from == to): the models then have no backbone term. */
+double gc_config_wan_aggregate(const struct gc_config *cfg, int from, int to);
 
 /* Free what cfg owns and leave it at the defaults (so freeing twice is safe). */
 void gc_config_free(struct gc_config *cfg);

@@ -115,6 +115,9 @@ int gc_config_load_wan(struct gc_loader *ld) {
   if (load_matrix(ld, ld->deferred[GC_DEFER_WAN_LATENCY], "network.wan.latency", GC_UNIT_TIME,
                   &cfg->wan_latency, &cfg->wan_latency_line) < 0)
     return -1;
-  return load_matrix(ld, ld->deferred[GC_DEFER_WAN_BANDWIDTH], "network.wan.bandwidth",
-                     GC_UNIT_BANDWIDTH, &cfg->wan_bandwidth, &cfg->wan_bandwidth_line);
+  if (load_matrix(ld, ld->deferred[GC_DEFER_WAN_BANDWIDTH], "network.wan.bandwidth",
+                  GC_UNIT_BANDWIDTH, &cfg->wan_bandwidth, &cfg->wan_bandwidth_line) < 0)
+    return -1;
+  return load_matrix(ld, ld->deferred[GC_DEFER_WAN_AGGREGATE], "network.wan.aggregate",
+                     GC_UNIT_BANDWIDTH, &cfg->wan_aggregate, &cfg->wan_aggregate_line);
 }

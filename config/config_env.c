@@ -104,8 +104,9 @@ static void drop_clusters(struct gc_config *cfg) {
 static void drop_wan(struct gc_config *cfg) {
   free(cfg->wan_latency);
   free(cfg->wan_bandwidth);
-  cfg->wan_latency = cfg->wan_bandwidth = NULL;
-  cfg->wan_latency_line = cfg->wan_bandwidth_line = 0;
+  free(cfg->wan_aggregate);
+  cfg->wan_latency = cfg->wan_bandwidth = cfg->wan_aggregate = NULL;
+  cfg->wan_latency_line = cfg->wan_bandwidth_line = cfg->wan_aggregate_line = 0;
 }
 
 /* "host", or one rank range per cluster: "0-3,4-9". */
@@ -134,13 +135,14 @@ static int env_clusters(struct env_ctx *x, const char *value, const struct env_v
       c->nranks = 0;
     }
   } else {
-    int line = cfg->wan_latency ? cfg->wan_latency_line : cfg->wan_bandwidth_line;
-    if (cfg->wan_latency || cfg->wan_bandwidth) {
+    int line = cfg->wan_latency ? cfg->wan_latency_line
+               : cfg->wan_bandwidth ? cfg->wan_bandwidth_line : cfg->wan_aggregate_line;
+    if (cfg->wan_latency || cfg->wan_bandwidth || cfg->wan_aggregate) {
       free(r);
       return fail(x, v, "\"%s\" gives %d clusters, but %s:%d: network.wan.%s is a %dx%d matrix; "
                   "give %d ranges, \"host\", or drop the matrix", value, n,
                   cfg->path ? cfg->path : "the configuration file", line,
-                  cfg->wan_latency ? "latency" : "bandwidth", cfg->nclusters, cfg->nclusters, cfg->nclusters);
+                  cfg->wan_latency ? "latency" : cfg->wan_bandwidth ? "bandwidth" : "aggregate", cfg->nclusters, cfg->nclusters, cfg->nclusters);
     }
     struct gc_cluster_spec *c = calloc((size_t)n, sizeof *c);
     if (!c) {

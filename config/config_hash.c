@@ -59,7 +59,7 @@ static void matrix(struct fnv *f, const double *m, int n) {
 
 unsigned long long gc_config_hash(const struct gc_config *cfg) {
   struct fnv f = {0xcbf29ce484222325ULL};
-  str(&f, "gridcoll-config-3"); /* bump when the serialization changes */
+  str(&f, "gridcoll-config-4"); /* bump when the serialization changes */
   tag(&f, 'E'), u64(&f, (uint64_t)cfg->enabled);
   tag(&f, 'S'), u64(&f, (uint64_t)cfg->strict);
   tag(&f, 'P'), u64(&f, (uint64_t)cfg->probe);
@@ -87,6 +87,7 @@ unsigned long long gc_config_hash(const struct gc_config *cfg) {
   lan(&f, &cfg->lan);
   matrix(&f, cfg->wan_latency, cfg->nclusters);
   matrix(&f, cfg->wan_bandwidth, cfg->nclusters);
+  matrix(&f, cfg->wan_aggregate, cfg->nclusters);
   str(&f, cfg->alltoall_algorithm);
   str(&f, cfg->bcast_algorithm);
   num(&f, cfg->bcast_segment);

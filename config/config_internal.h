@@ -14,7 +14,7 @@
 #include "units.h"
 
 /* Settings parsed after the walk, once what they depend on is known. */
-enum gc_deferred { GC_DEFER_CLUSTERS, GC_DEFER_WAN_LATENCY, GC_DEFER_WAN_BANDWIDTH, GC_DEFER_LAST };
+enum gc_deferred { GC_DEFER_CLUSTERS, GC_DEFER_WAN_LATENCY, GC_DEFER_WAN_BANDWIDTH, GC_DEFER_WAN_AGGREGATE, GC_DEFER_LAST };
 
 struct gc_loader {
   struct gc_config *cfg;

@@ -37,6 +37,7 @@ static const struct gc_key hetero_keys[] = {
 static const struct gc_key wan_keys[] = {
     {.name = "latency", .parse = gc_key_defer, .which = GC_DEFER_WAN_LATENCY},
     {.name = "bandwidth", .parse = gc_key_defer, .which = GC_DEFER_WAN_BANDWIDTH},
+    {.name = "aggregate", .parse = gc_key_defer, .which = GC_DEFER_WAN_AGGREGATE},
     {0}};
 
 static const struct gc_key network_keys[] = {

@@ -5,6 +5,10 @@
  * Both fits are linear in two non-negative unknowns (a, b) once the rest is fixed:
  *   y_i = a*p_i + b*q_i + residual, weighted by w_i = 1/t_i^2 (relative residuals).
  * ls2() solves that problem exactly, boundaries included. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "fit.h"
 #include "model.h"
 #include "model_util.h"
@@ -236,5 +240,232 @@ int gc_fit_signature(const struct gc_fit_a2a_sample *s, int ns, double alpha, do
                          .delta = best.delta, .threshold = best.use_delta ? best.M : 0.0};
   if (q)
     quality(sig_pred, &best, ns, q);
+  return GC_MODEL_OK;
+}
+
+/* ---- the signature where the network saturates -------------------------------------- */
+int gc_fit_signature_saturated(const struct gc_fit_a2a_sample *s, int ns, double alpha,
+                               double beta, struct gc_lan *out, struct gc_fit_quality *q,
+                               double *from)
+{
+  if (!s || !out || !from || ns < 0 || !gc_model_param_ok(alpha) ||
+      !gc_model_param_ok(beta) || beta <= 0.0)
+    return GC_MODEL_EINVAL;
+  for (int i = 0; i < ns; i++)
+    if (s[i].n < 2 || !gc_model_param_ok(s[i].m) || !time_ok(s[i].t))
+      return GC_MODEL_EINVAL;
+  /* The two largest distinct sizes bound the threshold from above: a fit needs two. */
+  double top = -1.0, second = -1.0;
+  for (int i = 0; i < ns; i++)
+    if (s[i].m > top)
+      top = s[i].m;
+  for (int i = 0; i < ns; i++)
+    if (s[i].m < top && s[i].m > second)
+      second = s[i].m;
+  if (second < 0.0)
+    return GC_MODEL_EDEGENERATE;
+  double lo = gc_model_max(0.0, alpha / beta); /* half-performance length n_1/2 */
+  if (lo > second)
+    lo = second;
+  struct gc_fit_a2a_sample *kept = malloc(sizeof *kept * (size_t)ns);
+  if (!kept)
+    return GC_MODEL_ENOMEM;
+  int nk = 0;
+  double smallest = INFINITY;
+  for (int i = 0; i < ns; i++)
+    if (s[i].m >= lo) {
+      kept[nk++] = s[i];
+      smallest = s[i].m < smallest ? s[i].m : smallest;
+    }
+  struct gc_lan fit;
+  int rc = gc_fit_signature(kept, nk, alpha, beta, &fit, q);
+  free(kept);
+  if (rc != GC_MODEL_OK)
+    return rc;
+  *out = fit;
+  *from = smallest;
+  return GC_MODEL_OK;
+}
+
+/* ---- checks ------------------------------------------------------------------------- */
+static void verdict(struct gc_fit_verdict *v, enum gc_fit_level level, const char *todo,
+                    const char *fmt, ...)
+{
+  if (level < v->level)
+    return; /* the worse finding stays */
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(v->why, sizeof v->why, fmt, ap);
+  va_end(ap);
+  snprintf(v->todo, sizeof v->todo, "%s", todo);
+  v->level = level;
+}
+
+static int fit_poor(const struct gc_fit_quality *q)
+{
+  return q->max_rel > 5 * GC_FIT_POOR_REL || (q->r2 < GC_FIT_POOR_R2 && q->max_rel > GC_FIT_POOR_REL);
+}
+
+/* A poor fit's cause: noisy repetitions, or a model that does not describe the times. */
+static void poor_fit(struct gc_fit_verdict *v, const struct gc_fit_quality *q, double noise,
+                     const char *model)
+{
+  if (noise > q->max_rel / 2)
+    verdict(v, GC_FIT_SUSPECT,
+            "more repetitions (-r) or a quieter machine (fewer processes than cores)",
+            "poor fit (R^2 %.3f, largest residual %.0f%%) on noisy timings: repetitions "
+            "of one size differ by up to %.0f%%", q->r2, 100 * q->max_rel, 100 * noise);
+  else
+    verdict(v, GC_FIT_SUSPECT,
+            "check the samples below; measure other sizes (-s), or describe this network "
+            "by hand",
+            "poor fit (R^2 %.3f, largest residual %.0f%%) though repetitions agree%s: %s "
+            "does not describe these times", q->r2, 100 * q->max_rel,
+            noise >= 0 ? "" : " (spread unknown)", model);
+}
+
+int gc_fit_check_hockney(const struct gc_fit_sample *s, int ns, double alpha, double beta,
+                         const struct gc_fit_quality *q, double noise,
+                         struct gc_fit_verdict *v)
+{
+  if (!s || !q || !v || ns < 1)
+    return GC_MODEL_EINVAL;
+  *v = (struct gc_fit_verdict){GC_FIT_GOOD, "", ""};
+  double top = -1.0, t_top = 0.0; /* the largest size and its time */
+  for (int i = 0; i < ns; i++)
+    if (s[i].m > top)
+      top = s[i].m, t_top = s[i].t;
+  if (fit_poor(q))
+    poor_fit(v, q, noise, "a line (Hockney alpha + m*beta)");
+  if (alpha <= 0.0)
+    verdict(v, GC_FIT_SUSPECT, "measure smaller sizes (-s 1B:1MiB)",
+            "alpha fitted as 0: the start-up time is too small to see at these sizes");
+  if (!(beta > 0.0) || top * beta < GC_FIT_MIN_BYTES_SHARE * t_top)
+    verdict(v, GC_FIT_REFUSED, "measure larger sizes (-s 64B:16MiB) so that the time grows "
+            "with the size",
+            "bandwidth %.4g MB/s is not what one flow showed: at the largest size (%.0f B, "
+            "%.4g MB/s measured) it would be %.2g%% of the time: the sizes never filled the "
+            "link", beta > 0 ? 1e-6 / beta : INFINITY, top, top / t_top * 1e-6,
+            100 * top * beta / t_top);
+  return v->level;
+}
+
+int gc_fit_check_signature(const struct gc_lan *fit, const struct gc_fit_quality *q,
+                           double noise, struct gc_fit_verdict *v)
+{
+  if (!fit || !q || !v)
+    return GC_MODEL_EINVAL;
+  *v = (struct gc_fit_verdict){GC_FIT_GOOD, "", ""};
+  if (fit_poor(q))
+    poor_fit(v, q, noise, "the contention signature (000 Eq. 5)");
+  /* Below 1 by less than the fit's own residual is within what the samples can tell. */
+  if (fit->gamma < 0.5 || fit->gamma < 1.0 - gc_model_max(0.05, q->max_rel))
+    verdict(v, fit->gamma < 0.5 ? GC_FIT_REFUSED : GC_FIT_SUSPECT,
+            "check alpha and beta of this cluster (the signature is relative to them); "
+            "measure larger sizes (-s)",
+            "gamma %.3g < 1: an all-to-all moved bytes faster than one ping-pong flow, "
+            "which contention cannot do", fit->gamma);
+  return v->level;
+}
+
+int gc_fit_check_aggregate(double aggregate, double one_flow, int flows,
+                           struct gc_fit_verdict *v)
+{
+  if (!v || flows < 1)
+    return GC_MODEL_EINVAL;
+  *v = (struct gc_fit_verdict){GC_FIT_GOOD, "", ""};
+  if (!(aggregate > 0.0) || !isfinite(aggregate) ||
+      (one_flow > 0.0 && aggregate > 1.25 * flows * one_flow))
+    verdict(v, GC_FIT_REFUSED, "measure larger sizes (-s) so that the flows fill the links",
+            "%d flows together at %.4g MB/s, more than %d times one flow (%.4g MB/s)",
+            flows, aggregate * 1e-6, flows, one_flow * 1e-6);
+  else if (one_flow > 0.0 && aggregate < 0.5 * one_flow)
+    verdict(v, GC_FIT_SUSPECT, "check the wide-area link for losses; more repetitions (-r)",
+            "%d flows together moved %.4g MB/s, less than half of one flow alone (%.4g MB/s)",
+            flows, aggregate * 1e-6, one_flow * 1e-6);
+  return v->level;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int gc_fit_check_alike(const double *alpha, const char *const *names, int n,
+                       struct gc_fit_verdict *v)
+{
+  if (!alpha || !v || n < 0)
+    return GC_MODEL_EINVAL;
+  if (n < 2)
+    return 0;
+  double *sorted = malloc(sizeof *sorted * (size_t)n);
+  if (!sorted)
+    return GC_MODEL_ENOMEM;
+  for (int i = 0; i < n; i++)
+    sorted[i] = alpha[i];
+  qsort(sorted, (size_t)n, sizeof *sorted, cmp_dbl);
+  double med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  double lo = sorted[0], hi = sorted[n - 1];
+  free(sorted);
+  int marked = 0;
+  for (int i = 0; i < n; i++) {
+    /* Two clusters: no median to trust, both are marked when they disagree. */
+    int off = n == 2 ? hi > GC_FIT_ALIKE_RATIO * lo
+                     : alpha[i] > GC_FIT_ALIKE_RATIO * med || GC_FIT_ALIKE_RATIO * alpha[i] < med;
+    if (!off)
+      continue;
+    int other = n == 2 ? 1 - i : -1;
+    verdict(&v[i], GC_FIT_SUSPECT,
+            "these clusters were described alike: rerun with one process per core and more "
+            "repetitions (-r), or describe them apart",
+            "alpha %.3g us is more than %d times away from %s%s (%.3g us)", alpha[i] * 1e6,
+            GC_FIT_ALIKE_RATIO, other >= 0 ? "cluster " : "the median of alike clusters",
+            other >= 0 && names ? names[other] : "", (other >= 0 ? alpha[other] : med) * 1e6);
+    marked++;
+  }
+  return marked;
+}
+
+/* ---- x, y scaling of a model's two parts ---------------------------------------------- */
+static void scale_row(const void *ctx, int i, double *y, double *p, double *q, double *w)
+{
+  const struct gc_fit_scale_sample *s = (const struct gc_fit_scale_sample *)ctx + i;
+  *y = s->actual, *p = s->L, *q = s->B, *w = 1.0 / (s->actual * s->actual);
+}
+
+struct scale_ctx {
+  const struct gc_fit_scale_sample *s;
+  double x, y;
+};
+
+static double scale_pred(const void *ctx, int i, double *t)
+{
+  const struct scale_ctx *c = ctx;
+  *t = c->s[i].actual;
+  return c->x * c->s[i].L + c->y * c->s[i].B;
+}
+
+int gc_fit_scale(const struct gc_fit_scale_sample *s, int ns, double *x, double *y,
+                 struct gc_fit_quality *q)
+{
+  if (!s || !x || !y || ns < 0)
+    return GC_MODEL_EINVAL;
+  for (int i = 0; i < ns; i++)
+    if (!gc_model_param_ok(s[i].L) || !gc_model_param_ok(s[i].B) || !time_ok(s[i].actual))
+      return GC_MODEL_EINVAL;
+  /* x and y are told apart only by samples whose parts differ in proportion. */
+  int told = 0;
+  for (int i = 1; i < ns && !told; i++)
+    told = fabs(s[i].L * s[0].B - s[0].L * s[i].B) >
+           1e-9 * (s[i].L * s[0].B + s[0].L * s[i].B);
+  if (ns < 2 || !told)
+    return GC_MODEL_EDEGENERATE;
+  struct ls2_fit f = ls2(scale_row, s, ns);
+  if (!isfinite(f.ssr))
+    return GC_MODEL_EDEGENERATE;
+  *x = f.a, *y = f.b;
+  if (q)
+    quality(scale_pred, &(struct scale_ctx){.s = s, .x = f.a, .y = f.b}, ns, q);
   return GC_MODEL_OK;
 }

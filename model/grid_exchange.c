@@ -5,15 +5,31 @@
  *  - a message posted with the others pays its latency once, while the other messages
  *    pay theirs: the latency of a batch is the largest one in it;
  *  - a process's network interface (1/beta of its cluster) carries all its bytes;
- *  - wan_bandwidth[c][d] is the capacity of the wide-area link from c to d, shared by all
- *    the flows of that direction (g5k2's 10 Gbit/s backbone carries 32 x 32 flows): n_c *
- *    n_d * m bytes cross it in an all-to-all.
+ *  - the wide-area link from c to d is shared by all the flows of that direction (g5k2's
+ *    10 Gbit/s backbone carries 32 x 32 flows): n_c * n_d * m bytes cross it in an
+ *    all-to-all, at network.wan.aggregate when the configuration gives it, else at the
+ *    wide-area bandwidth, which then also bounds one flow.
  * Every prediction is at least the lower bound it knows: the latency plus the larger of
  * the interface time and the link time. */
 #include "model.h"
 #include "model_util.h"
 
 #include <stdlib.h>
+
+/* The capacity of the link from c to d shared by all its flows: network.wan.aggregate
+ * when the configuration measured one, else the wide-area bandwidth itself; and what
+ * one flow may take: the bandwidth when an aggregate is given, else no more than the
+ * link. */
+static double link_cap(const struct gc_model_grid *g, int c, int d)
+{
+  size_t cd = (size_t)c * (size_t)g->k + (size_t)d;
+  return g->wan_aggregate && g->wan_aggregate[cd] > 0 ? g->wan_aggregate[cd] : g->wan_bandwidth[cd];
+}
+
+static double flow_cap(const struct gc_model_grid *g, int c, int d)
+{
+  return g->wan_bandwidth[(size_t)c * (size_t)g->k + (size_t)d];
+}
 
 static double nic_time(const struct gc_model_grid *g, int c, double bytes)
 {
@@ -46,8 +62,7 @@ int gc_model_linear_grid(const struct gc_model_grid *g, size_t m, double *t)
       size_t cd = (size_t)c * (size_t)g->k + (size_t)d, dc = (size_t)d * (size_t)g->k + (size_t)c;
       double flows = (double)g->size[c] * (double)g->size[d] * bytes;
       wlat = gc_model_max(wlat, gc_model_max(g->wan_latency[cd], g->wan_latency[dc]));
-      link = gc_model_max(link, gc_model_max(flows / g->wan_bandwidth[cd],
-                                             flows / g->wan_bandwidth[dc]));
+      link = gc_model_max(link, gc_model_max(flows / link_cap(g, c, d), flows / link_cap(g, d, c)));
     }
     double local = nic_time(g, c, (double)(g->size[c] - 1) * bytes);
     double remote = (double)(n - g->size[c]) * bytes * g->lan[c].beta;
@@ -96,7 +111,7 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
           msg = g->lan[c].alpha + bytes * g->lan[c].beta;
         } else {
           double nic = g->lan[c].beta > 0 ? 1.0 / g->lan[c].beta : INFINITY;
-          double rate = fmin(nic, g->wan_bandwidth[c * k + d] / f);
+          double rate = fmin(fmin(nic, flow_cap(g, c, d)), link_cap(g, c, d) / f);
           msg = g->wan_latency[c * k + d] + g->lan[c].alpha + bytes / rate;
         }
         step = gc_model_max(step, msg);
@@ -143,9 +158,7 @@ int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t)
         out += (double)((a + r - 1) / r) * r * bytes;
       }
       double flows = (double)g->size[c] * (double)g->size[d] * bytes;
-      size_t cd = (size_t)c * (size_t)k + (size_t)d, dc = (size_t)d * (size_t)k + (size_t)c;
-      link = gc_model_max(link, gc_model_max(flows / g->wan_bandwidth[cd],
-                                             flows / g->wan_bandwidth[dc]));
+      link = gc_model_max(link, gc_model_max(flows / link_cap(g, c, d), flows / link_cap(g, d, c)));
       wc = gc_model_max(wc, gc_model_max(g->wan_latency[c * k + d], g->wan_latency[d * k + c]));
     }
     double held = (double)(n - 1) - kept;

@@ -88,7 +88,10 @@ struct gc_model_grid {
   const int *size;              /* [k] processes per cluster, each >= 1 */
   const struct gc_lan *lan;     /* [k] contention signature of each cluster network */
   const double *wan_latency;    /* [k*k] one-way latency alpha_w, s */
-  const double *wan_bandwidth;  /* [k*k] bytes/s: beta_w = 1/bandwidth */
+  const double *wan_bandwidth;  /* [k*k] bytes/s of one flow: beta_w = 1/bandwidth */
+  const double *wan_aggregate;  /* [k*k] bytes/s of many concurrent flows from row to
+                                   column cluster (the shared backbone), 0 for a pair
+                                   without; NULL: none, no backbone term */
 };
 
 /* Native all-to-all across clusters (000 Eq. 6, generalised in grid.c). */

@@ -10,6 +10,7 @@ void gc_network_free(struct gc_network *net)
   free(net->latency);
   free(net->bandwidth);
   free(net->nic);
+  free(net->aggregate);
   free(net->site);
   free(net->hetero);
   free(net->proc_C);
@@ -30,6 +31,10 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
   net->hetero = calloc((size_t)k, sizeof *net->hetero);
   net->proc_C = malloc(sizeof(double) * (size_t)layout->size);
   net->proc_t = malloc(sizeof(double) * (size_t)layout->size);
+  if (cfg->wan_aggregate && !(net->aggregate = calloc((size_t)k * (size_t)k, sizeof(double)))) {
+    gc_network_free(net);
+    return -1;
+  }
   if (!net->lan || !net->latency || !net->bandwidth || !net->site || !net->nic || !net->hetero ||
       !net->proc_C || !net->proc_t) {
     gc_network_free(net);
@@ -58,12 +63,14 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
       int gb = layout->global_id[b];
       net->latency[a * k + b] = gc_config_wan_latency(cfg, ga, gb);
       net->bandwidth[a * k + b] = gc_config_wan_bandwidth(cfg, ga, gb);
+      if (net->aggregate)
+        net->aggregate[a * k + b] = gc_config_wan_aggregate(cfg, ga, gb);
     }
   }
   net->segment = cfg->bcast_segment;
   net->pairwise = cfg->alltoall_pairwise;
   net->grid = (struct gc_model_grid){k, layout->cluster_size, net->lan, net->latency,
-                                     net->bandwidth};
+                                     net->bandwidth, net->aggregate};
   return 0;
 }
 

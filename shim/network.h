@@ -14,7 +14,9 @@ struct gc_network {
   struct gc_model_grid grid; /* points into the arrays below and into the layout */
   struct gc_lan *lan;        /* [k] */
   double *latency;           /* [k*k] one-way, s */
-  double *bandwidth;         /* [k*k] bytes/s */
+  double *bandwidth;         /* [k*k] bytes/s, one flow */
+  double *aggregate;         /* [k*k] bytes/s, many flows (0: none); NULL when the
+                                configuration gives no network.wan.aggregate */
   double *nic;               /* [k] bytes/s of one process's network interface: 1/lan.beta
                                 (INFINITY when beta is 0), shared by all its flows */
   double pairwise;           /* alltoall.native_pairwise: block bytes from which the MPI

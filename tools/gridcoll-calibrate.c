@@ -7,13 +7,23 @@
  *   1. inside every cluster of two processes or more: ping-pong between its first two
  *      members over the sizes, one-way time = half the round trip, Hockney alpha and beta
  *      by gc_fit_hockney;
- *   2. between every pair of clusters: ping-pong between their leaders, latency = alpha
- *      and bandwidth = 1/beta of the same fit; when that line fits poorly and the two
- *      largest sizes show a lower bandwidth (a rate-shaped link sends small messages at
- *      line rate), that bandwidth (gc_fit_tail_bandwidth) and the latency of the smallest;
- *   3. inside every cluster of two processes or more: MPI_Alltoall on the cluster's own
+ *   2. between every pair of clusters: ping-pong between their leaders (one flow),
+ *      latency = alpha and bandwidth = 1/beta of the same fit; when that line fits poorly
+ *      and the two largest sizes show a lower bandwidth (a rate-shaped link sends small
+ *      messages at line rate), that bandwidth (gc_fit_tail_bandwidth) and the latency of
+ *      the smallest;
+ *   3. between every pair of clusters: every member of one sends to every member of the
+ *      other, both ways at once (the traffic an all-to-all puts on the backbone): the
+ *      aggregate bandwidth (network.wan.aggregate);
+ *   4. inside every cluster of two processes or more: MPI_Alltoall on the cluster's own
  *      communicator over at least four sizes, the contention signature gamma, delta, M
- *      fitted by gc_fit_signature (000 Eq. 5) with that cluster's alpha and beta.
+ *      fitted where the network saturates (gc_fit_signature_saturated, 000 Eq. 5) with
+ *      that cluster's alpha and beta.
+ * Every fit is checked against physical sense (gc_fit_check_*): a refused one is not
+ * written (what the cluster was described with is, with the reason), a suspect one is
+ * marked; stderr ends with a table of what was measured, fitted, and how well.
+ * -p FILE also writes a SimGrid platform of the measured grid and its host file;
+ * --from-log refits a configuration from the per-call records of a run (fromlog.c).
  * A ping-pong keeps the smallest of its repetitions (descheduling, frequent on a shared
  * or oversubscribed machine, only ever adds time to an uncontended exchange); an
  * all-to-all keeps the median (contention is what is measured there). Rank 0 decides whatever all must
@@ -74,7 +84,7 @@ static void plan(struct run *r)
       say("warning: cluster %s has one process: nothing to measure inside it, its lan "
           "keeps the %s values", r->cl[c].name, r->o->config ? "configured" : "default");
   }
-  r->p = (struct progress){0, 2 * inside + k * (k - 1) / 2};
+  r->p = (struct progress){0, 2 * inside + k * (k - 1)};
   r->share = r->p.nsteps ? r->o->budget / r->p.nsteps : 0;
   say("%d processes in %d cluster(s); %d sizes from %.0f B to %.0f B; %d steps%s", world_size,
       k, r->ns, r->sizes[0], r->sizes[r->ns - 1], r->p.nsteps,
@@ -83,7 +93,7 @@ static void plan(struct run *r)
   size_t bytes = (size_t)r->sizes[r->ns - 1] * (size_t)largest;
   r->send = calloc(bytes, 1);
   r->recv = calloc(bytes, 1);
-  r->t = calloc((size_t)r->ns, sizeof *r->t);
+  r->t = calloc((size_t)r->ns + 1, sizeof *r->t);
   r->wan = calloc((size_t)k * (size_t)k, sizeof *r->wan);
   if (!r->send || !r->recv || !r->t || !r->wan) {
     fprintf(stderr, PROG ": rank %d: out of memory for %zu-byte buffers\n", world_rank, bytes);
@@ -91,16 +101,20 @@ static void plan(struct run *r)
   }
 }
 
-/* 1. Hockney inside each cluster; 2. the wide area between every pair of leaders;
- * 3. the contention signature of each cluster, on its own communicator. */
+/* 1. Hockney inside each cluster; 2. one flow between every pair of leaders; 3. many
+ * flows between every pair of clusters; 4. the contention signature of each cluster, on
+ * its own communicator. */
 static void measure(struct run *r)
 {
   for (int c = 0; c < r->k; c++)
     if (r->cl[c].n >= 2)
       calibrate_lan(r, c);
+  calibrate_check_alike(r);
   for (int a = 0; a < r->k; a++)
-    for (int b = a + 1; b < r->k; b++)
+    for (int b = a + 1; b < r->k; b++) {
       calibrate_wan(r, a, b);
+      calibrate_backbone(r, a, b);
+    }
   int mine = 0;
   for (int c = 0; c < r->k; c++)
     for (int i = 0; i < r->cl[c].n; i++)
@@ -141,6 +155,9 @@ static int finish(const struct run *r, FILE *f)
         check.nclusters, elapsed);
   }
   gc_config_free(&check);
+  if (rc == 0 && o->platform)
+    rc = calibrate_write_platform(r);
+  calibrate_print_table(r);
   return rc;
 }
 
@@ -179,7 +196,10 @@ int main(int argc, char **argv)
   int rc = calibrate_parse_options(argc, argv, &o);
   if (rc == 1) /* --help */
     rc = 0;
-  else if (rc == 0 && world_size < 2) {
+  else if (rc == 0 && o.from_log) {
+    rc = world_rank == 0 ? calibrate_from_log(&o) : 0;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  } else if (rc == 0 && world_size < 2) {
     say("needs at least 2 processes (mpiexec -n 2 or more): a ping-pong has two ends; "
         "nothing written");
     rc = 1;

@@ -71,6 +71,14 @@ if [ "${ONLY:-}" = files ]; then
   exit
 fi
 
+# ONLY=calibrate: the gridcoll-calibrate cases alone (test/mpi/calibrate.sh).
+if [ "${ONLY:-}" = calibrate ]; then
+  . "$ROOT/test/mpi/calibrate.sh"
+  echo "mpi calibrate ($GC_LAUNCHER): $passed passed, $failed failed"
+  [ "$failed" = 0 ]
+  exit
+fi
+
 # --- correctness under every topology and algorithm --------------------------------
 cat >interleaved.cfg <<'CFG'
 clusters = ( { name = "even"; ranks = "0,2"; }, { name = "odd"; ranks = "1,3"; } );
@@ -359,36 +367,8 @@ bad_report "malformed time" "badtime.csv:2: actual_s: expected seconds" badtime.
 bad_report "short record" "fields.csv:3: expected 13 fields" fields.csv
 bad_report "same run twice" "twice" rep-0.csv rep-0.csv
 
-# --- gridcoll-calibrate: runs without gridcoll (it measures the MPI library itself) ------
-# calibrate N ARGS...: stdout to ./out, stderr to ./err, exit code in $rc.
-CALIBRATE=$(dirname "$LIB")/gridcoll-calibrate
-PREDICT=$(dirname "$LIB")/gridcoll-predict
-calibrate() {
-  local n=$1; shift
-  local cmd=(timeout 120 "${GC_LAUNCH[@]}")
-  gc_app cmd "$n" -- "$CALIBRATE" "$@"
-  "${cmd[@]}" >out 2>err
-  rc=$?
-}
-quick=(-s 64B:16KiB -r 5 -t 1)
-calibrate 4 -C 0-1,2-3 "${quick[@]}" -o "$tmp/cal.cfg"
-if [ "$rc" = 0 ] && grep -q '^gridcoll-calibrate: step 5 of 5: all-to-all' err &&
-   grep -q '^gridcoll-calibrate: wrote .*cal.cfg' err && [ "$(grep -c 'fit: R^2 = ' cal.cfg)" = 5 ] &&
-   "$PREDICT" -c cal.cfg -n 4 -s 1KiB >out 2>&1 && grep -q 'c0 2 c1 2; .*cal.cfg' out &&
-   awk '$1 == 1024 && $2 > 0 && $3 > 0 { ok = 1 } END { exit !ok }' out; then
-  pass "gridcoll-calibrate: 2+2 ranks, file written, gridcoll-predict loads it"
-else fail "gridcoll-calibrate: 2+2 ranks, file written, gridcoll-predict loads it"; fi
-
-calibrate 3 -c "$ROOT/examples/two-clusters.cfg" "${quick[@]}" -o "$tmp/cal1.cfg"
-[ "$rc" = 0 ] && grep -q 'warning: cluster west has one process' err &&
-  grep -q '# one process: no ping-pong' cal1.cfg && "$PREDICT" -c cal1.cfg -l 2,1 >/dev/null 2>&1 &&
-  pass "gridcoll-calibrate: a cluster of one process keeps its lan, with a comment" ||
-  fail "gridcoll-calibrate: a cluster of one process keeps its lan, with a comment"
-
-calibrate 1 -o "$tmp/single.cfg"
-[ "$rc" != 0 ] && grep -q 'needs at least 2 processes' err && [ ! -e single.cfg ] &&
-  pass "gridcoll-calibrate: one process, a clear error, nothing written" ||
-  fail "gridcoll-calibrate: one process, a clear error, nothing written"
+# --- gridcoll-calibrate (test/mpi/calibrate.sh) ---------------------------------------
+. "$ROOT/test/mpi/calibrate.sh"
 
 calibrate 2 -x -o "$tmp/flag.cfg"
 [ "$rc" = 2 ] && [ "$(grep -c '^gridcoll-calibrate: unknown option -x' err)" = 1 ] && grep -q '^usage:' err &&

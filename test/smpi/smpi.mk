@@ -7,7 +7,8 @@
 # PMPI_* resolve to libsimgrid. SMPI's mpi.h needs no #ifdef in the shim.
 #
 #   make smpi         build/smpi/{alltoall,bcast,alltoall_bench,bcast_bench}
-#   make check-smpi   byte-for-byte tests at 32..256 simulated ranks (test/smpi/run.sh)
+#   make check-smpi   byte-for-byte tests at 32..256 simulated ranks (test/smpi/run.sh), then
+#                     the calibrate, platform, simulate loop (test/smpi/calibrate-loop.sh)
 #   make bench-grid   simulated timings, tables, CSVs and PNGs: all-to-all (scripts/bench-grid.sh)
 #                     then broadcast (scripts/bench-grid-bcast.sh)
 #   make bench-grid-bcast  the broadcast part alone
@@ -19,7 +20,7 @@ SMPI_BUILD := $(BUILD)/smpi
 SMPI_OBJ   := $(LIB_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
 SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed \
                  $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/auto_bench \
-                 $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/bcast_bench
+                 $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/bcast_bench $(SMPI_BUILD)/sweep
 # Packages only these targets need (scripts/deps.sh installs what is missing).
 SMPI_DEPS  := libsimgrid-dev
 BENCH_DEPS := $(SMPI_DEPS) python3-matplotlib
@@ -36,6 +37,10 @@ $(SMPI_BUILD)/obj/%.o: %.c
 $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) -Itest/mpi $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
+# make demo's program (test/mpi/sweep.c knows nothing of gridcoll; linked in here).
+$(SMPI_BUILD)/sweep: test/mpi/sweep.c $(SMPI_OBJ)
+	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
+
 $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/bcast_bench $(SMPI_BUILD)/auto_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
@@ -44,10 +49,13 @@ SMPI_PURE_OBJ := $(PURE_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
 $(SMPI_BUILD)/gridcoll-calibrate: $(CALIBRATE_SRC) tools/calibrate/calibrate.h $(SMPI_PURE_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) -Itools/calibrate $(CALIBRATE_SRC) $(SMPI_PURE_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
+# run.sh: byte-for-byte tests; calibrate-loop.sh: calibrate a simulated grid, write its
+# platform (-p), predictions from the written configuration against runs on it (~30 s).
 check-smpi:
 	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
-	$(MAKE) smpi
+	$(MAKE) smpi $(TOOLS)
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/run.sh
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/calibrate-loop.sh
 
 bench-grid:
 	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh

@@ -129,6 +129,21 @@ START_TEST(variants) {
   ck_assert(cfg.clusters[1].nranks == 2 && cfg.clusters[1].ranks[1].lo == 8);
   ck_assert(cfg.lan.alpha == 5e-5 && cfg.lan.beta == 8e-9 && cfg.lan.gamma == 2 && cfg.lan.delta == 0);
   ck_assert(cfg.wan_latency[1] == 0.01 && cfg.wan_bandwidth[2] == 1000);
+  ck_assert(cfg.wan_aggregate == NULL && gc_config_wan_aggregate(&cfg, 0, 1) == 0);
+  /* network.wan.aggregate: many flows together, beside one flow's bandwidth. */
+  ck_assert_msg(load("clusters = ( { name = \"a\"; ranks = 0; }, { name = \"b\"; ranks = 1; } );\n"
+                     "network = { wan = { bandwidth = ( (\"0\", \"1 Gbit/s\"), (\"1 Gbit/s\", \"0\") );\n"
+                     "  aggregate = ( (\"0\", \"10 Gbit/s\"), (\"8 Gbit/s\", \"0\") ); }; };\n") == 0, "%s", err);
+  ck_assert(gc_config_wan_aggregate(&cfg, 0, 1) == 1.25e9 && gc_config_wan_aggregate(&cfg, 1, 0) == 1e9);
+  ck_assert(gc_config_wan_aggregate(&cfg, 0, 0) == 0 && gc_config_wan_aggregate(&cfg, 0, 5) == 0);
+  ck_assert(cfg.wan_aggregate_line == 3 && gc_config_wan_bandwidth(&cfg, 0, 1) == 1.25e8);
+  unsigned long long with = gc_config_hash(&cfg);
+  ck_assert_msg(load("clusters = ( { name = \"a\"; ranks = 0; }, { name = \"b\"; ranks = 1; } );\n"
+                     "network = { wan = { bandwidth = ( (\"0\", \"1 Gbit/s\"), (\"1 Gbit/s\", \"0\") ); }; };\n") == 0, "%s", err);
+  ck_assert(gc_config_hash(&cfg) != with);
+  ck_assert_int_eq(load("clusters = ( { name = \"a\"; ranks = 0; }, { name = \"b\"; ranks = 1; } );\n"
+                        "network = { wan = { aggregate = ( (\"0\", \"0\"), (\"1 Gbit/s\", \"0\") ); }; };\n"), -1);
+  ck_assert_msg(strstr(err, "network.wan.aggregate[0][1]"), "%s", err);
   /* Diagonal values are checked for form, then ignored. */
   ck_assert_msg(load("clusters = ( { name = \"a\"; ranks = 0; } );\n"
                      "network = { wan = { latency = ( (\"3 ms\") ); }; };\n") == 0, "%s", err);

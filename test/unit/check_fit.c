@@ -1,6 +1,8 @@
 /* Fitting Hockney and contention-signature parameters (model/fit.c).
  * Data generated from the published signatures of 000 Sec. 3, exact and with 1%
  * deterministic noise, must give the parameters back; degenerate input must be refused. */
+#include <string.h>
+
 #include "fit.h"
 #include "model.h"
 #include "model_check.h"
@@ -234,6 +236,158 @@ START_TEST(fit_degenerate)
 }
 END_TEST
 
+/* An all-to-all whose small messages' latencies overlap (the library posts them together:
+ * the time is one alpha, not n-1), saturated from alpha/beta on with gamma 1: a fit over
+ * every size drags gamma under 1 (issue 13 measured 0.2 under SMPI); the saturated fit
+ * finds 1 and says from which size it fitted. */
+START_TEST(signature_saturated)
+{
+  const double alpha = 50e-6, beta = 8e-9; /* n_1/2 = 6250 B */
+  struct gc_fit_a2a_sample s[NSIZES];
+  for (int i = 0; i < NSIZES; i++) {
+    double m = 1024.0 * (1 << i);
+    double t = 15 * (m * beta) + (m * beta < alpha ? alpha : 15 * alpha);
+    s[i] = (struct gc_fit_a2a_sample){.n = 16, .m = m, .t = t};
+  }
+  struct gc_lan all, sat;
+  struct gc_fit_quality q;
+  double from = -1;
+  ck_assert_int_eq(gc_fit_signature(s, NSIZES, alpha, beta, &all, &q), 0);
+  ck_assert(all.gamma < 0.9);
+  ck_assert_int_eq(gc_fit_signature_saturated(s, NSIZES, alpha, beta, &sat, &q, &from), 0);
+  ck_assert_rel(sat.gamma, 1.0, 1e-6);
+  ck_assert_rel(from, 8192, 0);
+  ck_assert(q.r2 > 0.999);
+  struct gc_fit_verdict v;
+  ck_assert_int_eq(gc_fit_check_signature(&sat, &q, 0, &v), GC_FIT_GOOD);
+  /* Sizes all below n_1/2: the two largest are used. */
+  ck_assert_int_eq(gc_fit_signature_saturated(s, 3, alpha, beta * 1e-3, &sat, &q, &from), 0);
+  ck_assert_rel(from, 2048, 0);
+}
+END_TEST
+
+START_TEST(checks_refuse_nonsense)
+{
+  struct gc_fit_verdict v;
+  struct gc_fit_quality good = {.r2 = 0.999, .max_rel = 0.01}, poor = {.r2 = 0.3, .max_rel = 0.4};
+  /* Issue 14: times that do not grow with the size (3.8 ms at every size, one machine
+   * oversubscribed) fit beta = 0, a bandwidth of "1e+09 MB/s": refused. */
+  struct gc_fit_sample flat[4] = {{64, 3.8e-3}, {1024, 3.7e-3}, {16384, 3.9e-3}, {262144, 3.8e-3}};
+  double alpha, beta;
+  struct gc_fit_quality q;
+  ck_assert_int_eq(gc_fit_hockney(flat, 4, &alpha, &beta, &q), 0);
+  ck_assert_int_eq(gc_fit_check_hockney(flat, 4, alpha, beta, &q, 0.02, &v), GC_FIT_REFUSED);
+  ck_assert(strstr(v.why, "bandwidth") && strstr(v.todo, "-s"));
+  ck_assert_int_eq(gc_fit_check_hockney(flat, 4, 3.8e-3, 1e-15, &good, 0.02, &v), GC_FIT_REFUSED);
+  /* A clean line is good. */
+  struct gc_fit_sample line[4] = {{64, 50e-6 + 64 * 8e-9}, {1024, 50e-6 + 1024 * 8e-9},
+                                  {65536, 50e-6 + 65536 * 8e-9}, {1 << 20, 50e-6 + 1048576 * 8e-9}};
+  ck_assert_int_eq(gc_fit_hockney(line, 4, &alpha, &beta, &q), 0);
+  ck_assert_int_eq(gc_fit_check_hockney(line, 4, alpha, beta, &q, 0, &v), GC_FIT_GOOD);
+  ck_assert_str_eq(v.why, "");
+  /* A 10 ms wide area at 125 MB/s: 1 MiB takes 18.4 ms, its throughput 57 MB/s, yet the
+   * bandwidth is measured (the size term is 46% of the time). */
+  struct gc_fit_sample wan[3] = {{1024, 10e-3 + 1024 * 8e-9}, {65536, 10e-3 + 65536 * 8e-9},
+                                 {1 << 20, 10e-3 + 1048576 * 8e-9}};
+  ck_assert_int_eq(gc_fit_hockney(wan, 3, &alpha, &beta, &q), 0);
+  ck_assert_int_eq(gc_fit_check_hockney(wan, 3, alpha, beta, &q, 0, &v), GC_FIT_GOOD);
+  ck_assert_int_eq(gc_fit_hockney(line, 4, &alpha, &beta, &q), 0);
+  /* A poor fit: blamed on noise only when the repetitions disagree. */
+  ck_assert_int_eq(gc_fit_check_hockney(line, 4, alpha, beta, &poor, 0.0, &v), GC_FIT_SUSPECT);
+  ck_assert(strstr(v.why, "repetitions agree") && !strstr(v.why, "noisy"));
+  ck_assert_int_eq(gc_fit_check_hockney(line, 4, alpha, beta, &poor, 0.5, &v), GC_FIT_SUSPECT);
+  ck_assert(strstr(v.why, "noisy") && strstr(v.todo, "-r"));
+  ck_assert_int_eq(gc_fit_check_hockney(line, 4, 0, beta, &good, 0, &v), GC_FIT_SUSPECT);
+
+  /* gamma is a ratio >= 1 (000): 0.8 suspect, 0.2 and 1e-6 refused, 1.02 good. */
+  struct gc_lan l = {.alpha = 50e-6, .beta = 8e-9, .gamma = 0.8};
+  ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_SUSPECT);
+  l.gamma = 0.2;
+  ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_REFUSED);
+  ck_assert(strstr(v.why, "gamma 0.2 < 1"));
+  l.gamma = 1e-6;
+  ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_REFUSED);
+  l.gamma = 1.02;
+  ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_GOOD);
+  /* Below 1 by less than the fit's own residual: within what the samples tell. */
+  l.gamma = 0.96;
+  ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_GOOD);
+  l.gamma = 0.925;
+  ck_assert_int_eq(gc_fit_check_signature(&l, &(struct gc_fit_quality){0.99, 0.13}, 0, &v), GC_FIT_GOOD);
+  ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_SUSPECT);
+  l.gamma = 1.02;
+  ck_assert_int_eq(gc_fit_check_signature(&l, &poor, 0, &v), GC_FIT_SUSPECT);
+
+  /* 16 flows of one 125 MB/s flow: 1.25 GB/s possible, 1e15 B/s not, 20 MB/s suspect. */
+  ck_assert_int_eq(gc_fit_check_aggregate(1.25e9, 1.25e8, 16, &v), GC_FIT_GOOD);
+  ck_assert_int_eq(gc_fit_check_aggregate(1e15, 1.25e8, 16, &v), GC_FIT_REFUSED);
+  ck_assert_int_eq(gc_fit_check_aggregate(0, 1.25e8, 16, &v), GC_FIT_REFUSED);
+  ck_assert_int_eq(gc_fit_check_aggregate(2e7, 1.25e8, 16, &v), GC_FIT_SUSPECT);
+
+  /* Clusters declared alike: 3.8 ms beside 0.18 us (issue 14) marks both; 60 beside 70 us
+   * marks none; of three, the one far from the median. */
+  const char *names[3] = {"c0", "c1", "c2"};
+  struct gc_fit_verdict w[3] = {{0}};
+  ck_assert_int_eq(gc_fit_check_alike((double[]){3.8e-3, 0.18e-6}, names, 2, w), 2);
+  ck_assert(w[0].level == GC_FIT_SUSPECT && w[1].level == GC_FIT_SUSPECT);
+  ck_assert(strstr(w[1].why, "c0"));
+  memset(w, 0, sizeof w);
+  ck_assert_int_eq(gc_fit_check_alike((double[]){60e-6, 70e-6}, names, 2, w), 0);
+  ck_assert_int_eq(gc_fit_check_alike((double[]){60e-6, 70e-6, 3e-3}, names, 3, w), 1);
+  ck_assert(w[0].level == GC_FIT_GOOD && w[2].level == GC_FIT_SUSPECT);
+}
+END_TEST
+
+/* A run's records from a model whose latency is 3x too small and bandwidth 2x too high:
+ * the factors come back, and the refitted model meets the times. */
+START_TEST(scale_refit)
+{
+  struct gc_fit_scale_sample s[6];
+  for (int i = 0; i < 6; i++) {
+    double L = 1e-4 * (1 + i % 2), B = 1e-6 * (1 << (2 * i));
+    s[i] = (struct gc_fit_scale_sample){.L = L, .B = B, .actual = 3 * L + 2 * B};
+  }
+  double x, y;
+  struct gc_fit_quality q;
+  ck_assert_int_eq(gc_fit_scale(s, 6, &x, &y, &q), 0);
+  ck_assert_rel(x, 3, 1e-9);
+  ck_assert_rel(y, 2, 1e-9);
+  ck_assert(q.max_rel < 1e-9);
+}
+END_TEST
+
+START_TEST(checks_limits)
+{
+  struct gc_fit_verdict v;
+  struct gc_fit_quality q = {1, 0};
+  struct gc_lan l = {0};
+  struct gc_fit_sample one[1] = {{64, 1e-6}};
+  ck_assert_int_eq(gc_fit_check_hockney(NULL, 1, 0, 0, &q, 0, &v), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_check_hockney(one, 0, 0, 0, &q, 0, &v), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_check_hockney(one, 1, 0, 0, NULL, 0, &v), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_check_signature(&l, NULL, 0, &v), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_check_aggregate(1, 1, 0, &v), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_check_aggregate(NAN, 1, 1, &v), GC_FIT_REFUSED);
+  ck_assert_int_eq(gc_fit_check_alike(NULL, NULL, 2, &v), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_check_alike((double[]){1}, NULL, 1, &v), 0);
+  double x = -1, y = -1, from = -1;
+  struct gc_fit_scale_sample same[2] = {{1e-3, 1e-3, 2e-3}, {2e-3, 2e-3, 4e-3}};
+  ck_assert_int_eq(gc_fit_scale(same, 2, &x, &y, NULL), GC_MODEL_EDEGENERATE);
+  ck_assert_int_eq(gc_fit_scale(same, 1, &x, &y, NULL), GC_MODEL_EDEGENERATE);
+  same[1].actual = 0;
+  ck_assert_int_eq(gc_fit_scale(same, 2, &x, &y, NULL), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_scale(NULL, 2, &x, &y, NULL), GC_MODEL_EINVAL);
+  ck_assert(x == -1 && y == -1);
+  struct gc_fit_a2a_sample a[1] = {{8, 1024, 1e-3}};
+  struct gc_lan out;
+  ck_assert_int_eq(gc_fit_signature_saturated(a, 1, 1e-5, 1e-9, &out, NULL, &from),
+                   GC_MODEL_EDEGENERATE);
+  ck_assert_int_eq(gc_fit_signature_saturated(a, 1, 1e-5, 0, &out, NULL, &from), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_fit_signature_saturated(a, 1, 1e-5, 1e-9, &out, NULL, NULL), GC_MODEL_EINVAL);
+  ck_assert(from == -1);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("fit");
@@ -243,6 +397,10 @@ int main(void)
   tcase_add_test(core, signature_no_delta);
   tcase_add_test(core, hockney_fit);
   tcase_add_test(core, tail_bandwidth);
+  tcase_add_test(core, signature_saturated);
+  tcase_add_test(core, checks_refuse_nonsense);
+  tcase_add_test(core, scale_refit);
+  tcase_add_test(limits, checks_limits);
   tcase_add_test(limits, fit_degenerate);
   tcase_add_test(limits, tail_bandwidth_limits);
   suite_add_tcase(s, core);

@@ -192,6 +192,40 @@ START_TEST(refined_matches_simulation)
 }
 END_TEST
 
+/* network.wan.aggregate (issue 14): 32+32 processes, 1 MiB blocks, one flow 125 MB/s at
+ * 5.5 ms, backbone 1.25 GB/s. Per process (Eq. 6): 32 * (5.5 ms + 8.389 ms) = 444.4 ms;
+ * the backbone carries 32*32 MiB = 1.074e9 B: 5.5 ms + 858.99 ms = 864.5 ms, so it sets
+ * the wide-area part. LG: ceil(32/32) * (5.5 ms + 32 MiB / 125 MB/s = 268.4 ms) = 273.9 ms,
+ * also below the backbone bound. Without the matrix, or with 0 (none for that pair), the
+ * predictions stay what they were. */
+START_TEST(aggregate_backbone)
+{
+  const int size[2] = {32, 32};
+  const struct gc_lan lan[2] = {plain, plain};
+  const double lat[4] = {0, 5.5e-3, 5.5e-3, 0}, bw[4] = {0, 1.25e8, 1.25e8, 0};
+  const double agg[4] = {0, 1.25e9, 1.25e9, 0}, none[4] = {0};
+  const size_t m = 1 << 20;
+  double local = 31 * (1e-4 + m * 1e-8), t;
+  struct gc_model_grid g = {2, size, lan, lat, bw, NULL};
+  ck_assert_int_eq(gc_model_naive_grid(&g, m, &t), 0);
+  ck_assert_rel(t, local + 32 * (5.5e-3 + m / 1.25e8), REL);
+  ck_assert_int_eq(gc_model_lg_grid(&g, m, &t), 0);
+  ck_assert_rel(t, local + 5.5e-3 + 32.0 * m / 1.25e8, REL);
+  g.wan_aggregate = none;
+  ck_assert_int_eq(gc_model_lg_grid(&g, m, &t), 0);
+  ck_assert_rel(t, local + 5.5e-3 + 32.0 * m / 1.25e8, REL);
+  g.wan_aggregate = agg;
+  double backbone = 5.5e-3 + 1024.0 * m / 1.25e9;
+  ck_assert_int_eq(gc_model_naive_grid(&g, m, &t), 0);
+  ck_assert_rel(t, local + backbone, REL);
+  ck_assert_int_eq(gc_model_lg_grid(&g, m, &t), 0);
+  ck_assert_rel(t, local + backbone, REL);
+  const double bad[4] = {0, NAN, 1.25e9, 0};
+  g.wan_aggregate = bad;
+  ck_assert_int_eq(gc_model_lg_grid(&g, m, &t), GC_MODEL_EINVAL);
+}
+END_TEST
+
 START_TEST(grid_limits)
 {
   struct gc_lan lans[3] = {plain, plain, plain};
@@ -261,6 +295,7 @@ int main(void)
   tcase_add_test(core, k_clusters_core);
   tcase_add_test(core, k_equals_two);
   tcase_add_test(core, refined_matches_simulation);
+  tcase_add_test(core, aggregate_backbone);
   tcase_add_test(limits, grid_limits);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);

@@ -2,8 +2,10 @@
  *   options.c   the command line and the message sizes;
  *   clusters.c  which world ranks form which cluster (identical on every rank);
  *   measure.c   the timed exchanges: ping-pong, all-to-all sweep, a quiet barrier;
- *   steps.c     the three measurement steps, each with its fit and progress;
- *   write.c     the configuration file written at the end.
+ *   steps.c     the four measurement steps, each with its fit, its check and progress;
+ *   write.c     the configuration file written at the end, and the final table;
+ *   platform.c  the SimGrid platform and host file of what was measured (-p; pure C);
+ *   fromlog.c   --from-log: refit from a run's records (pure C).
  * Rank 0 alone speaks (say) and fits; every rank takes part in every step. */
 #ifndef GC_TOOLS_CALIBRATE_H
 #define GC_TOOLS_CALIBRATE_H
@@ -20,6 +22,10 @@
 
 struct options {
   const char *config, *clusters, *out;
+  const char *platform; /* -p: SimGrid platform to write, NULL: none */
+  int from_log;         /* --from-log: the remaining arguments are log files */
+  char **logs;
+  int nlogs;
   double lo, hi;
   int reps;
   double budget; /* s; 0 = none */
@@ -32,20 +38,35 @@ struct cluster {
   const struct gc_cluster_spec *spec; /* from -c / -C, NULL when detected by host */
   char host[MPI_MAX_PROCESSOR_NAME];  /* detected: its host */
   struct gc_lan lan;
+  struct gc_lan lan_in;   /* as described (configured or default): clusters described
+                             alike should measure alike; what a refused fit keeps */
   int measured;           /* lan measured (n >= 2) */
   struct gc_fit_quality q_p2p, q_a2a;
+  struct gc_fit_verdict v_p2p, v_a2a;
+  double p2p_noise, a2a_noise; /* repetitions' spread */
+  double a2a_from;        /* the signature was fitted from this size on */
+  double fit_alpha;       /* alpha as fitted, before the loader's floor */
   int a2a_ok;
   double p2p_t[MAX_SIZES], a2a_t[MAX_SIZES]; /* the samples, written beside the fits */
 };
 
 /* The link between two clusters as measured. */
 struct wan_fit {
-  double latency, bandwidth;
+  double latency, bandwidth; /* one flow, leader to leader */
   struct gc_fit_quality q;
+  struct gc_fit_verdict v;
+  double noise;
   int floored;
   int tail;                 /* bandwidth from the largest sizes (gc_fit_tail_bandwidth) */
   double hockney_bandwidth; /* then: what the poor line said */
   double t[MAX_SIZES];
+  /* Many flows: every member of one cluster to every member of the other, both ways. */
+  int flows;                /* per direction, n_a * n_b */
+  double aggregate;         /* bytes/s per direction; 0 when not measured or refused */
+  double agg_fitted;        /* as measured, before the check */
+  struct gc_fit_verdict v_agg;
+  double agg_noise;
+  double agg_t[MAX_SIZES];
 };
 
 struct progress {
@@ -64,7 +85,7 @@ struct run {
   struct progress p;
   double share;         /* each step's share of the time budget, s */
   char *send, *recv;    /* buffers for the largest size times the largest cluster */
-  double *t;            /* [ns] one step's times, gathered on rank 0 */
+  double *t;            /* [ns + 1] one step's times and their spread, on rank 0 */
 };
 
 extern int world_rank, world_size;
@@ -89,19 +110,29 @@ void calibrate_pingpong(int a, int b, const double *sizes, int ns, const struct 
 void calibrate_alltoall_sweep(MPI_Comm comm, const double *sizes, int ns,
                               const struct options *o, double share, char *send, char *recv,
                               double *t);
+/* Many flows between the two clusters of pair (its first nx ranks, then the others),
+ * both directions at once: t[i] the median time, t[ns] the spread, on pair's rank 0. */
+void calibrate_flows(MPI_Comm pair, int nx, const double *sizes, int ns,
+                     const struct options *o, double share, char *send, char *recv, double *t);
 void calibrate_to_root(int from, double *t, int ns);
 void calibrate_quiet_barrier(void);
 
-/* steps.c: 1. Hockney inside cluster c; 2. the wide area between clusters a < b;
- * 3. the contention signature of cluster c, on cc (the communicator of the caller's own
- * cluster, number mine). */
+/* steps.c: 1. Hockney inside cluster c; 2. one flow between the leaders of clusters
+ * a < b; 3. many flows between all their members; 4. the contention signature of cluster
+ * c, on cc (the communicator of the caller's own cluster, number mine). Then, on rank 0,
+ * the check of clusters described alike. */
 void calibrate_lan(struct run *r, int c);
 void calibrate_wan(struct run *r, int a, int b);
+void calibrate_backbone(struct run *r, int a, int b);
 void calibrate_signature(struct run *r, MPI_Comm cc, int mine, int c);
-/* A large residual somewhere, or a low R^2 with residuals worth the name. */
-int calibrate_poor(const struct gc_fit_quality *q);
+void calibrate_check_alike(struct run *r);
 
-/* write.c: the configuration; 0, or -1 on a write error. */
+/* write.c: the configuration; 0, or -1 on a write error. The final table on stderr. */
 int calibrate_write_config(FILE *f, const struct run *r, double elapsed);
+void calibrate_print_table(const struct run *r);
+/* -p: the SimGrid platform of what was measured and its host file; 0, or 1 (said why). */
+int calibrate_write_platform(const struct run *r);
+/* --from-log: 0, or 1 after saying why. Rank 0 only. */
+int calibrate_from_log(const struct options *o);
 
 #endif

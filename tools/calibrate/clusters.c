@@ -31,6 +31,25 @@ static int load_description(const struct options *o, struct gc_config *cfg)
     say("%s", err);
     return -1;
   }
+  /* -C describes this run: a range beyond the world would be written as if measured.
+   * A file (-c) describes the machines for runs of any size: said, and kept as written. */
+  for (int c = 0; c < cfg->nclusters; c++)
+    for (int i = 0; i < cfg->clusters[c].nranks; i++)
+      if (cfg->clusters[c].ranks[i].hi >= world_size) {
+        const struct gc_rank_range *q = &cfg->clusters[c].ranks[i];
+        char range[32];
+        snprintf(range, sizeof range, q->lo == q->hi ? "%d" : "%d-%d", q->lo, q->hi);
+        if (!o->clusters) {
+          say("warning: %s: cluster %s: rank range %s goes beyond the %d processes of this "
+              "run: measured on those present, written as the file gives it", o->config,
+              cfg->clusters[c].name, range, world_size);
+          continue;
+        }
+        say("-C: cluster %s: rank range %s names rank %d, but there are %d processes "
+            "(ranks 0-%d); start as many processes as the ranges name, or fix the ranges; "
+            "nothing written", cfg->clusters[c].name, range, q->hi, world_size, world_size - 1);
+        return -1;
+      }
   return 0;
 }
 
@@ -84,7 +103,7 @@ static int describe(const struct gc_config *cfg, const char *hosts, const int *t
   for (int r = 0; r < world_size; r++)
     if (table[r] == c)
       x->ranks[x->n++] = r;
-  x->lan = *gc_config_lan(cfg, c);
+  x->lan = x->lan_in = *gc_config_lan(cfg, c);
   if (cfg->topology == GC_TOPOLOGY_CLUSTERS && c < cfg->nclusters) {
     x->spec = &cfg->clusters[c];
     snprintf(x->name, sizeof x->name, "%s", cfg->clusters[c].name);

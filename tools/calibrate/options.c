@@ -11,14 +11,21 @@
 static void usage(FILE *f)
 {
   fprintf(f,
-          "usage: mpiexec -n N " PROG " [-c FILE | -C RANGES] [-o OUT] [-s LO:HI] [-r REPS]\n"
-          "                                [-t SECONDS]\n"
-          "Measure alpha, beta inside every cluster, latency and bandwidth between clusters,\n"
-          "the all-to-all contention signature of every cluster; write a gridcoll configuration.\n"
+          "usage: mpiexec -n N " PROG " [-c FILE | -C RANGES] [-o OUT] [-p XML] [-s LO:HI]\n"
+          "                                [-r REPS] [-t SECONDS]\n"
+          "       " PROG " --from-log -c FILE [-o OUT] LOG.csv...\n"
+          "Measure alpha, beta inside every cluster, latency and bandwidth of one flow and of\n"
+          "many flows between clusters, the all-to-all contention signature of every cluster;\n"
+          "check every fit; write a gridcoll configuration (and a SimGrid platform).\n"
           "  -c, --config FILE   clusters (hosts or ranks) from this configuration\n"
           "  -C, --clusters R    one cluster per comma-separated rank range: \"0-1,2-3\"\n"
           "                      (neither: one cluster per host)\n"
           "  -o, --output OUT    file to write (default gridcoll.cfg)\n"
+          "  -p, --platform XML  also write a SimGrid platform of the measured grid, and its\n"
+          "                      host file XML's name with .hosts (smpirun -platform XML\n"
+          "                      -hostfile XML.hosts runs the same ranks on it)\n"
+          "      --from-log      refit -c FILE's network from the per-call logs of a run\n"
+          "                      (GRIDCOLL_LOG files) and write the improved configuration\n"
           "  -s, --sizes LO:HI   message sizes, powers of 4 from LO (default 64B:1MiB)\n"
           "  -r, --reps N        repetitions per size (default 20)\n"
           "  -t, --time SECONDS  time budget: fewer repetitions (at least 3) to fit it\n"
@@ -80,14 +87,17 @@ int calibrate_parse_options(int argc, char **argv, struct options *o)
       {"config", required_argument, NULL, 'c'}, {"clusters", required_argument, NULL, 'C'},
       {"output", required_argument, NULL, 'o'}, {"sizes", required_argument, NULL, 's'},
       {"reps", required_argument, NULL, 'r'},   {"time", required_argument, NULL, 't'},
+      {"platform", required_argument, NULL, 'p'}, {"from-log", no_argument, NULL, 'L'},
       {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
   *o = (struct options){.out = "gridcoll.cfg", .lo = 64, .hi = 1 << 20, .reps = 20};
   opterr = 0;
-  for (int ch, rc = 0; (ch = getopt_long(argc, argv, ":c:C:o:s:r:t:h", longopts, NULL)) != -1;) {
+  for (int ch, rc = 0; (ch = getopt_long(argc, argv, ":c:C:o:p:s:r:t:h", longopts, NULL)) != -1;) {
     switch (ch) {
     case 'c': o->config = optarg; break;
     case 'C': o->clusters = optarg; break;
     case 'o': o->out = optarg; break;
+    case 'p': o->platform = optarg; break;
+    case 'L': o->from_log = 1; break;
     case 's': rc = parse_sizes(optarg, o); break;
     case 'r': rc = parse_reps(optarg, o); break;
     case 't': rc = parse_budget(optarg, o); break;
@@ -97,6 +107,16 @@ int calibrate_parse_options(int argc, char **argv, struct options *o)
     }
     if (rc)
       return rc;
+  }
+  if (o->from_log) { /* the logs: every argument left, as a shell glob gives them */
+    o->logs = argv + optind, o->nlogs = argc - optind;
+    if (o->nlogs == 0)
+      return bad_usage("%s--from-log: give the log files (gc-*.csv)", "");
+    if (!o->config)
+      return bad_usage("%s--from-log: give the configuration the run used (-c FILE)", "");
+    if (o->clusters || o->platform)
+      return bad_usage("%s--from-log: -C and -p measure; they do not apply", "");
+    return 0;
   }
   if (optind < argc)
     return bad_usage("unexpected argument \"%s\"", argv[optind]);

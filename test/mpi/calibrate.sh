@@ -1,0 +1,51 @@
+# gridcoll-calibrate under the real MPI library (sourced by test/mpi/run.sh, in its
+# working directory; ONLY=calibrate runs these alone). It runs without gridcoll: it
+# measures the MPI library itself.
+# calibrate N ARGS...: stdout to ./out, stderr to ./err, exit code in $rc.
+CALIBRATE=$(dirname "$LIB")/gridcoll-calibrate
+PREDICT=$(dirname "$LIB")/gridcoll-predict
+calibrate() {
+  local n=$1; shift
+  local cmd=(timeout 120 "${GC_LAUNCH[@]}")
+  gc_app cmd "$n" -- "$CALIBRATE" "$@"
+  "${cmd[@]}" >out 2>err
+  rc=$?
+}
+quick=(-s 64B:16KiB -r 5 -t 1)
+calibrate 4 -C 0-1,2-3 "${quick[@]}" -o "$tmp/cal.cfg"
+if [ "$rc" = 0 ] && grep -q '^gridcoll-calibrate: step 6 of 6: all-to-all' err &&
+   grep -q '^gridcoll-calibrate: wrote .*cal.cfg' err && [ "$(grep -c 'fit: R^2 = ' cal.cfg)" = 5 ] &&
+   "$PREDICT" -c cal.cfg -n 4 -s 1KiB >out 2>&1 && grep -q 'c0 2 c1 2; .*cal.cfg' out &&
+   awk '$1 == 1024 && $2 > 0 && $3 > 0 { ok = 1 } END { exit !ok }' out; then
+  pass "gridcoll-calibrate: 2+2 ranks, file written, gridcoll-predict loads it"
+else fail "gridcoll-calibrate: 2+2 ranks, file written, gridcoll-predict loads it"; fi
+
+calibrate 3 -c "$ROOT/examples/two-clusters.cfg" "${quick[@]}" -o "$tmp/cal1.cfg"
+[ "$rc" = 0 ] && grep -q 'warning: cluster west has one process' err &&
+  grep -q '# one process: no ping-pong' cal1.cfg && "$PREDICT" -c cal1.cfg -l 2,1 >/dev/null 2>&1 &&
+  pass "gridcoll-calibrate: a cluster of one process keeps its lan, with a comment" ||
+  fail "gridcoll-calibrate: a cluster of one process keeps its lan, with a comment"
+
+calibrate 1 -o "$tmp/single.cfg"
+[ "$rc" != 0 ] && grep -q 'needs at least 2 processes' err && [ ! -e single.cfg ] &&
+  pass "gridcoll-calibrate: one process, a clear error, nothing written" ||
+  fail "gridcoll-calibrate: one process, a clear error, nothing written"
+
+# Issue 14: a rank range beyond the world is refused, with the world's size, nothing written.
+calibrate 2 -C 0-5 "${quick[@]}" -o "$tmp/beyond.cfg"
+[ "$rc" != 0 ] && grep -q 'rank range 0-5 names rank 5, but there are 2 processes' err &&
+  [ ! -e beyond.cfg ] &&
+  pass "gridcoll-calibrate: -C 0-5 with 2 processes refused, nothing written" ||
+  fail "gridcoll-calibrate: -C 0-5 with 2 processes refused, nothing written"
+
+# -p: a SimGrid platform and host file of what was measured, well-formed, one host per
+# rank in its cluster; the final table; the aggregate written, or its refusal said (this
+# machine has no wide area: many flows on one machine may well be refused).
+calibrate 4 -C 0-1,2-3 "${quick[@]}" -o "$tmp/calp.cfg" -p "$tmp/calp.xml"
+[ "$rc" = 0 ] && python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' calp.xml &&
+  [ "$(cat calp.hosts | tr '\n' ' ')" = "c0-0 c0-1 c1-0 c1-1 " ] &&
+  grep -q '^gridcoll-calibrate: summary: what was measured' err &&
+  grep -q -E 'aggregate = |no aggregate: refused' calp.cfg &&
+  ! grep -q 'noisy timings; more repetitions may help' err &&
+  pass "gridcoll-calibrate -p: platform, host file, aggregate and final table written" ||
+  fail "gridcoll-calibrate -p: platform, host file, aggregate and final table written"

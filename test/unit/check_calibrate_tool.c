@@ -1,0 +1,317 @@
+/* gridcoll-calibrate's pure parts (tools/calibrate/platform.c, fromlog.c): the SimGrid
+ * platform it writes parses back (well-formed XML, the link values measured), the host
+ * file places every rank in its cluster; --from-log reads the log's CSV by its header,
+ * recovers known factors from a synthesized run, and the configuration it writes loads
+ * back to the same configuration. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fromlog.h"
+#include "model_check.h"
+#include "platform.h"
+
+/* The whole of a stream, NUL-terminated (the caller frees). */
+static char *slurp(FILE *f)
+{
+  long n = ftell(f);
+  rewind(f);
+  char *s = calloc((size_t)n + 1, 1);
+  ck_assert(s && fread(s, 1, (size_t)n, f) == (size_t)n);
+  return s;
+}
+
+/* Well-formed enough for SimGrid's parser: every element closed in order, attributes
+ * quoted, no "--" inside a comment. Returns the number of elements. */
+static int check_xml(const char *s)
+{
+  char stack[64][32];
+  int depth = 0, elements = 0;
+  for (const char *p = strchr(s, '<'); p; p = strchr(p + 1, '<')) {
+    if (strncmp(p, "<?", 2) == 0 || strncmp(p, "<!DOCTYPE", 9) == 0)
+      continue;
+    if (strncmp(p, "<!--", 4) == 0) {
+      const char *end = strstr(p + 4, "-->");
+      ck_assert(end);
+      for (const char *q = p + 4; q < end; q++)
+        ck_assert_msg(!(q[0] == '-' && q[1] == '-'), "-- inside a comment");
+      p = end;
+      continue;
+    }
+    const char *close = strchr(p, '>');
+    ck_assert(close);
+    int quotes = 0;
+    for (const char *q = p; q < close; q++)
+      quotes += *q == '"';
+    ck_assert_msg(quotes % 2 == 0, "unbalanced quotes in %.60s", p);
+    char name[32];
+    if (p[1] == '/') {
+      ck_assert(sscanf(p + 2, "%31[a-zA-Z_]", name) == 1);
+      ck_assert_msg(depth > 0 && strcmp(stack[depth - 1], name) == 0, "</%s> closes nothing", name);
+      depth--;
+    } else {
+      ck_assert(sscanf(p + 1, "%31[a-zA-Z_]", name) == 1);
+      elements++;
+      if (close[-1] != '/') {
+        ck_assert(depth < 64);
+        strcpy(stack[depth++], name);
+      }
+    }
+    p = close;
+  }
+  ck_assert_int_eq(depth, 0);
+  return elements;
+}
+
+/* The value of attribute attr of the element whose id is id, as a number. */
+static double attr(const char *s, const char *id, const char *name)
+{
+  char key[96];
+  snprintf(key, sizeof key, "id=\"%s\"", id);
+  const char *e = strstr(s, key);
+  ck_assert_msg(e, "no element %s", id);
+  const char *end = strchr(e, '>');
+  snprintf(key, sizeof key, " %s=\"", name);
+  const char *a = strstr(e, key);
+  ck_assert_msg(a && a < end, "no %s in %s", name, id);
+  return strtod(a + strlen(key), NULL);
+}
+
+/* Two clusters as g5k2 measured: 50 us, 8 ns/B; the second contended (gamma 2); one flow
+ * across 5.55 ms and 125 MB/s, many flows 1.25 GB/s; ranks interleaved 0 1 0 1 0. */
+START_TEST(platform_parses_back)
+{
+  struct gc_platform_cluster cl[2] = {{"nancy", 3, 50e-6, 8e-9, 1.0}, {"rennes", 2, 50e-6, 8e-9, 2.0}};
+  double lat[4] = {0, 5.55e-3, 5.55e-3, 0}, bw[4] = {0, 1.25e8, 1.25e8, 0};
+  double agg[4] = {0, 1.25e9, 1.25e9, 0};
+  int table[5] = {0, 1, 0, 1, 0};
+  struct gc_platform p = {2, cl, lat, bw, agg, 5, table};
+  FILE *f = tmpfile();
+  ck_assert_int_eq(gc_platform_write_xml(f, &p), 0);
+  char *s = slurp(f);
+  fclose(f);
+  ck_assert_int_ge(check_xml(s), 1 + 1 + 2 + 4 + 2 * 3);
+  ck_assert_rel(attr(s, "nancy", "bw"), 1.25e8, 1e-8);
+  ck_assert_rel(attr(s, "nancy", "lat"), 25e-6, 1e-8);
+  ck_assert(strstr(s, "radical=\"0-2\"") && strstr(s, "radical=\"0-1\""));
+  ck_assert_rel(attr(s, "nancy", "bb_bw"), 1.25e8, 1e-8); /* gamma 1: non-blocking */
+  ck_assert_rel(attr(s, "rennes", "bb_bw"), 2 / (2 * 8e-9), 1e-8); /* n/(gamma*beta) */
+  ck_assert(strstr(s, "bb_sharing_policy=\"SHARED\" router_id=\"rennes-gw\""));
+  /* The wide area: the latency less two private links, the backbone at the aggregate,
+   * each flow capped at one flow's bandwidth. */
+  ck_assert_rel(attr(s, "wan-nancy-rennes", "latency"), 5.5e-3, 1e-8);
+  ck_assert_rel(attr(s, "wan-nancy-rennes", "bandwidth"), 1.25e9, 1e-8);
+  ck_assert_rel(attr(s, "flow-rennes-nancy", "bandwidth"), 1.25e8, 1e-8);
+  ck_assert(strstr(s, "<zoneRoute src=\"rennes\" dst=\"nancy\" gw_src=\"rennes-gw\" gw_dst=\"nancy-gw\""));
+  free(s);
+
+  f = tmpfile();
+  ck_assert_int_eq(gc_platform_write_hosts(f, &p), 0);
+  s = slurp(f);
+  fclose(f);
+  ck_assert_str_eq(s, "nancy-0\nrennes-0\nnancy-1\nrennes-1\nnancy-2\n");
+  free(s);
+
+  /* No aggregate: the backbone gets one flow's bandwidth, and says so. */
+  p.aggregate = NULL;
+  f = tmpfile();
+  ck_assert_int_eq(gc_platform_write_xml(f, &p), 0);
+  s = slurp(f);
+  fclose(f);
+  check_xml(s);
+  ck_assert_rel(attr(s, "wan-nancy-rennes", "bandwidth"), 1.25e8, 1e-8);
+  ck_assert(strstr(s, "no aggregate measured"));
+  free(s);
+}
+END_TEST
+
+START_TEST(platform_limits)
+{
+  struct gc_platform_cluster cl[2] = {{"a", 1, 1e-6, 1e-9, 1}, {"b", 1, 1e-6, 0, 1}};
+  double lat[4] = {0}, bw[4] = {0, 1, 1, 0};
+  int table[3] = {0, 1, 0};
+  struct gc_platform p = {2, cl, lat, bw, NULL, 2, table};
+  FILE *f = tmpfile();
+  ck_assert_int_eq(gc_platform_write_xml(f, &p), -1); /* beta 0: no bandwidth */
+  cl[1].beta = 1e-9;
+  ck_assert_int_eq(gc_platform_write_xml(f, &p), 0);
+  p.nranks = 3; /* three ranks, two hosts */
+  ck_assert_int_eq(gc_platform_write_hosts(f, &p), -1);
+  p.latency = NULL;
+  ck_assert_int_eq(gc_platform_write_xml(f, &p), -1);
+  ck_assert_int_eq(gc_platform_write_xml(f, NULL), -1);
+  fclose(f);
+}
+END_TEST
+
+static const char header[] =
+    "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,"
+    "candidates\n";
+
+START_TEST(log_lines)
+{
+  int cols[GC_LOG_COLUMNS];
+  struct gc_log_record r;
+  ck_assert_int_eq(gc_log_parse_header(header, cols), 0);
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,lg,,1024,2,lg-grid,1.5e-05,2e-05,native=3e-05;lg=1.5e-05\n", cols, &r), 0);
+  ck_assert(r.rank == 0 && r.comm == 7 && r.comm_size == 4 && r.root == -1 && r.clusters == 2);
+  ck_assert_str_eq(r.op, "alltoall");
+  ck_assert_str_eq(r.algorithm, "lg");
+  ck_assert_str_eq(r.model, "lg-grid");
+  ck_assert(r.bytes == 1024 && r.predicted == 1.5e-5 && r.actual == 2e-5);
+  ck_assert_int_eq(gc_log_parse_line("3,7,4,2,bcast,hlot,1,65536,2,tree,1e-3,2e-3,\n", cols, &r), 0);
+  ck_assert(r.root == 1 && r.rank == 3);
+  /* Nothing to refit: no prediction, no time, a blank line. */
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,native,,1024,1,,,2e-05,\n", cols, &r), 1);
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,native,,1024,1,signature,1e-5,,\n", cols, &r), 1);
+  ck_assert_int_eq(gc_log_parse_line("\n", cols, &r), 1);
+  /* Malformed. */
+  ck_assert_int_eq(gc_log_parse_line("0,7,4\n", cols, &r), -1);
+  ck_assert_int_eq(gc_log_parse_line("x,7,4,1,alltoall,lg,,1024,2,lg-grid,1e-5,2e-5,\n", cols, &r), -1);
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,lg,,1024,2,lg-grid,fast,2e-5,\n", cols, &r), -1);
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,lg,,1024,2,lg-grid,1e-5,-2e-5,\n", cols, &r), -1);
+  /* Columns found by name: a column added in front moves nothing. */
+  ck_assert_int_eq(gc_log_parse_header("extra,rank,comm,comm_size,call,op,algorithm,root,bytes,"
+                                       "clusters,model,predicted_s,actual_s,candidates", cols), 0);
+  ck_assert_int_eq(gc_log_parse_line("9,0,7,4,1,alltoall,lg,,1024,2,lg-grid,1e-5,2e-5,\n", cols, &r), 0);
+  ck_assert(r.bytes == 1024 && r.actual == 2e-5);
+  ck_assert_int_eq(gc_log_parse_header("rank,comm,op\n", cols), -1);
+}
+END_TEST
+
+/* A run on a network whose latencies are 3x and per-byte costs 2x what the configuration
+ * says, inside one cluster; 1.5x and 4x across: the log's predictions come from the
+ * configuration, its actual times from the real network. The refit finds the factors,
+ * the errors drop to 0, and the configuration written loads back as refitted. */
+START_TEST(refit_recovers)
+{
+  const char *cfgtext =
+      "clusters = ( { name = \"a\"; ranks = \"0-3\"; }, { name = \"b\"; ranks = \"4-7\"; site = \"x\"; } );\n"
+      "network = { lan = { alpha = \"50 us\"; beta = \"8 ns/B\"; gamma = 1.5; delta = \"1 ms\"; threshold = \"64 KiB\"; };\n"
+      "  wan = { latency = ( (\"0\", \"5 ms\"), (\"5 ms\", \"0\") ); bandwidth = ( (\"0\", \"125 MB/s\"), (\"125 MB/s\", \"0\") );\n"
+      "          aggregate = ( (\"0\", \"1 GB/s\"), (\"1 GB/s\", \"0\") ); }; };\n"
+      "bcast = { algorithm = \"hlot\"; segment = \"8 KiB\"; };\n";
+  char path[] = "/tmp/gc_refit_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fputs(cfgtext, f);
+  fclose(f);
+  char err[GC_ERR_MAX];
+  struct gc_config cfg;
+  gc_config_defaults(&cfg);
+  ck_assert_msg(gc_config_load(&cfg, path, NULL, err, sizeof err) == 0, "%s", err);
+
+  /* The log: per size, one all-to-all inside cluster a (signature model of 4 processes,
+   * start-up 3*(alpha + delta from M), per byte 3*m*beta*gamma) and one across (lg-grid:
+   * latency, 4m bytes over one flow), every call logged by ranks 0 and 4, rank 4 having
+   * only passed the message on (nanoseconds: the call is the slowest rank's time). */
+  char logpath[] = "/tmp/gc_refit_log_XXXXXX";
+  fd = mkstemp(logpath);
+  f = fdopen(fd, "w");
+  fputs(header, f);
+  const struct gc_lan *l = &cfg.lan;
+  for (int rank = 0; rank <= 4; rank += 4) {
+    int call = 0;
+    for (double m = 1024; m <= 1 << 20; m *= 4, call++) {
+      double start = 3 * (l->alpha + (m >= l->threshold ? l->delta : 0)), bytes = 3 * m * l->beta * l->gamma;
+      fprintf(f, "%d,11,4,%d,alltoall,native,,%.0f,1,signature,%.9g,%.9g,\n", rank, call, m,
+              start + bytes, rank ? 1e-8 : 3 * start + 2 * bytes);
+      double wl = 5e-3, wb = 4 * m / 125e6;
+      fprintf(f, "%d,12,8,%d,alltoall,lg,,%.0f,2,lg-grid,%.9g,%.9g,\n", rank, call, m, wl + wb,
+              rank ? 1e-8 : 1.5 * wl + 4 * wb);
+    }
+  }
+  fprintf(f, "0,13,8,1,bcast,hlot,0,4096,2,tree,1e-3,2e-3,\n"); /* one size: left out */
+  fclose(f);
+
+  struct gc_log_record *rec = NULL;
+  int n = 0;
+  ck_assert_msg(gc_log_read(logpath, &rec, &n, err, sizeof err) == 0, "%s", err);
+  ck_assert_int_eq(n, 2 * 2 * 6 + 1);
+  struct gc_refit fit;
+  ck_assert_msg(gc_refit_records(rec, n, &fit, err, sizeof err) == 0, "%s", err);
+  ck_assert_int_eq(fit.skipped, 1);
+  const struct gc_refit_level *lan = &fit.level[GC_REFIT_LAN], *wan = &fit.level[GC_REFIT_WAN];
+  ck_assert(lan->ok && wan->ok && lan->used == 6 && wan->used == 6);
+  /* The split puts the delta step (a start-up cost) into B, so the lan's factors are
+   * close, not exact. */
+  ck_assert_rel(lan->x, 3, 0.15);
+  ck_assert_rel(lan->y, 2, 0.15);
+  ck_assert_msg(lan->before > 0.5 && lan->after < 0.1, "%g -> %g", lan->before, lan->after);
+  ck_assert_rel(wan->x, 1.5, 1e-6);
+  ck_assert_rel(wan->y, 4, 1e-6);
+  ck_assert_msg(wan->before > 0.3 && wan->after < 1e-6, "%g -> %g", wan->before, wan->after);
+
+  gc_refit_apply(&cfg, &fit);
+  ck_assert_rel(cfg.clusters[0].lan.alpha, 50e-6 * lan->x, 1e-12);
+  ck_assert_rel(cfg.clusters[1].lan.beta, 8e-9 * lan->y, 1e-12);
+  ck_assert_rel(cfg.wan_latency[1], 7.5e-3, 1e-6);
+  ck_assert_rel(cfg.wan_bandwidth[2], 125e6 / 4, 1e-6);
+  ck_assert_rel(cfg.wan_aggregate[1], 1e9 / 4, 1e-6);
+
+  /* Written and loaded back: the same configuration. */
+  f = fopen(path, "w");
+  ck_assert_int_eq(gc_config_write(f, &cfg, "refitted\nby a test"), 0);
+  fclose(f);
+  struct gc_config back;
+  gc_config_defaults(&back);
+  ck_assert_msg(gc_config_load(&back, path, NULL, err, sizeof err) == 0, "%s", err);
+  ck_assert(gc_config_hash(&back) == gc_config_hash(&cfg));
+  gc_config_free(&back);
+  gc_config_free(&cfg);
+  free(rec);
+  remove(path);
+  remove(logpath);
+}
+END_TEST
+
+START_TEST(refit_limits)
+{
+  char err[GC_ERR_MAX];
+  struct gc_refit fit;
+  ck_assert_int_eq(gc_refit_records(NULL, 0, &fit, err, sizeof err), -1);
+  /* Every kind of call at one size: nothing to split. */
+  struct gc_log_record r[2] = {{.comm = 1, .comm_size = 2, .clusters = 1, .op = "alltoall",
+                                .algorithm = "native", .model = "signature", .bytes = 64,
+                                .predicted = 1e-5, .actual = 2e-5},
+                               {.comm = 2, .comm_size = 2, .clusters = 1, .op = "alltoall",
+                                .algorithm = "native", .model = "signature", .bytes = 64,
+                                .predicted = 1e-5, .actual = 2e-5}};
+  ck_assert_int_eq(gc_refit_records(r, 2, &fit, err, sizeof err), -1);
+  ck_assert(strstr(err, "one size"));
+  int n = 0;
+  struct gc_log_record *rec = NULL;
+  ck_assert_int_eq(gc_log_read("/nonexistent/gc.csv", &rec, &n, err, sizeof err), -1);
+  ck_assert(strstr(err, "/nonexistent/gc.csv"));
+  char p[] = "/tmp/gc_refit_bad_XXXXXX";
+  FILE *f = fdopen(mkstemp(p), "w");
+  fprintf(f, "%sbad,line\n", header);
+  fclose(f);
+  ck_assert_int_eq(gc_log_read(p, &rec, &n, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, ":2: malformed"), "%s", err);
+  f = fopen(p, "w");
+  fprintf(f, "not,a,log\n");
+  fclose(f);
+  ck_assert_int_eq(gc_log_read(p, &rec, &n, err, sizeof err), -1);
+  ck_assert(strstr(err, "not a gridcoll log"));
+  remove(p);
+  free(rec);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("calibrate_tool");
+  TCase *core = tcase_create("core"), *limits = tcase_create("limits");
+  tcase_add_test(core, platform_parses_back);
+  tcase_add_test(core, log_lines);
+  tcase_add_test(core, refit_recovers);
+  tcase_add_test(limits, platform_limits);
+  tcase_add_test(limits, refit_limits);
+  suite_add_tcase(s, core);
+  suite_add_tcase(s, limits);
+  return gc_run_suite(s);
+}
