@@ -104,6 +104,9 @@ struct gc_config {
 
   char alltoall_algorithm[GC_NAME_MAX]; /* "auto" by default */
   int alltoall_line;
+  double alltoall_pairwise; /* block size (bytes) from which the MPI library's own all-to-all
+                               runs a pairwise exchange (n-1 synchronised steps) rather than
+                               posting every message at once; MPICH's 32 KiB by default */
   char bcast_algorithm[GC_NAME_MAX];
   int bcast_line;
   double bcast_segment; /* bytes per pipeline segment of the tree broadcasts; 0: whole */

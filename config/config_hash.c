@@ -91,6 +91,7 @@ unsigned long long gc_config_hash(const struct gc_config *cfg) {
   str(&f, cfg->alltoall_algorithm);
   str(&f, cfg->bcast_algorithm);
   num(&f, cfg->bcast_segment);
+  num(&f, cfg->alltoall_pairwise);
   str(&f, cfg->log_file);
   tag(&f, 'O'), u64(&f, (uint64_t)cfg->log_mode);
   tag(&f, 'Y'), u64(&f, (uint64_t)(int64_t)cfg->log_summary);

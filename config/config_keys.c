@@ -47,6 +47,7 @@ static const struct gc_key network_keys[] = {
 
 static const struct gc_key alltoall_keys[] = {
     {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(alltoall_algorithm), .which = 0, .line_off = CFG(alltoall_line)},
+    {.name = "native_pairwise", .parse = gc_key_unit, .off = CFG(alltoall_pairwise), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
     {0}};
 
 static const struct gc_key bcast_keys[] = {

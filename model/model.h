@@ -47,8 +47,11 @@ enum gc_model_id {
   GC_MODEL_LG_REFINED,        /* gc_model_lg_refined: Eq. 7 with the bytes LG moves */
   GC_MODEL_BINOMIAL_HOCKNEY,  /* gc_model_bcast_binomial_hockney */
   GC_MODEL_BINOMIAL_GRID,     /* gc_model_bcast_binomial_grid */
-  GC_MODEL_TREE_001_POSITION, /* gc_model_bcast_tree (tree_cost.h): 001 Eq. 2, refined */
+  GC_MODEL_TREE_NIC_FANOUT,   /* gc_model_bcast_tree (tree_cost.h): 001 Eq. 2, NIC shared */
   GC_MODEL_HETERO_BCAST,      /* gc_model_hetero_bcast_binomial: 004 Eq. 8 */
+  GC_MODEL_LINEAR_GRID,       /* gc_model_linear_grid: native, posted at once */
+  GC_MODEL_PAIRWISE_GRID,     /* gc_model_pairwise_grid: native, pairwise steps */
+  GC_MODEL_LG_BACKBONE,       /* gc_model_lg_backbone: LG, shared links, staged bytes */
   GC_MODEL_LAST
 };
 
@@ -98,6 +101,17 @@ int gc_model_lg_grid(const struct gc_model_grid *g, size_t m, double *t);
 /* LG counting the staged bytes and partial last blocks of SPEC section 3 (lg_refined.c).
  * No run uses it yet: the candidate for LG's prediction (issue 13), kept and tested. */
 int gc_model_lg_refined(const struct gc_model_grid *g, size_t m, double *t);
+
+/* As the algorithms run (grid_exchange.c; issue 13): latency once per posted batch, each
+ * process's interface (1/beta) carrying all its bytes, wan_bandwidth[c][d] the capacity
+ * of the link from c to d shared by all the flows of that direction. */
+/* The MPI library's exchange posted at once. */
+int gc_model_linear_grid(const struct gc_model_grid *g, size_t m, double *t);
+/* The MPI library's pairwise exchange over P ranks (rank r in cluster cluster_of[r]). */
+int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *cluster_of,
+                           size_t m, double *t);
+/* LG: the local phase with its staged bytes, then the wide-area phase over shared links. */
+int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t);
 
 /* ---- broadcast (bcast.c; trees over clusters in tree_cost.h) ------------------------ */
 /* Binomial tree, Hockney: ceil(log2 P)*(alpha + m*beta). */

@@ -25,14 +25,25 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
                               .source = "MPICH binomial tree, Hockney per edge",
                               .desc = "j-th child of v: arrival(v) + j messages, each "
                                       "alpha + m*beta inside, alpha_w + m/bw across"},
-  [GC_MODEL_TREE_001_POSITION] = {.id = GC_MODEL_TREE_001_POSITION,
-                                  .name = "tree-001-position",
-                                  .source = "001 Eq. 1-2, position-aware",
-                                  .desc = "max_i T(i) + local(i); k-th child waits for the "
-                                          "k-1 earlier sends' o_s+g+m/bw"},
+  [GC_MODEL_TREE_NIC_FANOUT] = {.id = GC_MODEL_TREE_NIC_FANOUT, .name = "tree-nic-fanout",
+                                .source = "001 Eq. 1-2, sends posted at once",
+                                .desc = "max_i T(i) + local(i); a leader's children share its "
+                                        "NIC max-min fairly, segments pipelined"},
   [GC_MODEL_HETERO_BCAST] = {.id = GC_MODEL_HETERO_BCAST, .name = "hetero-004-bcast",
                              .source = "004 Eq. 5, 8",
                              .desc = "max root-to-leaf path sum + Gamma + tau*M"},
+  [GC_MODEL_LINEAR_GRID] = {.id = GC_MODEL_LINEAR_GRID, .name = "linear-grid",
+                            .source = "000 Eq. 6 posted at once, shared links",
+                            .desc = "alpha + max(local bytes*beta, W) + max(remote bytes*beta, "
+                                    "n_c*n_d*m/bw)"},
+  [GC_MODEL_PAIRWISE_GRID] = {.id = GC_MODEL_PAIRWISE_GRID, .name = "pairwise-grid",
+                              .source = "MPICH/Open MPI pairwise exchange",
+                              .desc = "sum over n-1 steps of the step's slowest message, "
+                                      "links shared by the step's flows"},
+  [GC_MODEL_LG_BACKBONE] = {.id = GC_MODEL_LG_BACKBONE, .name = "lg-backbone",
+                            .source = "000 Eq. 7, SPEC section 3, shared links",
+                            .desc = "alpha + staged bytes*beta, then alpha + W + "
+                                    "max(a*b*m/bw, bytes*beta)"},
 };
 
 const struct gc_model_info *gc_model_info(enum gc_model_id id)

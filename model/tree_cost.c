@@ -1,14 +1,15 @@
-/* Cost of any broadcast tree over clusters: "tree-001-position" (see tree_cost.h).
+/* Cost of any broadcast tree over clusters: "tree-nic-fanout" (see tree_cost.h).
  *
  * 001 Eq. 2: T(i) = T(j) + (c-1)(o_s + g) + L(j,i) + o_r, T(root) = 0, j = parent of i,
- * c = number of children of j.  A parent sends to its children one after the other, so
- * its k-th child waits only for the k-1 sends before it; with a bandwidth matrix each of
- * those sends also keeps the parent busy for its own m/bw (gc_tree_edge_gap).  001 Eq. 1
- * prints the broadcast time as a sum over processes of a max; the text ("selecting
- * maximum value of completion times") and Eq. 3-4 make it max_i T(i).
+ * c = number of children of j.  gridcoll's executor posts a leader's sends to all its
+ * children at once, each over its own wide-area link, sharing only the leader's network
+ * interface: so the k-th child waits for k-1 postings, not for k-1 transfers, and each
+ * transfer runs at its share of the interface (fan_out below).  001 Eq. 1 prints the
+ * broadcast time as a sum over processes of a max; the text ("selecting maximum value of
+ * completion times") and Eq. 3-4 make it max_i T(i).
  *
- * The arrivals are computed in one breadth-first pass: O(n) after the O(n * depth) check
- * that the tree is one; n is a number of clusters. */
+ * The arrivals are computed in one breadth-first pass: O(sum of c^3) for the fan-outs
+ * after the O(n * depth) check that the tree is one; n is a number of clusters. */
 #include "model.h"
 #include "model_util.h"
 
@@ -64,27 +65,97 @@ int gc_tree_bfs_order(const struct gc_tree *t, int *order)
   return tail;
 }
 
+/* Progressive filling (max-min fairness) of nk flows of `bytes` each, flow j capped at
+ * cap[j] bytes/s, all sharing `nic` bytes/s (INFINITY: nothing shared): x[j] receives
+ * the time flow j ends.  Each round gives the running flows whose cap is below the fair
+ * share their cap, splits what is left among the others, and advances to the next end;
+ * at most nk rounds of O(nk^2).  left[] and rate[] are scratch of nk doubles. */
+static void fan_out(int nk, const double *cap, double nic, double bytes, double *left,
+                    double *rate, double *x)
+{
+  int running = nk;
+  double now = 0.0;
+  for (int j = 0; j < nk; j++)
+    left[j] = bytes, x[j] = -1.0;
+  while (running > 0) {
+    double room = nic;
+    int open = running;
+    for (int j = 0; j < nk; j++)
+      rate[j] = x[j] < 0.0 ? -1.0 : 0.0; /* -1: running, share not fixed yet */
+    while (open > 0) {
+      double share = room / open;
+      int fixed = 0;
+      for (int j = 0; j < nk; j++)
+        if (rate[j] < 0.0 && cap[j] <= share)
+          rate[j] = cap[j], room -= cap[j], open--, fixed = 1;
+      if (!fixed) {
+        for (int j = 0; j < nk; j++)
+          if (rate[j] < 0.0)
+            rate[j] = share;
+        break;
+      }
+    }
+    double step = INFINITY;
+    for (int j = 0; j < nk; j++)
+      if (x[j] < 0.0 && rate[j] > 0.0)
+        step = fmin(step, left[j] / rate[j]);
+    if (!isfinite(step)) { /* no bandwidth at all: cannot happen with nic, caps > 0 */
+      for (int j = 0; j < nk; j++)
+        x[j] = x[j] < 0.0 ? INFINITY : x[j];
+      return;
+    }
+    now += step;
+    for (int j = 0; j < nk; j++) {
+      if (x[j] >= 0.0)
+        continue;
+      left[j] -= step * rate[j];
+      if (left[j] <= bytes * 1e-12)
+        x[j] = now, running--;
+    }
+  }
+}
+
 int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree *t,
                            double *times)
 {
   if (!in || !times || gc_model_tree_check(t) != GC_MODEL_OK || in->k != t->n ||
-      in->root != t->root)
+      in->root != t->root || !gc_model_param_ok(in->segment))
     return GC_MODEL_EINVAL;
-  int *bfs = malloc(sizeof(int) * (size_t)t->n);
-  if (!bfs)
+  for (int c = 0; in->nic && c < in->k; c++)
+    if (!gc_model_bw_ok(in->nic[c]))
+      return GC_MODEL_EINVAL;
+  int n = t->n;
+  int *bfs = malloc(sizeof(int) * (size_t)n);
+  double *scratch = malloc(sizeof(double) * (size_t)n * 5);
+  if (!bfs || !scratch) {
+    free(bfs);
+    free(scratch);
     return GC_MODEL_ENOMEM;
+  }
+  double *first = scratch, *cap = scratch + n, *left = scratch + 2 * n, *x = scratch + 3 * n,
+         *rate = scratch + 4 * n;
+  double m = in->bw ? in->bytes : 0.0;
+  double seg = in->segment > 0.0 && in->segment < m ? in->segment : m;
   gc_tree_bfs_order(t, bfs);
-  times[t->root] = 0.0;
-  for (int h = 0; h < t->n; h++) {
-    int c = bfs[h], first = t->child_start[c], end = t->child_start[c + 1];
-    double before = 0.0; /* the gaps of the siblings served earlier */
-    for (int j = first; j < end; j++) {
-      int n = t->children[j];
-      times[n] = times[c] + before + gc_tree_edge_lat(in, c, n) + in->recv_overhead;
-      before += gc_tree_edge_gap(in, c, n);
+  times[t->root] = first[t->root] = 0.0;
+  for (int h = 0; h < n; h++) {
+    int c = bfs[h], start = t->child_start[c], nk = t->child_start[c + 1] - start;
+    const int *kids = t->children + start;
+    for (int j = 0; j < nk; j++)
+      cap[j] = in->bw ? in->bw[(size_t)c * (size_t)in->k + (size_t)kids[j]] : INFINITY;
+    if (m > 0.0)
+      fan_out(nk, cap, in->nic ? in->nic[c] : INFINITY, m, left, rate, x);
+    for (int j = 0; j < nk; j++) {
+      int v = kids[j];
+      double w = in->W ? in->W[(size_t)c * (size_t)in->k + (size_t)v] : in->uniform;
+      double post = j * in->send_gap + w + in->recv_overhead;
+      double xfer = m > 0.0 ? x[j] : 0.0, one = m > 0.0 ? xfer * seg / m : 0.0;
+      first[v] = first[c] + post + one;
+      times[v] = fmax(first[v] + (xfer - one), times[c] + post + one);
     }
   }
   free(bfs);
+  free(scratch);
   return GC_MODEL_OK;
 }
 

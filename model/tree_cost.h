@@ -1,5 +1,6 @@
-/* Broadcast trees over clusters and what they cost ("tree-001-position": 001 Eq. 2 with
- * the position-aware refinement and SPEC section 2's corrections).  Pure C, no MPI.
+/* Broadcast trees over clusters and what they cost ("tree-nic-fanout": 001 Eq. 2 with
+ * the sends of a leader posted at once and sharing its network interface, and SPEC
+ * section 2's corrections).  Pure C, no MPI.
  *
  * Trees are built in shim/bcast/ (HLOT, flat, binomial, shortest path, greedy,
  * multilevel), all from one struct gc_tree_input, and costed here with the same edge
@@ -31,13 +32,17 @@ struct gc_tree_input {
   double recv_overhead; /* o_r (s) */
   const double *bw; /* optional [k*k] bandwidth in bytes/s per edge; NULL: ignore m */
   double bytes;     /* m: message size in bytes, used only with bw */
+  const double *nic; /* optional [k] bandwidth of each leader's network interface, bytes/s,
+                        shared by all the sends it has in flight; NULL: unlimited */
+  double segment;   /* bytes per pipeline segment; 0 (or >= bytes): the whole message */
   const int *site;  /* optional [k] site of each cluster (equal numbers: one site), read
                        by the multilevel tree only; NULL: every cluster a site of its own */
 };
 
-/* Edge c -> n delivers lat(c,n) = W[c][n] (+ m/bw[c][n] with bandwidth) after its send
- * starts, and keeps c busy for gap(c,n) = o_s+g (+ m/bw[c][n]) before c may start its
- * next send: the bandwidth term is charged to the edge and to the later siblings. */
+/* Edge c -> n alone delivers lat(c,n) = W[c][n] (+ m/bw[c][n] with bandwidth) after its
+ * send starts.  gap(c,n) = o_s+g (+ m/nic[c]) is what one more child costs its parent's
+ * interface: the tree builders charge it to the later siblings (the cost model itself,
+ * gc_model_tree_arrivals, shares the interface exactly). */
 static inline double gc_tree_edge_lat(const struct gc_tree_input *in, int c, int n)
 {
   double w = in->W ? in->W[(size_t)c * (size_t)in->k + (size_t)n] : (c == n ? 0.0 : in->uniform);
@@ -48,9 +53,10 @@ static inline double gc_tree_edge_lat(const struct gc_tree_input *in, int c, int
 
 static inline double gc_tree_edge_gap(const struct gc_tree_input *in, int c, int n)
 {
+  (void)n;
   double g = in->send_gap;
-  if (in->bw)
-    g += in->bytes / in->bw[(size_t)c * (size_t)in->k + (size_t)n];
+  if (in->bw && in->nic)
+    g += in->bytes / in->nic[c];
   return g;
 }
 
@@ -63,17 +69,25 @@ int gc_model_tree_check(const struct gc_tree *t);
  * a tree). */
 int gc_tree_bfs_order(const struct gc_tree *t, int *order);
 
-/* Arrival time T[i] of every cluster's leader (times[t->n]): T(root) = 0 and, for the
- * j-th child n of c (in sending order), T(n) = T(c) + sum of gap(c, .) over the j-1
- * children served before it + lat(c, n) + o_r.  001 Eq. 2 as published charges every
- * child all (c-1) sends of its parent; only the earlier ones delay it.
+/* Arrival time T[i] of every cluster's leader (times[t->n]), "tree-nic-fanout": T(root) =
+ * 0 and, for the j-th child n of c (in sending order),
+ *   T(n) = T(c) + (j-1)(o_s+g) + W[c][n] + x(c,n) + o_r
+ * where x(c,n) is the time m bytes take when c sends to all its children at once, each
+ * flow at most bw[c][n] and all of them sharing nic[c] max-min fairly (progressive
+ * filling: a flow that finishes frees its share).  The executor (tree_exec.c) posts
+ * every send of a leader at once, so a later child waits only for the posting, not for
+ * the earlier transfers; 001 Eq. 2 as published charges every child all (c-1) sends.
+ * With segments of s bytes a leader forwards each segment as it arrives: the first
+ * segment reaches n at F(n) = F(c) + (j-1)(o_s+g) + W + s/r, r = m/x(c,n) the flow's
+ * average rate, and the last at T(n) = max(F(n) + (m-s)/r, T(c) + (j-1)(o_s+g) + W +
+ * s/r): the pipeline runs at the slower of the edge and the parent's own arrivals.
  * 0, GC_MODEL_EINVAL (t not a tree over in->k nodes) or GC_MODEL_ENOMEM. */
 int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree *t,
                            double *times);
 /* The leaders' broadcast: max_i T(i) (001 Eq. 1 prints a sum; the broadcast ends with
  * the last arrival).  With zero gaps and o_r it is 001 Eq. 3 (flat tree) and Eq. 4. */
 int gc_model_tree_leaders(const struct gc_tree_input *in, const struct gc_tree *t, double *out);
-/* "tree-001-position": the whole broadcast, max_i (T(i) + local[i]), local[i] the time of
+/* "tree-nic-fanout": the whole broadcast, max_i (T(i) + local[i]), local[i] the time of
  * cluster i's own broadcast, started by its leader on arrival (overlapping its wide-area
  * forwarding).  local[i] >= 0 for every cluster. */
 int gc_model_bcast_tree(const struct gc_tree_input *in, const struct gc_tree *t,

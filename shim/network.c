@@ -1,5 +1,6 @@
 #include "network.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@ void gc_network_free(struct gc_network *net)
   free(net->lan);
   free(net->latency);
   free(net->bandwidth);
+  free(net->nic);
   free(net->aggregate);
   free(net->site);
   free(net->hetero);
@@ -25,6 +27,7 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
   net->latency = malloc(sizeof(double) * (size_t)k * (size_t)k);
   net->bandwidth = malloc(sizeof(double) * (size_t)k * (size_t)k);
   net->site = malloc(sizeof(int) * (size_t)k);
+  net->nic = malloc(sizeof(double) * (size_t)k);
   net->hetero = calloc((size_t)k, sizeof *net->hetero);
   net->proc_C = malloc(sizeof(double) * (size_t)layout->size);
   net->proc_t = malloc(sizeof(double) * (size_t)layout->size);
@@ -32,7 +35,7 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
     gc_network_free(net);
     return -1;
   }
-  if (!net->lan || !net->latency || !net->bandwidth || !net->site || !net->hetero ||
+  if (!net->lan || !net->latency || !net->bandwidth || !net->site || !net->nic || !net->hetero ||
       !net->proc_C || !net->proc_t) {
     gc_network_free(net);
     return -1;
@@ -40,6 +43,7 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
   for (int a = 0; a < k; a++) {
     int ga = layout->global_id[a];
     net->lan[a] = *gc_config_lan(cfg, ga);
+    net->nic[a] = net->lan[a].beta > 0 ? 1.0 / net->lan[a].beta : INFINITY;
     const char *site = gc_config_site(cfg, ga);
     net->site[a] = a;
     for (int b = 0; site[0] && b < a; b++)
@@ -63,6 +67,8 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
         net->aggregate[a * k + b] = gc_config_wan_aggregate(cfg, ga, gb);
     }
   }
+  net->segment = cfg->bcast_segment;
+  net->pairwise = cfg->alltoall_pairwise;
   net->grid = (struct gc_model_grid){k, layout->cluster_size, net->lan, net->latency,
                                      net->bandwidth, net->aggregate};
   return 0;

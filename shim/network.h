@@ -17,6 +17,12 @@ struct gc_network {
   double *bandwidth;         /* [k*k] bytes/s, one flow */
   double *aggregate;         /* [k*k] bytes/s, many flows (0: none); NULL when the
                                 configuration gives no network.wan.aggregate */
+  double *nic;               /* [k] bytes/s of one process's network interface: 1/lan.beta
+                                (INFINITY when beta is 0), shared by all its flows */
+  double pairwise;           /* alltoall.native_pairwise: block bytes from which the MPI
+                                library's own all-to-all is a pairwise exchange */
+  double segment;            /* bcast.segment: bytes per pipeline segment of the tree
+                                broadcasts, 0 when whole (the tree model pipelines too) */
   int *site;                 /* [k] site of each cluster: the lowest local cluster of the same
                                 configured `site`, itself when it names none */
   /* 004 (heterogeneous cluster): each cluster's parameters, hetero[c].set == 0 when the

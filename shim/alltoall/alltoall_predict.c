@@ -12,32 +12,38 @@ int gc_alltoall_lg_applies(const struct gc_layout *layout)
   return 0;
 }
 
-/* One cluster: the contention signature on n processes (000 Eq. 4, 5). Several: the
- * naive composition (000 Eq. 6, generalised in model/grid.c), which the paper shows
- * underestimates; the log shows by how much. */
+/* One cluster: the contention signature on n processes (000 Eq. 4, 5). Several: the MPI
+ * library's exchange as it runs it, posted at once ("linear-grid") below
+ * alltoall.native_pairwise, pairwise from it on ("pairwise-grid"): model/grid_exchange.c.
+ * 000 Eq. 6 ("naive-grid") charged n wide-area latencies in a row and no shared link:
+ * +2673% at 1 KiB on g5k2 (issue 13). */
 double gc_alltoall_native_predict(const struct gc_network *net, const struct gc_layout *layout,
                                   double m, const char **model)
 {
   double t = -1;
+  int rc;
   if (layout->nclusters == 1) {
     *model = gc_model_name(GC_MODEL_SIGNATURE);
-    if (gc_model_alltoall_signature(layout->size, (size_t)m, &net->lan[0], &t) != 0)
-      t = -1;
+    rc = gc_model_alltoall_signature(layout->size, (size_t)m, &net->lan[0], &t);
+  } else if (m >= net->pairwise) {
+    *model = gc_model_name(GC_MODEL_PAIRWISE_GRID);
+    rc = gc_model_pairwise_grid(&net->grid, layout->size, layout->cluster_of, (size_t)m, &t);
   } else {
-    *model = gc_model_name(GC_MODEL_NAIVE_GRID);
-    if (gc_model_naive_grid(&net->grid, (size_t)m, &t) != 0)
-      t = -1;
+    *model = gc_model_name(GC_MODEL_LINEAR_GRID);
+    rc = gc_model_linear_grid(&net->grid, (size_t)m, &t);
   }
-  return t;
+  return rc == 0 ? t : -1;
 }
 
-/* 000 Eq. 7 (with the m*n1 correction of SPEC section 2), pairs of clusters concurrent. */
+/* "lg-backbone" (model/grid_exchange.c): LG's staged local bytes, then its wide-area
+ * phase over the shared links. 000 Eq. 7 ("lg-grid") left both out: from +643% to -74%
+ * on g5k2, below the shared link's bound on uneven grids (issue 13). */
 double gc_alltoall_lg_predict(const struct gc_network *net, const struct gc_layout *layout,
                               double m, const char **model)
 {
   double t = -1;
-  *model = gc_model_name(GC_MODEL_LG_GRID);
-  if (!gc_alltoall_lg_applies(layout) || gc_model_lg_grid(&net->grid, (size_t)m, &t) != 0)
+  *model = gc_model_name(GC_MODEL_LG_BACKBONE);
+  if (!gc_alltoall_lg_applies(layout) || gc_model_lg_backbone(&net->grid, (size_t)m, &t) != 0)
     t = -1;
   return t;
 }

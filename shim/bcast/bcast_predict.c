@@ -16,6 +16,8 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
       .recv_overhead = 0,
       .bw = net->bandwidth,
       .bytes = m,
+      .nic = net->nic,
+      .segment = net->segment,
       .site = net->site,
   };
 }
@@ -39,7 +41,7 @@ static double cluster_bcast(const struct gc_network *net, const struct gc_layout
   return t;
 }
 
-/* "tree-001-position" (model/tree_cost.c): the leaders' tree, then each cluster's own
+/* "tree-nic-fanout" (model/tree_cost.c): the leaders' tree, then each cluster's own
  * broadcast from the moment its leader has the message. */
 double gc_bcast_tree_predict(const struct gc_network *net, const struct gc_layout *layout,
                              const struct gc_tree_input *in, const struct gc_tree *tree)
@@ -60,7 +62,7 @@ static double tree_predict(int (*build)(const struct gc_tree_input *, struct gc_
                            const struct gc_network *net, const struct gc_layout *layout,
                            double m, int root, const char **model)
 {
-  *model = gc_model_name(GC_MODEL_TREE_001_POSITION);
+  *model = gc_model_name(GC_MODEL_TREE_NIC_FANOUT);
   if (layout->nclusters < 2)
     return -1;
   struct gc_tree_input in;

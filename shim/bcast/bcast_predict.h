@@ -15,7 +15,7 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
                          double m, struct gc_tree_input *in);
 
 /* Predicted seconds of a broadcast along `tree`, built from `in` (gc_bcast_tree_input):
- * model/'s "tree-001-position" (gc_model_bcast_tree), each cluster's own broadcast
+ * model/'s "tree-nic-fanout" (gc_model_bcast_tree), each cluster's own broadcast
  * costed as the native one on that cluster. -1 when out of memory. The tree algorithms'
  * _predict below are build + this. */
 double gc_bcast_tree_predict(const struct gc_network *net, const struct gc_layout *layout,

@@ -22,7 +22,7 @@ enum {
 
 /* The tree (struct gc_tree), its input (struct gc_tree_input), the edge costs every
  * builder minimises and the cost of a whole tree are model/tree_cost.h's: one formula,
- * "tree-001-position", for building, ordering and predicting. */
+ * "tree-nic-fanout", for building, ordering and predicting. */
 
 /* Builders: 0, GC_TREE_ENOMEM or GC_TREE_EINVAL; on error `out` is zeroed.
  * All are deterministic (ties broken by cluster index), so every rank given the same

@@ -73,7 +73,7 @@ double gc_bcast_tree_plan(const void *args, struct gc_comm_state *st, struct gc_
   /* The cache holds the tree its run will take: built once per (root cluster, m), not
    * once per call and algorithm (tree_cache.h). Same numbers as the row's formula. */
   const struct gc_tree_cache_entry *e;
-  plan->model = gc_model_name(GC_MODEL_TREE_001_POSITION);
+  plan->model = gc_model_name(GC_MODEL_TREE_NIC_FANOUT);
   if (tree_for(call, st, plan->algorithm, &e) != 0)
     return -1;
   plan->data = e;

@@ -12,19 +12,20 @@
 #   make bench-grid   simulated timings, tables, CSVs and PNGs: all-to-all (scripts/bench-grid.sh)
 #                     then broadcast (scripts/bench-grid-bcast.sh)
 #   make bench-grid-bcast  the broadcast part alone
+#   make bench-auto   every algorithm, auto and every model's error (scripts/bench-auto.sh)
 
 SMPICC  ?= smpicc
 SMPIRUN ?= smpirun
 SMPI_BUILD := $(BUILD)/smpi
 SMPI_OBJ   := $(LIB_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
 SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed \
-                 $(SMPI_BUILD)/alltoall_bench \
+                 $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/auto_bench \
                  $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/bcast_bench $(SMPI_BUILD)/sweep
 # Packages only these targets need (scripts/deps.sh installs what is missing).
 SMPI_DEPS  := libsimgrid-dev
 BENCH_DEPS := $(SMPI_DEPS) python3-matplotlib
 
-.PHONY: smpi check-smpi bench-grid bench-grid-bcast bench-model-smpi
+.PHONY: smpi check-smpi bench-grid bench-grid-bcast bench-model-smpi bench-auto
 
 smpi: $(SMPI_PROGRAMS)
 
@@ -40,7 +41,7 @@ $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed: $(SMPI_BUI
 $(SMPI_BUILD)/sweep: test/mpi/sweep.c $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
-$(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/bcast_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h $(SMPI_OBJ)
+$(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/bcast_bench $(SMPI_BUILD)/auto_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 # The calibration tool measures the MPI library itself: no gridcoll objects linked in.
@@ -72,3 +73,9 @@ bench-model-smpi:
 	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
 	$(MAKE) smpi $(TOOLS)
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-model-smpi.sh
+
+# Every algorithm's simulated time, auto's pick and loss, every model's error (~15 min).
+bench-auto:
+	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh
+	$(MAKE) smpi $(TOOLS)
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-auto.sh

@@ -1,4 +1,4 @@
-/* Broadcast models: binomial-hockney, binomial-grid and tree-001-position, the cost of any
+/* Broadcast models: binomial-hockney, binomial-grid and tree-nic-fanout, the cost of any
  * tree over clusters (001 Eq. 2, position-aware; model/tree_cost.c).  Expected values are
  * worked out by hand beside each assertion. */
 #include "model.h"
@@ -115,14 +115,43 @@ START_TEST(tree_core)
   double local[4] = {0, 1, 2, 10};
   ck_assert_int_eq(gc_model_bcast_tree(&in, &tr, local, &t), 0);
   ck_assert_rel(t, 26, REL);
-  /* Message size: 500 bytes at 1000 bytes/s add 0.5 to every edge and to the sender's gap:
-   * T1 = 11, T2 = (3 + 0.5) + 20.5 + 0.5 = 24.5, T3 = 11 + 6 = 17 -> 24.5 */
+  /* Message size: 500 bytes at 1000 bytes/s add 0.5 to every edge; the sends are posted
+   * at once and, with no interface limit, do not slow each other: T1 = 11,
+   * T2 = 3 + 20.5 + 0.5 = 24, T3 = 11 + 6 = 17 -> 24 (it was 24.5 when the later child
+   * waited for the whole earlier transfer). */
   double bw[16];
   for (int i = 0; i < 16; i++)
     bw[i] = 1000;
   in.bw = bw, in.bytes = 500;
   ck_assert_int_eq(gc_model_tree_leaders(&in, &tr, &t), 0);
-  ck_assert_rel(t, 24.5, REL);
+  ck_assert_rel(t, 24, REL);
+  /* Interfaces of 1000 bytes/s: 0's two sends share it, 500 bytes/s each, 1 s apiece:
+   * T1 = 10 + 1 + 0.5 = 11.5, T2 = 3 + 20 + 1 + 0.5 = 24.5; 1 sends alone to 3:
+   * T3 = 11.5 + 5 + 0.5 + 0.5 = 17.5 -> 24.5. */
+  double nic[4] = {1000, 1000, 1000, 1000};
+  in.nic = nic;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert_rel(times[1], 11.5, REL);
+  ck_assert_rel(times[2], 24.5, REL);
+  ck_assert_rel(times[3], 17.5, REL);
+  /* Edge 0 -> 2 capped at 200 bytes/s: the fair share 500 is above it, so 0 -> 2 runs at
+   * 200 and 0 -> 1 takes the other 800 until it ends at 0.625 s; 0 -> 2 then has 375 of
+   * its 500 bytes left at its cap: 1.875 s more, x = 2.5 s.  T1 = 10 + 0.625 + 0.5 =
+   * 11.125, T2 = 3 + 20 + 2.5 + 0.5 = 26. */
+  bw[2] = 200;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert_rel(times[1], 11.125, REL);
+  ck_assert_rel(times[2], 26, REL);
+  /* Segments of 100 bytes (5 of them), interfaces unlimited, every edge 1000 bytes/s: a
+   * segment takes 0.1 s an edge.  T1 = 10 + 0.5 + 0.5 = 11 (first segment at 10.6);
+   * at 3: first segment 10.6 + 5 + 0.5 + 0.1 = 16.2, last max(16.2 + 0.4,
+   * 11 + 5.5 + 0.1) = 16.6 (whole messages: 17). */
+  in.nic = NULL, bw[2] = 1000, in.segment = 100;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert_rel(times[1], 11, REL);
+  ck_assert_rel(times[3], 16.6, REL);
+  in.segment = -1;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), GC_MODEL_EINVAL);
 }
 END_TEST
 

@@ -26,40 +26,45 @@ static int run(const char *args)
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* The published Gigabit Ethernet signature and g5k2 wide area of examples/grid5000.cfg. */
-static const struct gc_lan g5k = {50e-6, 8e-9, 4.3628, 4.93e-3, 8192};
-#define ALPHA_W 5.5e-3
-#define BETA_W (8.0 / 10e9)
+/* examples/grid5000.cfg: the published Gigabit Ethernet signature (50 us, 1 Gbit/s,
+ * gamma 4.3628) and g5k2's wide area (5.5 ms, a 10 Gbit/s link). */
 
 START_TEST(grid5000_two_clusters)
 {
   ck_assert_int_eq(run("-c examples/grid5000.cfg -l 32,32 -s 1KiB,1MiB --csv"), 0);
   ck_assert_str_eq(strtok(out, "\n"), "bytes,native,lg,auto");
   static const size_t sizes[] = {1024, 1048576};
+  double nat[2], lg[2];
   for (int i = 0; i < 2; i++) {
     size_t m;
-    double native, lg, want_native, want_lg;
     char choice[16];
-    ck_assert_int_eq(sscanf(strtok(NULL, "\n"), "%zu,%lg,%lg,%15s", &m, &native, &lg, choice), 4);
+    ck_assert_int_eq(sscanf(strtok(NULL, "\n"), "%zu,%lg,%lg,%15s", &m, &nat[i], &lg[i], choice), 4);
     ck_assert_uint_eq(m, sizes[i]);
-    ck_assert_int_eq(grid2(gc_model_naive_grid, 32, 32, m, &g5k, &g5k, ALPHA_W, BETA_W, &want_native), 0);
-    ck_assert_int_eq(grid2(gc_model_lg_grid, 32, 32, m, &g5k, &g5k, ALPHA_W, BETA_W, &want_lg), 0);
-    ck_assert_rel(native, want_native, 1e-8);
-    ck_assert_rel(lg, want_lg, 1e-8);
-    ck_assert_str_eq(choice, "lg");
+    ck_assert_str_eq(choice, "native");
   }
+  /* By hand. 1 KiB, posted at once (linear-grid, below the default native_pairwise of
+   * 32 KiB): 50 us + max(31 * 1024 * 8 ns * 4.3628 = 1.108 ms, 5.5 ms) + max(32 * 1024 *
+   * 8 ns, 32 * 32 * 1024 B / 1.25 GB/s = 0.8389 ms) = 6.3888608 ms. */
+  ck_assert_rel(nat[0], 50e-6 + 5.5e-3 + 32.0 * 32 * 1024 / 1.25e9, 1e-8);
+  /* lg-backbone: phase 1 sends 62 blocks (63 less the one staged on itself) at the
+   * signature's rate, 50 us + 62 * 1024 * 8 ns * 4.3628; phase 2 50 us + 5.5 ms + the
+   * link's 0.8389 ms. */
+  ck_assert_rel(lg[0], 50e-6 + 62 * 1024 * 8e-9 * 4.3628 + 50e-6 + 5.5e-3 + 32.0 * 32 * 1024 / 1.25e9,
+                1e-8);
+  /* 1 MiB, pairwise (pairwise-grid): XOR partners, 31 steps inside a cluster at 50 us +
+   * 8.389 ms, 32 across where 32 flows share the 1.25 GB/s link: 5.5 ms + 50 us +
+   * 1 MiB / 39.0625 MB/s = 32.394 ms. */
+  ck_assert_rel(nat[1], 31 * (50e-6 + 1048576 * 8e-9) + 32 * (5.55e-3 + 1048576 / 3.90625e7), 1e-8);
 }
 END_TEST
 
-/* By hand at 1 KiB: T_C = 31 (50 us + 1024 * 8 ns * 4.3628) = 2.6579 ms; native adds
- * 32 (5.5 ms + 1024 * 0.8 ns) = 176.03 ms (000 Eq. 6), LG adds 5.5 ms + 32 KiB * 0.8 ns
- * (000 Eq. 7): 20 times faster, and what `auto` picks. */
+/* The header names the formula of each column. */
 START_TEST(grid5000_by_hand)
 {
   ck_assert_int_eq(run("-c examples/grid5000.cfg -l 32,32 -s 1KiB"), 0);
   ck_assert_ptr_nonnull(strstr(out, "nancy 32 rennes 32"));
-  ck_assert_ptr_nonnull(strstr(out, "native=naive-grid lg=lg-grid"));
-  ck_assert_ptr_nonnull(strstr(out, "1024     0.178684   0.00818416  lg"));
+  ck_assert_ptr_nonnull(strstr(out, "native=linear-grid lg=lg-backbone"));
+  ck_assert_ptr_nonnull(strstr(out, "1024   0.00638886   0.00865474  native"));
 }
 END_TEST
 
@@ -68,7 +73,8 @@ END_TEST
 START_TEST(ranks_and_linear)
 {
   ck_assert_int_eq(run("-c examples/two-clusters.cfg -n 4 -s 0 --csv"), 0);
-  ck_assert_ptr_nonnull(strstr(out, "\n0,0.01106,0.00556,lg\n"));
+  /* 0 bytes: latencies only, 60 us + 5.5 ms posted at once; LG pays a local phase too. */
+  ck_assert_ptr_nonnull(strstr(out, "\n0,0.00556,0.00562,native\n"));
   ck_assert_int_eq(run("-n 4 -s 8KiB --linear --csv"), 0);
   double sig, lin, want_sig, want_lin;
   ck_assert_int_eq(sscanf(strchr(out, '\n') + 1, "8192,%lg,,%lg,native", &sig, &lin), 2);

@@ -234,15 +234,19 @@ START_TEST(cost_by_hand)
   ck_assert_double_eq_tol(T[2], 0.0205, 1e-15);
   ck_assert_double_eq_tol(T[1], 0.0115, 1e-15);
   ck_assert_double_eq_tol(leaders_time(&in, &t), 0.0205, 1e-15);
-  /* Bandwidth: 1 MB at 100 MB/s adds 10 ms to the edge and to the sender's gap. */
+  /* Bandwidth: 1 MB at 100 MB/s adds 10 ms to each edge; both sends are posted at once. */
   double bw[9];
   for (int i = 0; i < 9; i++)
     bw[i] = 1e8;
   in.bw = bw;
   in.bytes = 1e6;
-  /* Still 2 first: T2 = 20+10+.5 = 30.5 ms, T1 = (1+10) + 10+10+.5 = 31.5 ms (the other
-   * order: T2 = 41.5 ms). */
-  ck_assert_double_eq_tol(leaders_time(&in, &t), 0.0315, 1e-12);
+  /* Unlimited interfaces: T2 = 20+10+.5 = 30.5 ms, T1 = 1 + 10+10+.5 = 21.5 ms. */
+  ck_assert_double_eq_tol(leaders_time(&in, &t), 0.0305, 1e-12);
+  /* A 100 MB/s interface at the root: the two transfers share it, 20 ms each:
+   * T2 = 20+20+.5 = 40.5 ms, T1 = 1 + 10+20+.5 = 31.5 ms. */
+  double nic[3] = {1e8, 1e8, 1e8};
+  in.nic = nic;
+  ck_assert_double_eq_tol(leaders_time(&in, &t), 0.0405, 1e-12);
   gc_tree_free(&t);
 }
 END_TEST

@@ -1,0 +1,173 @@
+/* All-to-all across clusters as the algorithms really run it (issue 13): the MPI library's
+ * own exchange, posted at once ("linear-grid") or pairwise ("pairwise-grid"), and LG
+ * ("lg-backbone").  000 Eq. 6 and 7 (grid.c) charge a wide-area latency per message and
+ * no shared link; these charge what a fluid network sees:
+ *  - a message posted with the others pays its latency once, while the other messages
+ *    pay theirs: the latency of a batch is the largest one in it;
+ *  - a process's network interface (1/beta of its cluster) carries all its bytes;
+ *  - the wide-area link from c to d is shared by all the flows of that direction (g5k2's
+ *    10 Gbit/s backbone carries 32 x 32 flows): n_c * n_d * m bytes cross it in an
+ *    all-to-all, at network.wan.aggregate when the configuration gives it, else at the
+ *    wide-area bandwidth, which then also bounds one flow.
+ * Every prediction is at least the lower bound it knows: the latency plus the larger of
+ * the interface time and the link time. */
+#include "model.h"
+#include "model_util.h"
+
+#include <stdlib.h>
+
+/* The capacity of the link from c to d shared by all its flows: network.wan.aggregate
+ * when the configuration measured one, else the wide-area bandwidth itself; and what
+ * one flow may take: the bandwidth when an aggregate is given, else no more than the
+ * link. */
+static double link_cap(const struct gc_model_grid *g, int c, int d)
+{
+  size_t cd = (size_t)c * (size_t)g->k + (size_t)d;
+  return g->wan_aggregate && g->wan_aggregate[cd] > 0 ? g->wan_aggregate[cd] : g->wan_bandwidth[cd];
+}
+
+static double flow_cap(const struct gc_model_grid *g, int c, int d)
+{
+  return g->wan_bandwidth[(size_t)c * (size_t)g->k + (size_t)d];
+}
+
+static double nic_time(const struct gc_model_grid *g, int c, double bytes)
+{
+  return bytes * g->lan[c].beta * g->lan[c].gamma;
+}
+
+/* "linear-grid": every process posts its n-1 sends and receives at once (MPICH below
+ * alltoall.native_pairwise, Open MPI's basic linear).  For a process of cluster c:
+ *   alpha_c + max(local, W_c) + max(remote, link_c)
+ * local = (n_c - 1) m beta_c gamma_c, its own cluster's bytes through its interface;
+ * W_c the largest wide-area latency from or to c: the local messages are done while the
+ * remote ones wait their latency (and when they are not, the remote ones wait for them:
+ * a fluid network shares an interface in proportion to the inverse of the flows'
+ * latencies, so the short local flows go first); remote = (n - n_c) m beta_c, its
+ * wide-area bytes through its interface; link_c = max over d of n_c n_d m / bw, the
+ * shared links in both directions.  One cluster: alpha + (n-1) m beta gamma. */
+int gc_model_linear_grid(const struct gc_model_grid *g, size_t m, double *t)
+{
+  if (!t || gc_model_grid_check(g) != GC_MODEL_OK)
+    return GC_MODEL_EINVAL;
+  int n = 0;
+  for (int c = 0; c < g->k; c++)
+    n += g->size[c];
+  double worst = 0.0, bytes = (double)m;
+  for (int c = 0; c < g->k; c++) {
+    double wlat = 0.0, link = 0.0;
+    for (int d = 0; d < g->k; d++) {
+      if (d == c)
+        continue;
+      size_t cd = (size_t)c * (size_t)g->k + (size_t)d, dc = (size_t)d * (size_t)g->k + (size_t)c;
+      double flows = (double)g->size[c] * (double)g->size[d] * bytes;
+      wlat = gc_model_max(wlat, gc_model_max(g->wan_latency[cd], g->wan_latency[dc]));
+      link = gc_model_max(link, gc_model_max(flows / link_cap(g, c, d), flows / link_cap(g, d, c)));
+    }
+    double local = nic_time(g, c, (double)(g->size[c] - 1) * bytes);
+    double remote = (double)(n - g->size[c]) * bytes * g->lan[c].beta;
+    double tc = g->lan[c].alpha + gc_model_max(local, wlat) + gc_model_max(remote, link);
+    worst = gc_model_max(worst, tc);
+  }
+  *t = worst;
+  return GC_MODEL_OK;
+}
+
+/* "pairwise-grid": n-1 steps, each a send and a receive with one partner, every step
+ * waiting for the last (MPICH from alltoall.native_pairwise on, Open MPI's pairwise):
+ * at step i rank r sends to r XOR i when n is a power of two, else to (r + i) mod n.  A
+ * step lasts its slowest message: alpha_c + m beta_c inside a cluster, W[c][d] + m / rate
+ * across, the rate being the interface or the link's share among the step's flows from
+ * c to d, whichever is smaller.  O(n^2 + n k^2) per prediction. */
+int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *cluster_of,
+                           size_t m, double *t)
+{
+  if (!t || P < 1 || !cluster_of || gc_model_grid_check(g) != GC_MODEL_OK)
+    return GC_MODEL_EINVAL;
+  for (int r = 0; r < P; r++)
+    if (cluster_of[r] < 0 || cluster_of[r] >= g->k)
+      return GC_MODEL_EINVAL;
+  int k = g->k;
+  int *flows = malloc(sizeof(int) * (size_t)k * (size_t)k);
+  if (!flows)
+    return GC_MODEL_ENOMEM;
+  int pow2 = (P & (P - 1)) == 0;
+  double total = 0.0, bytes = (double)m;
+  for (int i = 1; i < P; i++) {
+    for (int x = 0; x < k * k; x++)
+      flows[x] = 0;
+    for (int r = 0; r < P; r++) {
+      int to = pow2 ? r ^ i : (r + i) % P;
+      flows[cluster_of[r] * k + cluster_of[to]]++;
+    }
+    double step = 0.0;
+    for (int c = 0; c < k; c++)
+      for (int d = 0; d < k; d++) {
+        int f = flows[c * k + d];
+        if (f == 0)
+          continue;
+        double msg;
+        if (c == d) {
+          msg = g->lan[c].alpha + bytes * g->lan[c].beta;
+        } else {
+          double nic = g->lan[c].beta > 0 ? 1.0 / g->lan[c].beta : INFINITY;
+          double rate = fmin(fmin(nic, flow_cap(g, c, d)), link_cap(g, c, d) / f);
+          msg = g->wan_latency[c * k + d] + g->lan[c].alpha + bytes / rate;
+        }
+        step = gc_model_max(step, msg);
+      }
+    total += step;
+  }
+  free(flows);
+  *t = total;
+  return GC_MODEL_OK;
+}
+
+/* "lg-backbone": LG as the executor runs it (SPEC section 3), two phases one after the
+ * other.  Phase 1, local: a process of c sends every block it holds to a member of its
+ * own cluster except those it keeps (its staging share): (n - 1 - kept) m bytes through
+ * its interface, posted at once, kept = sum over the other clusters d of floor(n_d/n_c)
+ * where c plays A (it stages B's blocks) and 1 where it plays B, at least:
+ *   T1 = max_c alpha_c + (n - 1 - kept_c) m beta_c gamma_c.
+ * Phase 2, wide area, every pair (A, B) of a <= b members exchanging a*b*m bytes each way
+ * over its links, all pairs posted at once: an A member sends ceil(b/a) messages of a*m
+ * bytes, a B member about a*m bytes (ceil(a/r) messages of r*m, r its block's size):
+ *   T2 = max_c (alpha_c + W_c) + max(max over links a b m / bw, max_c its bytes * beta_c)
+ * W_c the largest latency of c's pairs.  T = T1 + T2: every block crosses the wide area
+ * once, so T2 alone is at least the shared-link bound. */
+int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t)
+{
+  if (!t || gc_model_grid_check(g) != GC_MODEL_OK)
+    return GC_MODEL_EINVAL;
+  int k = g->k, n = 0;
+  for (int c = 0; c < k; c++)
+    n += g->size[c];
+  double bytes = (double)m, t1 = 0.0, lat = 0.0, link = 0.0, nic = 0.0;
+  for (int c = 0; c < k; c++) {
+    double kept = 0.0, out = 0.0, wc = 0.0;
+    for (int d = 0; d < k; d++) {
+      if (d == c)
+        continue;
+      if (gc_model_lg_plays_a(g->size, c, d)) { /* a = n_c <= b = n_d */
+        int a = g->size[c], b = g->size[d];
+        kept += (double)(b / a);
+        out += (double)((b + a - 1) / a) * a * bytes;
+      } else { /* c plays B: a = n_d <= b = n_c, r the smallest block of c */
+        int a = g->size[d], b = g->size[c], r = b % a ? b % a : a;
+        kept += 1.0;
+        out += (double)((a + r - 1) / r) * r * bytes;
+      }
+      double flows = (double)g->size[c] * (double)g->size[d] * bytes;
+      link = gc_model_max(link, gc_model_max(flows / link_cap(g, c, d), flows / link_cap(g, d, c)));
+      wc = gc_model_max(wc, gc_model_max(g->wan_latency[c * k + d], g->wan_latency[d * k + c]));
+    }
+    double held = (double)(n - 1) - kept;
+    if (g->size[c] > 1 && held > 0)
+      t1 = gc_model_max(t1, g->lan[c].alpha + nic_time(g, c, held * bytes));
+    if (k > 1)
+      lat = gc_model_max(lat, g->lan[c].alpha + wc);
+    nic = gc_model_max(nic, out * g->lan[c].beta);
+  }
+  *t = t1 + (k > 1 ? lat + gc_model_max(link, nic) : 0.0);
+  return GC_MODEL_OK;
+}
