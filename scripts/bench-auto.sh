@@ -21,12 +21,12 @@
 # Knobs: SCENARIOS (names above), SIZES (bytes, comma-separated; all-to-all and broadcast),
 # A2A_SIZES (the all-to-all's, default up to 256 KiB: a 64-rank 1 MiB all-to-all costs
 # minutes of wall time per algorithm), JOBS (parallel simulations, default 2), OUT
-# (out/bench-auto), PLATFORMS (the SimGrid platforms: test/smpi/platforms by default).
+# (out/bench-auto), PLATFORMS (the SimGrid platforms: platforms by default).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
-P=$(realpath -m "${PLATFORMS:-test/smpi/platforms}")
+P=$(realpath -m "${PLATFORMS:-platforms}")
 [ -e "$P/korea8.xml" ] || { echo "bench-auto: no $P/korea8.xml (set PLATFORMS)" >&2; exit 1; }
 OUT=${OUT:-out/bench-auto}
 SIZES=${SIZES:-1024,4096,16384,65536,262144,1048576}
