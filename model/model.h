@@ -44,7 +44,6 @@ enum gc_model_id {
   GC_MODEL_SIGNATURE,         /* gc_model_alltoall_signature: 000 Eq. 4, 5 */
   GC_MODEL_NAIVE_GRID,        /* gc_model_naive_grid: 000 Eq. 6 */
   GC_MODEL_LG_GRID,           /* gc_model_lg_grid: 000 Eq. 7 (m*n1 corrected) */
-  GC_MODEL_LG_REFINED,        /* gc_model_lg_refined: Eq. 7 with the bytes LG moves */
   GC_MODEL_BINOMIAL_HOCKNEY,  /* gc_model_bcast_binomial_hockney */
   GC_MODEL_BINOMIAL_GRID,     /* gc_model_bcast_binomial_grid */
   GC_MODEL_TREE_NIC_FANOUT,   /* gc_model_bcast_tree (tree_cost.h): 001 Eq. 2, NIC shared */
@@ -75,7 +74,7 @@ int gc_model_alltoall_linear(int n, size_t m, double alpha, double beta, double 
 /* Contention signature (000 Eq. 4, 5): (n-1)(alpha + m*beta*gamma [+ delta if m >= M]). */
 int gc_model_alltoall_signature(int n, size_t m, const struct gc_lan *lan, double *t);
 
-/* ---- all-to-all across clusters (grid.c, lg_refined.c) ----------------------------- */
+/* ---- all-to-all across clusters (grid.c, grid_exchange.c) ----------------------------- */
 /* LG's roles (SPEC section 3): 1 when cluster x plays A against cluster y, sizes [k]:
  * the smaller, or on equal sizes the lower index.  The LG schedule uses this rule too. */
 int gc_model_lg_plays_a(const int *size, int x, int y);
@@ -98,9 +97,6 @@ struct gc_model_grid {
 int gc_model_naive_grid(const struct gc_model_grid *g, size_t m, double *t);
 /* LG all-to-all (000 Eq. 7 with m*n1; pairs of clusters concurrent, see grid.c). */
 int gc_model_lg_grid(const struct gc_model_grid *g, size_t m, double *t);
-/* LG counting the staged bytes and partial last blocks of SPEC section 3 (lg_refined.c).
- * No run uses it yet: the candidate for LG's prediction (issue 13), kept and tested. */
-int gc_model_lg_refined(const struct gc_model_grid *g, size_t m, double *t);
 
 /* As the algorithms run (grid_exchange.c; issue 13): latency once per posted batch, each
  * process's interface (1/beta) carrying all its bytes, wan_bandwidth[c][d] the capacity

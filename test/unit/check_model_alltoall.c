@@ -90,7 +90,6 @@ START_TEST(names_core)
       ck_assert_str_ne(gc_model_name((enum gc_model_id)j), info->name);
   }
   ck_assert_str_eq(gc_model_name(GC_MODEL_LG_GRID), "lg-grid");
-  ck_assert_str_eq(gc_model_name(GC_MODEL_LG_REFINED), "lg-refined");
   ck_assert_str_eq(gc_model_name(GC_MODEL_TREE_NIC_FANOUT), "tree-nic-fanout");
   ck_assert_str_eq(gc_model_name(GC_MODEL_BINOMIAL_GRID), "binomial-grid");
   ck_assert_str_eq(gc_model_strerror(GC_MODEL_EINVAL), "invalid argument");
