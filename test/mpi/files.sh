@@ -87,9 +87,11 @@ no_failures && [ "$(warnings)" = 1 ] &&
   grep -q '^gridcoll: cannot write the log (.* \[\.\.\.\] .*: File name too long); the program continues without it$' err &&
   pass "5000-character path: the warning keeps its reason" || fail "5000-character path: the warning keeps its reason"
 
-# A program that never calls MPI_Finalize: the buffered records are written at exit.
+# A program that never calls MPI_Finalize: the buffered records are written at exit. One
+# rank: with more, the launcher may kill the others as soon as one exits unfinalized,
+# before their exit handlers run (hydra did in half the runs), which no library can help.
 rm -f nf-*.csv
-LIMIT=60 mpirun 2 GRIDCOLL_CLUSTERS=0,1 GRIDCOLL_LOG="$tmp/nf-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/nofinalize" 100
+LIMIT=60 mpirun 1 GRIDCOLL_LOG="$tmp/nf-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/nofinalize" 100
 grep -q 'nofinalize: 100 calls per rank, 0 failed' out &&
-  [ "$(tail -n +2 nf-0.csv 2>/dev/null | wc -l)" = 100 ] && [ "$(tail -n +2 nf-1.csv 2>/dev/null | wc -l)" = 100 ] &&
+  [ "$(tail -n +2 nf-0.csv 2>/dev/null | wc -l)" = 100 ] &&
   pass "exit without MPI_Finalize: every buffered record written" || fail "exit without MPI_Finalize: every buffered record written"
