@@ -1,7 +1,8 @@
 /* The dispatch (dispatch.h): one function for every collective.
  *
  * Route of a blocking call, cheapest exit first:
- *   1. a forced `native` with nothing recorded: the MPI library, nothing looked up;
+ *   1. a forced `native` with nothing recorded: the MPI library, nothing looked up
+ *      (tested by the wrapper, gc_dispatch_bypass, before the re-entry guard);
  *   2. the communicator's state (comm_state.h); none (an intercommunicator, processes
  *      outside MPI_COMM_WORLD): the MPI library;
  *   3. nothing to choose on this communicator (one cluster, logging off): the library;
@@ -23,8 +24,7 @@
 #include "select.h"
 #include "summary.h"
 
-/* Per op id, set at MPI_Init before any call is intercepted, read-only afterwards. */
-static int passthrough[GC_OP_LAST];
+int gc_dispatch_passthrough[GC_OP_LAST];
 
 static int is(const char *wanted, const char *name)
 {
@@ -34,7 +34,8 @@ static int is(const char *wanted, const char *name)
 void gc_dispatch_configure(const struct gc_op *op)
 {
   /* The probe measures even for a forced native (its latency file is a result). */
-  passthrough[op->id] = is(op->wanted, "native") && !gc_log_enabled() && !gc_g.cfg.probe;
+  gc_dispatch_passthrough[op->id] =
+      is(op->wanted, "native") && !gc_log_enabled() && !gc_g.cfg.probe;
 }
 
 static int run_native(const struct gc_op *op, void *call, struct gc_comm_state *st)
@@ -42,8 +43,9 @@ static int run_native(const struct gc_op *op, void *call, struct gc_comm_state *
   return op->algorithms[GC_NATIVE].run(call, st, NULL);
 }
 
-/* Step 3, decided at the first call of op on st: identical on every rank. */
-static void learn(const struct gc_op *op, struct gc_op_state *os, const struct gc_comm_state *st)
+/* Step 3, decided at the first call of op on st: identical on every rank. Out of line:
+ * it runs once, and inlined it would make every call save registers. */
+static __attribute__((noinline)) void learn(const struct gc_op *op, struct gc_op_state *os, const struct gc_comm_state *st)
 {
   int grid_possible = 0;
   for (int i = 1; i < op->nalgorithms; i++)
@@ -129,18 +131,11 @@ static int decided(struct gc_op_state *os, const struct gc_comm_state *st,
              : -1;
 }
 
-int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
+/* Steps 4-6. Out of line, so that steps 2-3 save no registers. */
+static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void *call,
+                                                   struct gc_comm_state *st,
+                                                   struct gc_op_state *os)
 {
-  if (passthrough[op->id])
-    return run_native(op, call, NULL);
-  struct gc_comm_state *st = gc_comm_state_get(comm);
-  if (!st)
-    return run_native(op, call, NULL);
-  struct gc_op_state *os = &st->op[op->id];
-  if (!os->known)
-    learn(op, os, st);
-  if (os->native_only)
-    return run_native(op, call, st);
   struct gc_call c;
   if (!op->prepare(call, &c) || c.root >= st->size)
     return run_native(op, call, NULL);
@@ -181,6 +176,19 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
   if (gc_call_stop(st, &timing, &rec) && st->rank == 0)
     gc_summary_add(&rec);
   return rc;
+}
+
+int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
+{
+  struct gc_comm_state *st = gc_comm_state_get(comm);
+  if (!st)
+    return run_native(op, call, NULL);
+  struct gc_op_state *os = &st->op[op->id];
+  if (!os->known)
+    learn(op, os, st);
+  if (os->native_only)
+    return run_native(op, call, st);
+  return dispatch_call(op, call, st, os);
 }
 
 void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry)
