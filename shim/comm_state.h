@@ -9,22 +9,10 @@
 #define GC_COMM_STATE_H
 
 #include <mpi.h>
+#include "decision.h"
 #include "layout.h"
 #include "network.h"
 #include "op.h"
-
-/* A choice `auto` made, kept so that the same call again costs one comparison
- * (dispatch.c). Keyed by exactly what the choice reads besides the state: the call's
- * bytes and root cluster (supports and predict read nothing else, op.h), and the
- * state's version. Every rank holds the same entries: they are written by the same
- * calls, in the same order, from data identical on every rank. */
-struct gc_decision {
-  size_t bytes;
-  int root_cluster;         /* -1 for an operation without root */
-  int algorithm;
-  unsigned long long stamp; /* version + 1 when made; 0: empty */
-};
-enum { GC_DECISIONS = 16 }; /* per operation, one per size class (log2 bytes mod 16) */
 
 /* One operation's part of the state. */
 struct gc_op_state {
