@@ -66,7 +66,7 @@ MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.
 TOOLS      := $(BUILD)/gridcoll-predict
 CALIBRATE  := $(BUILD)/gridcoll-calibrate
 
-.PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model bench-overhead
+.PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model bench-overhead bench-first-call
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(PURE_LIB) $(TOOLS) $(CALIBRATE) $(UNIT_TESTS) $(MPI_TESTS)
@@ -185,6 +185,11 @@ $(OVERHEAD_BENCH) $(BUILD)/test/bench/first_call: $(BUILD)/test/bench/%: test/be
 
 bench-overhead: $(LIB) $(OVERHEAD_BENCH)
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-overhead.sh
+
+# What the first call on a new communicator costs, with and without gridcoll, 3 ranks
+# (scripts/bench-first-call.sh).
+bench-first-call: $(LIB) $(BUILD)/test/bench/first_call
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-first-call.sh
 
 install: $(LIB) $(TOOLS) $(CALIBRATE)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gridcoll

@@ -37,6 +37,11 @@ static unsigned cache_index(MPI_Comm comm)
   return (unsigned)((h ^ (h >> 4) ^ (h >> 12)) % CACHE_SLOTS);
 }
 
+/* Tags of the communicator creations on the private duplicate: a leader makes both
+ * communicators, its cluster's members and the other leaders make one each, in any
+ * order between them; distinct tags keep the two agreements apart. */
+enum { TAG_CLUSTER = 1, TAG_LEADERS = 2 };
+
 static void free_comm(MPI_Comm *c)
 {
   if (*c != MPI_COMM_NULL)
@@ -187,14 +192,24 @@ int gc_comm_private(struct gc_comm_state *st, MPI_Comm *out)
       return rc;
     /* Internal errors come back to us as codes; the application's handler stays its own. */
     PMPI_Comm_set_errhandler(st->private_comm, MPI_ERRORS_RETURN);
-    unsigned long long id = ((unsigned long long)gc_g.world_rank << 32) |
-                            (atomic_fetch_add(&next_id, 1) + 1u);
-    rc = PMPI_Bcast(&id, 1, MPI_UNSIGNED_LONG_LONG, 0, st->private_comm);
-    if (rc != MPI_SUCCESS)
-      return rc;
-    st->id = id;
   }
   *out = st->private_comm;
+  return MPI_SUCCESS;
+}
+
+int gc_comm_named(struct gc_comm_state *st, MPI_Comm *out)
+{
+  int rc = gc_comm_private(st, out);
+  if (rc != MPI_SUCCESS || st->id)
+    return rc;
+  /* Comm rank 0's world rank and its own count: unique in the job, the same on every
+   * member once broadcast. Only the log and the probe's report name communicators, so
+   * an algorithm's first call does not pay this broadcast. */
+  unsigned long long id = ((unsigned long long)gc_g.world_rank << 32) |
+                          (atomic_fetch_add(&next_id, 1) + 1u);
+  if ((rc = PMPI_Bcast(&id, 1, MPI_UNSIGNED_LONG_LONG, 0, *out)) != MPI_SUCCESS)
+    return rc;
+  st->id = id;
   return MPI_SUCCESS;
 }
 
@@ -205,9 +220,22 @@ int gc_comm_cluster(struct gc_comm_state *st, MPI_Comm *out)
     int rc = gc_comm_private(st, &priv);
     if (rc != MPI_SUCCESS)
       return rc;
-    /* Key = communicator rank: members keep ascending order, so the cluster rank of a
-     * process is its layout index_in_cluster. */
-    rc = PMPI_Comm_split(priv, st->layout.cluster_of[st->rank], st->rank, &st->cluster_comm);
+    /* The layout already says who is in my cluster, in ascending communicator rank (so
+     * that a process's cluster rank is its index_in_cluster): a group, and a
+     * communicator made by its members alone. Unlike a split (an allgather of colours
+     * over the whole communicator, then a context id agreed by all), only the cluster's
+     * members agree, and a cluster of one makes its communicator without a message. */
+    const struct gc_layout *l = &st->layout;
+    int c = l->cluster_of[st->rank];
+    MPI_Group all, mine;
+    if ((rc = PMPI_Comm_group(priv, &all)) != MPI_SUCCESS)
+      return rc;
+    rc = PMPI_Group_incl(all, l->cluster_size[c], l->members + l->cluster_start[c], &mine);
+    PMPI_Group_free(&all);
+    if (rc != MPI_SUCCESS)
+      return rc;
+    rc = PMPI_Comm_create_group(priv, mine, TAG_CLUSTER, &st->cluster_comm);
+    PMPI_Group_free(&mine);
     if (rc != MPI_SUCCESS)
       return rc;
   }
@@ -222,10 +250,28 @@ int gc_comm_leaders(struct gc_comm_state *st, MPI_Comm *out)
     int rc = gc_comm_private(st, &priv);
     if (rc != MPI_SUCCESS)
       return rc;
-    int leader = st->layout.index_in_cluster[st->rank] == 0;
-    rc = PMPI_Comm_split(priv, leader ? 0 : MPI_UNDEFINED, st->rank, &st->leader_comm);
-    if (rc != MPI_SUCCESS)
-      return rc;
+    /* As the cluster communicators: made by the leaders alone; the others need none. */
+    const struct gc_layout *l = &st->layout;
+    if (l->index_in_cluster[st->rank] == 0) {
+      int *leaders = malloc(sizeof(int) * (size_t)l->nclusters);
+      MPI_Group all, group;
+      if (!leaders)
+        return MPI_ERR_NO_MEM;
+      for (int c = 0; c < l->nclusters; c++)
+        leaders[c] = gc_layout_leader(l, c);
+      rc = PMPI_Comm_group(priv, &all);
+      if (rc == MPI_SUCCESS) {
+        rc = PMPI_Group_incl(all, l->nclusters, leaders, &group);
+        PMPI_Group_free(&all);
+      }
+      free(leaders);
+      if (rc != MPI_SUCCESS)
+        return rc;
+      rc = PMPI_Comm_create_group(priv, group, TAG_LEADERS, &st->leader_comm);
+      PMPI_Group_free(&group);
+      if (rc != MPI_SUCCESS)
+        return rc;
+    }
     st->have_leader_comm = 1;
   }
   *out = st->leader_comm;
