@@ -4,14 +4,14 @@
 # LG and the trees apply), without gridcoll, and with it under forced lg / hlot, under
 # auto, and on one cluster; alternating runs, medians over the runs of each run's
 # median (microseconds): dup, first call, second call, free.
-#   scripts/bench-first-call.sh   env: BUILD, MPIEXEC, RUNS=5, ROUNDS=100, BYTES=1024
+#   scripts/bench-first-call.sh   env: BUILD, GRIDCOLL_LIB, MPIEXEC, RUNS=5, ROUNDS=100, BYTES=1024
 set -u
 BUILD=${BUILD:-build}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 RUNS=${RUNS:-5}
 ROUNDS=${ROUNDS:-100}
 BYTES=${BYTES:-1024}
-LIB=$(realpath "$BUILD/libgridcoll.so")
+LIB=$(realpath "${GRIDCOLL_LIB:-$BUILD/libgridcoll.so}")
 PROG=$(realpath "$BUILD/test/bench/first_call")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
