@@ -48,7 +48,7 @@ CHECK_LIBS       := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
 CONFIG_SRC    := $(wildcard config/*.c)
 MODEL_SRC     := $(wildcard model/*.c)
-SHIM_PURE_SRC := shim/layout.c shim/select.c shim/network.c shim/probe_schedule.c \
+SHIM_PURE_SRC := shim/layout.c shim/select.c shim/network.c shim/probe_schedule.c shim/decision.c \
                  shim/bcast/tree_cache.c shim/alltoall/alltoall_algorithms.c \
                  shim/bcast/bcast_algorithms.c \
                  $(wildcard shim/*/*_schedule.c shim/*/*_tree.c shim/*/*_predict.c)
@@ -66,15 +66,16 @@ MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.
 TOOLS      := $(BUILD)/gridcoll-predict
 CALIBRATE  := $(BUILD)/gridcoll-calibrate
 
-.PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model bench-overhead
+.PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model bench-overhead bench-first-call
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(PURE_LIB) $(TOOLS) $(CALIBRATE) $(UNIT_TESTS) $(MPI_TESTS)
 
 # --- the library ----------------------------------------------------------
+# -DGC_TLS_INITIAL_EXEC: the preloaded library's thread-locals in static TLS (gridcoll.h).
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(@D)
-	$(MPICC) $(STD) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden $(INCLUDES) $(LIBCONFIG_CFLAGS) -MMD -MP -c $< -o $@
+	$(MPICC) $(STD) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -DGC_TLS_INITIAL_EXEC $(INCLUDES) $(LIBCONFIG_CFLAGS) -MMD -MP -c $< -o $@
 
 # On x86-64 every exported MPI_ function is a trampoline in front of gridcoll's own
 # (mk/entries.sh), so that in a program of the other MPI library all calls can go
@@ -183,12 +184,19 @@ bench-model:
 
 # What gridcoll adds to a call it passes through (issue 17): an unmodified program with
 # and without LD_PRELOAD, alternating, MPICH, 2 ranks (scripts/bench-overhead.sh).
-$(BUILD)/test/bench/overhead: test/bench/overhead.c
+# passthrough times the wrapper against PMPI inside one process (1 rank: no peer).
+OVERHEAD_BENCH := $(BUILD)/test/bench/overhead $(BUILD)/test/bench/passthrough
+$(OVERHEAD_BENCH) $(BUILD)/test/bench/first_call: $(BUILD)/test/bench/%: test/bench/%.c
 	@mkdir -p $(@D)
 	$(MPICC) $(STD) $(WARN) $(CFLAGS) $< -o $@
 
-bench-overhead: $(LIB) $(BUILD)/test/bench/overhead
+bench-overhead: $(LIB) $(OVERHEAD_BENCH)
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-overhead.sh
+
+# What the first call on a new communicator costs, with and without gridcoll, 3 ranks
+# (scripts/bench-first-call.sh).
+bench-first-call: $(LIB) $(BUILD)/test/bench/first_call
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-first-call.sh
 
 install: $(LIB) $(TOOLS) $(CALIBRATE)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gridcoll

@@ -4,7 +4,7 @@
 # MPICH, 2 ranks, per setting x collective x size; prints rank 0's time per call
 # without and with gridcoll (medians), the added nanoseconds (median of the paired
 # differences, and their min..max) and the ratio.
-#   scripts/bench-overhead.sh   env: BUILD, MPIEXEC, RUNS=9, N=20000,
+#   scripts/bench-overhead.sh   env: BUILD, GRIDCOLL_LIB, MPIEXEC, RUNS=9, N=20000,
 #                               OPS="bcast bcast_c alltoall alltoall_c", SIZES="8 65536"
 set -u
 BUILD=${BUILD:-build}
@@ -13,7 +13,7 @@ RUNS=${RUNS:-9}
 N=${N:-20000}
 OPS=${OPS:-bcast bcast_c alltoall alltoall_c}
 SIZES=${SIZES:-8 65536}
-LIB=$(realpath "$BUILD/libgridcoll.so")
+LIB=$(realpath "${GRIDCOLL_LIB:-$BUILD/libgridcoll.so}")
 PROG=$(realpath "$BUILD/test/bench/overhead")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -66,5 +66,24 @@ for s in "${settings[@]}"; do
       printf '%-30s %-10s %6s %9.1f %9.1f %9.1f %8.1f..%-8.1f %6.2f  %s\n' "$name" "$op" "$bytes" \
         "$mb" "$mw" "$md" "$lo" "$hi" "$(awk -v b="$mb" -v w="$mw" 'BEGIN { print w / b }')" "$note"
     done
+  done
+done
+
+# The same wrapper timed inside one process (test/bench/passthrough, 1 rank, so no peer
+# busy-polls the other core): blocks of calls of MPI_<op> (gridcoll's) and PMPI_<op>
+# (the library's) alternate; the median of the paired block differences over 301
+# rounds, and its quartiles.
+PT=$(realpath "$BUILD/test/bench/passthrough")
+echo
+printf '%-30s %-10s %6s %9s %9s %9s %17s   (1 rank, one process)\n' setting op bytes "MPI_ ns" "PMPI_ ns" "added ns" "added q1..q3"
+for s in "forced native|GRIDCOLL_BCAST=native GRIDCOLL_ALLTOALL=native" "auto, one cluster|"; do
+  name=${s%%|*} env=${s#*|}
+  envs=()
+  for v in $env; do envs+=(-env "${v%%=*}" "${v#*=}"); done
+  for op in $OPS; do
+    r=$(timeout 300 "$MPIEXEC" -n 1 "${envs[@]}" -env LD_PRELOAD "$LIB" "$PT" "$op" 8 2000 301 2>/dev/null)
+    [ -n "$r" ] || { printf '%-30s %-10s %6s  (no result: %s unavailable?)\n' "$name" "$op" 8 "$op"; continue; }
+    set -- $r
+    printf '%-30s %-10s %6s %9.1f %9.1f %9.1f %8.1f..%-8.1f\n' "$name" "$op" 8 "$6" "$7" "$8" "$9" "${10}"
   done
 done

@@ -2,6 +2,7 @@
  * (and the sub-communicators we made) when the application frees the communicator.
  * The copy callback is the null one: a duplicate builds its own state on first use. */
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "comm_state.h"
@@ -9,6 +10,37 @@
 
 static int keyval = MPI_KEYVAL_INVALID;
 static atomic_uint next_id; /* per process; combined with the world rank of comm rank 0 */
+
+/* In front of PMPI_Comm_get_attr (MPICH walks the communicator's attribute list under a
+ * lock: about 120 instructions a call), each thread keeps the states it found last, in
+ * a few slots indexed by the handle. A handle's value is reused once its communicator
+ * is freed, so a slot holds only while no state has been deleted since it was filled:
+ * every delete (the keyval's callback, on MPI_Comm_free or at MPI_Finalize) bumps
+ * `deletions`, and a slot filled under another count is a miss. A thread that uses a
+ * handle another thread freed and made anew learned of the new communicator after the
+ * free (MPI forbids using a communicator while it is being freed), so it sees the bump.
+ * Per thread: no slot is ever written by two threads, and nothing here takes a lock. */
+enum { CACHE_SLOTS = 4 };
+struct cache_slot {
+  MPI_Comm comm;
+  struct gc_comm_state *st; /* NULL: empty */
+  unsigned long long deletions;
+};
+static GC_TLS struct cache_slot cache[CACHE_SLOTS];
+static atomic_ullong deletions;
+
+/* MPI_Comm is an int (MPICH: the low bits index a table) or a pointer (Open MPI: the
+ * low bits are alignment): the bits above the lowest few of either spread well enough. */
+static unsigned cache_index(MPI_Comm comm)
+{
+  uintptr_t h = (uintptr_t)comm;
+  return (unsigned)((h ^ (h >> 4) ^ (h >> 12)) % CACHE_SLOTS);
+}
+
+/* Tags of the communicator creations on the private duplicate: a leader makes both
+ * communicators, its cluster's members and the other leaders make one each, in any
+ * order between them; distinct tags keep the two agreements apart. */
+enum { TAG_CLUSTER = 1, TAG_LEADERS = 2 };
 
 static void free_comm(MPI_Comm *c)
 {
@@ -20,6 +52,8 @@ static int delete_state(MPI_Comm comm, int kv, void *value, void *extra)
 {
   (void)comm, (void)kv, (void)extra;
   struct gc_comm_state *st = value;
+  /* Before the free: a slot naming st is stale from here on, in every thread. */
+  atomic_fetch_add_explicit(&deletions, 1, memory_order_release);
   int entered = gc_guard_enter();
   for (int op = 0; op < GC_OP_LAST; op++)
     if (st->op[op].data && st->op[op].free_data)
@@ -106,18 +140,21 @@ static struct gc_comm_state *build_state(MPI_Comm comm)
   return st;
 }
 
-struct gc_comm_state *gc_comm_state_get(MPI_Comm comm)
+/* A miss in this thread's slots: the attribute, or a new state. Out of line, so that a
+ * hit saves no registers. */
+static __attribute__((noinline)) struct gc_comm_state *
+lookup(MPI_Comm comm, struct cache_slot *slot, unsigned long long now)
 {
-  if (comm == MPI_COMM_NULL || keyval == MPI_KEYVAL_INVALID)
-    return NULL;
-  /* The attribute first: on the per-call path that is the only MPI call. It is set on
+  /* The attribute: on the per-call path that is the only MPI call. It is set on
    * intracommunicators only (tested below, before building), so a hit needs no test. */
   struct gc_comm_state *st = NULL;
   int found = 0, inter = 0;
   if (PMPI_Comm_get_attr(comm, keyval, &st, &found) != MPI_SUCCESS)
     return NULL;
-  if (found)
+  if (found) {
+    *slot = (struct cache_slot){comm, st, now};
     return st;
+  }
   if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
     return NULL;
   /* Not found on this rank means not found on any member: the state is created at the
@@ -131,7 +168,20 @@ struct gc_comm_state *gc_comm_state_get(MPI_Comm comm)
     free(st);
     st = NULL;
   }
+  if (st)
+    *slot = (struct cache_slot){comm, st, now};
   return st;
+}
+
+struct gc_comm_state *gc_comm_state_get(MPI_Comm comm)
+{
+  if (comm == MPI_COMM_NULL || keyval == MPI_KEYVAL_INVALID)
+    return NULL;
+  struct cache_slot *slot = &cache[cache_index(comm)];
+  unsigned long long now = atomic_load_explicit(&deletions, memory_order_acquire);
+  if (slot->st && slot->comm == comm && slot->deletions == now)
+    return slot->st;
+  return lookup(comm, slot, now);
 }
 
 int gc_comm_private(struct gc_comm_state *st, MPI_Comm *out)
@@ -142,14 +192,24 @@ int gc_comm_private(struct gc_comm_state *st, MPI_Comm *out)
       return rc;
     /* Internal errors come back to us as codes; the application's handler stays its own. */
     PMPI_Comm_set_errhandler(st->private_comm, MPI_ERRORS_RETURN);
-    unsigned long long id = ((unsigned long long)gc_g.world_rank << 32) |
-                            (atomic_fetch_add(&next_id, 1) + 1u);
-    rc = PMPI_Bcast(&id, 1, MPI_UNSIGNED_LONG_LONG, 0, st->private_comm);
-    if (rc != MPI_SUCCESS)
-      return rc;
-    st->id = id;
   }
   *out = st->private_comm;
+  return MPI_SUCCESS;
+}
+
+int gc_comm_named(struct gc_comm_state *st, MPI_Comm *out)
+{
+  int rc = gc_comm_private(st, out);
+  if (rc != MPI_SUCCESS || st->id)
+    return rc;
+  /* Comm rank 0's world rank and its own count: unique in the job, the same on every
+   * member once broadcast. Only the log and the probe's report name communicators, so
+   * an algorithm's first call does not pay this broadcast. */
+  unsigned long long id = ((unsigned long long)gc_g.world_rank << 32) |
+                          (atomic_fetch_add(&next_id, 1) + 1u);
+  if ((rc = PMPI_Bcast(&id, 1, MPI_UNSIGNED_LONG_LONG, 0, *out)) != MPI_SUCCESS)
+    return rc;
+  st->id = id;
   return MPI_SUCCESS;
 }
 
@@ -160,9 +220,22 @@ int gc_comm_cluster(struct gc_comm_state *st, MPI_Comm *out)
     int rc = gc_comm_private(st, &priv);
     if (rc != MPI_SUCCESS)
       return rc;
-    /* Key = communicator rank: members keep ascending order, so the cluster rank of a
-     * process is its layout index_in_cluster. */
-    rc = PMPI_Comm_split(priv, st->layout.cluster_of[st->rank], st->rank, &st->cluster_comm);
+    /* The layout already says who is in my cluster, in ascending communicator rank (so
+     * that a process's cluster rank is its index_in_cluster): a group, and a
+     * communicator made by its members alone. Unlike a split (an allgather of colours
+     * over the whole communicator, then a context id agreed by all), only the cluster's
+     * members agree, and a cluster of one makes its communicator without a message. */
+    const struct gc_layout *l = &st->layout;
+    int c = l->cluster_of[st->rank];
+    MPI_Group all, mine;
+    if ((rc = PMPI_Comm_group(priv, &all)) != MPI_SUCCESS)
+      return rc;
+    rc = PMPI_Group_incl(all, l->cluster_size[c], l->members + l->cluster_start[c], &mine);
+    PMPI_Group_free(&all);
+    if (rc != MPI_SUCCESS)
+      return rc;
+    rc = PMPI_Comm_create_group(priv, mine, TAG_CLUSTER, &st->cluster_comm);
+    PMPI_Group_free(&mine);
     if (rc != MPI_SUCCESS)
       return rc;
   }
@@ -177,10 +250,28 @@ int gc_comm_leaders(struct gc_comm_state *st, MPI_Comm *out)
     int rc = gc_comm_private(st, &priv);
     if (rc != MPI_SUCCESS)
       return rc;
-    int leader = st->layout.index_in_cluster[st->rank] == 0;
-    rc = PMPI_Comm_split(priv, leader ? 0 : MPI_UNDEFINED, st->rank, &st->leader_comm);
-    if (rc != MPI_SUCCESS)
-      return rc;
+    /* As the cluster communicators: made by the leaders alone; the others need none. */
+    const struct gc_layout *l = &st->layout;
+    if (l->index_in_cluster[st->rank] == 0) {
+      int *leaders = malloc(sizeof(int) * (size_t)l->nclusters);
+      MPI_Group all, group;
+      if (!leaders)
+        return MPI_ERR_NO_MEM;
+      for (int c = 0; c < l->nclusters; c++)
+        leaders[c] = gc_layout_leader(l, c);
+      rc = PMPI_Comm_group(priv, &all);
+      if (rc == MPI_SUCCESS) {
+        rc = PMPI_Group_incl(all, l->nclusters, leaders, &group);
+        PMPI_Group_free(&all);
+      }
+      free(leaders);
+      if (rc != MPI_SUCCESS)
+        return rc;
+      rc = PMPI_Comm_create_group(priv, group, TAG_LEADERS, &st->leader_comm);
+      PMPI_Group_free(&group);
+      if (rc != MPI_SUCCESS)
+        return rc;
+    }
     st->have_leader_comm = 1;
   }
   *out = st->leader_comm;

@@ -9,22 +9,10 @@
 #define GC_COMM_STATE_H
 
 #include <mpi.h>
+#include "decision.h"
 #include "layout.h"
 #include "network.h"
 #include "op.h"
-
-/* A choice `auto` made, kept so that the same call again costs one comparison
- * (dispatch.c). Keyed by exactly what the choice reads besides the state: the call's
- * bytes and root cluster (supports and predict read nothing else, op.h), and the
- * state's version. Every rank holds the same entries: they are written by the same
- * calls, in the same order, from data identical on every rank. */
-struct gc_decision {
-  size_t bytes;
-  int root_cluster;         /* -1 for an operation without root */
-  int algorithm;
-  unsigned long long stamp; /* version + 1 when made; 0: empty */
-};
-enum { GC_DECISIONS = 16 }; /* per operation, one per size class (log2 bytes mod 16) */
 
 /* One operation's part of the state. */
 struct gc_op_state {
@@ -48,7 +36,7 @@ struct gc_comm_state {
   MPI_Comm cluster_comm; /* my cluster's members, ordered as in comm; MPI_COMM_NULL until needed */
   MPI_Comm leader_comm;  /* one leader per cluster (lowest rank), MPI_COMM_NULL elsewhere */
   int have_leader_comm;
-  unsigned long long id; /* identical on all members; 0 until the private duplicate exists */
+  unsigned long long id; /* identical on all members; 0 until named (gc_comm_named) */
   unsigned long long calls; /* intercepted calls so far on this communicator */
   int probed;               /* the latency probe ran (probe.h); network.latency is measured */
   /* Bumped by whatever changes what a choice reads (the probe's new network view;
@@ -65,6 +53,9 @@ struct gc_comm_state *gc_comm_state_get(MPI_Comm comm);
 /* Lazily created sub-communicators; MPI_SUCCESS or the PMPI error code.
  * Collective over the communicator: call them on every member or on none. */
 int gc_comm_private(struct gc_comm_state *st, MPI_Comm *out);
+/* The private duplicate, and st->id agreed by all members (one broadcast, the first
+ * time): for what names the communicator (the log, the probe's report). */
+int gc_comm_named(struct gc_comm_state *st, MPI_Comm *out);
 int gc_comm_cluster(struct gc_comm_state *st, MPI_Comm *out);
 int gc_comm_leaders(struct gc_comm_state *st, MPI_Comm *out); /* MPI_COMM_NULL on non-leaders */
 

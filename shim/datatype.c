@@ -2,7 +2,10 @@
 #include "datatype.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
+
+#include "gridcoll.h"
 
 /* A duplicate of MPI_COMM_SELF with MPI_ERRORS_RETURN: the probe's errors come back as
  * codes. Created on first use (a collective over this process alone, so safe inside any
@@ -43,9 +46,10 @@ static int packable(MPI_Datatype type)
  * PMPI_Bcast, a forged one whose index is out of range (it reads the size from the
  * handle's bits), but asserts and aborts when asked its extent: gridcoll must not ask.
  * Such a call passes through untouched, so the result is the library's. */
-static int named_known(MPI_Datatype type)
+static int named_known(MPI_Datatype type, int *predefined)
 {
   int ni, na, nd, combiner;
+  *predefined = 0;
   if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
     return 0;
   if (combiner != MPI_COMBINER_NAMED)
@@ -55,14 +59,48 @@ static int named_known(MPI_Datatype type)
   };
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
     if (type == known[i])
-      return 1;
+      return *predefined = 1;
   return 0;
+}
+
+/* The predefined datatypes found usable last, per thread, with their sizes: what a
+ * passthrough call's prepare would otherwise ask MPI three times (a pack, an envelope
+ * and a size: about 300 instructions). Only predefined ones: MPI never frees them, and
+ * no derived datatype can take their handle values, so a slot stays true for the whole
+ * run. A derived datatype's handle is reused after MPI_Type_free by a type that may be
+ * uncommitted or of another size, and gridcoll does not see the free: those are asked
+ * each time. */
+enum { TYPE_SLOTS = 4 };
+static GC_TLS struct {
+  MPI_Datatype type;
+  MPI_Count size;
+  int set;
+} known_types[TYPE_SLOTS];
+
+/* MPI_Datatype is an int (MPICH: the size sits in bits 8-15, the index in the low
+ * byte) or a pointer (Open MPI: static objects some hundred bytes apart). */
+static unsigned type_index(MPI_Datatype type)
+{
+  uintptr_t h = (uintptr_t)type;
+  return (unsigned)((h ^ (h >> 8) ^ (h >> 10)) % TYPE_SLOTS);
 }
 
 int gc_datatype_usable(MPI_Datatype type, MPI_Count *size)
 {
-  return type != MPI_DATATYPE_NULL && packable(type) && named_known(type) &&
-         PMPI_Type_size_x(type, size) == MPI_SUCCESS && *size != MPI_UNDEFINED;
+  unsigned i = type_index(type);
+  if (known_types[i].set && known_types[i].type == type) {
+    *size = known_types[i].size;
+    return 1;
+  }
+  int predefined;
+  int usable = type != MPI_DATATYPE_NULL && packable(type) && named_known(type, &predefined) &&
+               PMPI_Type_size_x(type, size) == MPI_SUCCESS && *size != MPI_UNDEFINED;
+  if (usable && predefined) {
+    known_types[i].type = type;
+    known_types[i].size = *size;
+    known_types[i].set = 1;
+  }
+  return usable;
 }
 
 /* Named types whose bytes are all data, and contiguous runs or duplicates of such types

@@ -1,7 +1,8 @@
 /* The dispatch (dispatch.h): one function for every collective.
  *
  * Route of a blocking call, cheapest exit first:
- *   1. a forced `native` with nothing recorded: the MPI library, nothing looked up;
+ *   1. a forced `native` with nothing recorded: the MPI library, nothing looked up
+ *      (tested by the wrapper, gc_dispatch_bypass, before the re-entry guard);
  *   2. the communicator's state (comm_state.h); none (an intercommunicator, processes
  *      outside MPI_COMM_WORLD): the MPI library;
  *   3. nothing to choose on this communicator (one cluster, logging off): the library;
@@ -23,8 +24,7 @@
 #include "select.h"
 #include "summary.h"
 
-/* Per op id, set at MPI_Init before any call is intercepted, read-only afterwards. */
-static int passthrough[GC_OP_LAST];
+int gc_dispatch_passthrough[GC_OP_LAST];
 
 static int is(const char *wanted, const char *name)
 {
@@ -34,7 +34,8 @@ static int is(const char *wanted, const char *name)
 void gc_dispatch_configure(const struct gc_op *op)
 {
   /* The probe measures even for a forced native (its latency file is a result). */
-  passthrough[op->id] = is(op->wanted, "native") && !gc_log_enabled() && !gc_g.cfg.probe;
+  gc_dispatch_passthrough[op->id] =
+      is(op->wanted, "native") && !gc_log_enabled() && !gc_g.cfg.probe;
 }
 
 static int run_native(const struct gc_op *op, void *call, struct gc_comm_state *st)
@@ -42,8 +43,9 @@ static int run_native(const struct gc_op *op, void *call, struct gc_comm_state *
   return op->algorithms[GC_NATIVE].run(call, st, NULL);
 }
 
-/* Step 3, decided at the first call of op on st: identical on every rank. */
-static void learn(const struct gc_op *op, struct gc_op_state *os, const struct gc_comm_state *st)
+/* Step 3, decided at the first call of op on st: identical on every rank. Out of line:
+ * it runs once, and inlined it would make every call save registers. */
+static __attribute__((noinline)) void learn(const struct gc_op *op, struct gc_op_state *os, const struct gc_comm_state *st)
 {
   int grid_possible = 0;
   for (int i = 1; i < op->nalgorithms; i++)
@@ -53,15 +55,6 @@ static void learn(const struct gc_op *op, struct gc_op_state *os, const struct g
   os->native_only =
       !gc_log_enabled() && !probe_due && (is(op->wanted, "native") || !grid_possible);
   os->known = 1;
-}
-
-/* The decision cache's slot for a call (comm_state.h: struct gc_decision). */
-static struct gc_decision *decision_slot(struct gc_op_state *os, size_t bytes)
-{
-  unsigned log2 = 0;
-  while (bytes >>= 1)
-    log2++;
-  return &os->decision[log2 % GC_DECISIONS];
 }
 
 static int root_cluster(const struct gc_comm_state *st, const struct gc_call *c)
@@ -118,29 +111,11 @@ static int run(const struct gc_op *op, void *call, struct gc_comm_state *st,
   return rc;
 }
 
-/* Step 5: the decision made before for this call, or -1. */
-static int decided(struct gc_op_state *os, const struct gc_comm_state *st,
-                   const struct gc_call *c)
+/* Steps 4-6. Out of line, so that steps 2-3 save no registers. */
+static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void *call,
+                                                   struct gc_comm_state *st,
+                                                   struct gc_op_state *os)
 {
-  const struct gc_decision *d = decision_slot(os, c->bytes);
-  return d->stamp == st->version + 1 && d->bytes == c->bytes &&
-                 d->root_cluster == root_cluster(st, c)
-             ? d->algorithm
-             : -1;
-}
-
-int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
-{
-  if (passthrough[op->id])
-    return run_native(op, call, NULL);
-  struct gc_comm_state *st = gc_comm_state_get(comm);
-  if (!st)
-    return run_native(op, call, NULL);
-  struct gc_op_state *os = &st->op[op->id];
-  if (!os->known)
-    learn(op, os, st);
-  if (os->native_only)
-    return run_native(op, call, st);
   struct gc_call c;
   if (!op->prepare(call, &c) || c.root >= st->size)
     return run_native(op, call, NULL);
@@ -148,7 +123,7 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
   int logging = gc_log_enabled(), ran, rc;
   int automatic = is(op->wanted, "auto");
   if (!logging && automatic) {
-    int a = decided(os, st, &c);
+    int a = gc_decision_find(os->decision, c.bytes, root_cluster(st, &c), st->version);
     if (a == GC_NATIVE)
       return run_native(op, call, st);
     if (a > 0 && op->algorithms[a].supports(call, st)) {
@@ -163,8 +138,12 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
   struct gc_record rec = {.op = op->id, .op_name = op->name, .root = c.root, .bytes = c.bytes};
   int a = choose(op, call, st, plans, &rec);
   if (automatic) {
-    struct gc_decision *d = decision_slot(os, c.bytes);
-    *d = (struct gc_decision){c.bytes, root_cluster(st, &c), a, st->version + 1};
+    int rc_of = root_cluster(st, &c);
+    gc_decision_put(os->decision, c.bytes, rc_of, st->version, a);
+    /* What test/mpi/fastpath.sh counts: one line per choice made, none per reuse. */
+    if (!logging)
+      gc_debug(3, "%s of %zu B (root cluster %d): auto chose %s, kept for the same call again",
+               op->name, c.bytes, rc_of, rec.algorithm_name);
   }
   if (!logging)
     return run(op, call, st, &plans[a], &ran);
@@ -181,6 +160,19 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
   if (gc_call_stop(st, &timing, &rec) && st->rank == 0)
     gc_summary_add(&rec);
   return rc;
+}
+
+int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
+{
+  struct gc_comm_state *st = gc_comm_state_get(comm);
+  if (!st)
+    return run_native(op, call, NULL);
+  struct gc_op_state *os = &st->op[op->id];
+  if (!os->known)
+    learn(op, os, st);
+  if (os->native_only)
+    return run_native(op, call, st);
+  return dispatch_call(op, call, st, os);
 }
 
 void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry)

@@ -4,12 +4,25 @@
 #ifndef GC_DISPATCH_H
 #define GC_DISPATCH_H
 
+#include "gridcoll.h"
 #include "log.h"
 #include "op.h"
 
 /* At MPI_Init, once the configuration and the log are settled: what op's calls can
  * skip entirely (a forced `native` with nothing recorded goes straight to the library). */
 void gc_dispatch_configure(const struct gc_op *op);
+
+/* Per op id, written at MPI_Init before any call is intercepted, read-only afterwards:
+ * 1 when every blocking call of the op goes straight to the MPI library. */
+extern int gc_dispatch_passthrough[GC_OP_LAST] __attribute__((visibility("hidden")));
+
+/* 1 when a blocking call of op id goes straight to PMPI (gridcoll off, or the op's
+ * passthrough): tested by the wrapper before the re-entry guard, so such a call costs
+ * two loads and a jump. */
+static inline int gc_dispatch_bypass(enum gc_op_id id)
+{
+  return !gc_is_active() || gc_dispatch_passthrough[id];
+}
 
 /* A blocking call: the state of comm, the choice (cached, or gc_select over what each
  * algorithm supports and predicts), the run, the fall-back to the MPI library's own

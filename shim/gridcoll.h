@@ -47,9 +47,38 @@ void gc_shutdown(void);
 int gc_other_mpi_check(void);
 void *gc_other_mpi_function(const char *name);
 
-/* Per-thread re-entry guard: calls made by gridcoll itself are never intercepted. */
-int gc_guard_enter(void); /* 1 if entered, 0 if this thread is already inside gridcoll */
-void gc_guard_leave(void);
+/* Thread-local storage on the per-call path. The preloaded library (the pic/ build,
+ * -DGC_TLS_INITIAL_EXEC) is loaded with the program, so its few bytes of thread-locals
+ * can live in the static TLS block: one %fs-relative load, where the default model of
+ * a shared object calls __tls_get_addr (about 10 instructions) at each access. Under
+ * SMPI the program is dlopen()ed once per simulated rank, where static TLS would run
+ * out: the default model there. */
+#ifdef GC_TLS_INITIAL_EXEC
+#define GC_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+#else
+#define GC_TLS _Thread_local
+#endif
+
+/* Per-thread re-entry guard: calls made by gridcoll itself are never intercepted. A
+ * callback (an attribute delete function, a user error handler) might call MPI_ names
+ * from inside; the guard makes such calls pass straight through. Per thread, because
+ * under MPI_THREAD_MULTIPLE two threads may be inside gridcoll on different
+ * communicators. Inline: every intercepted call enters and leaves it. */
+extern GC_TLS int gc_guard_inside __attribute__((visibility("hidden")));
+
+/* 1 if entered, 0 if this thread is already inside gridcoll. */
+static inline int gc_guard_enter(void)
+{
+  if (gc_guard_inside)
+    return 0;
+  gc_guard_inside = 1;
+  return 1;
+}
+
+static inline void gc_guard_leave(void)
+{
+  gc_guard_inside = 0;
+}
 
 /* Messages on stderr, prefixed "gridcoll:", by the verbosity rule of msg.c. gc_warn
  * prints from world rank 0 only (every rank takes the same path, so rank 0 speaks for

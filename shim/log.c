@@ -242,7 +242,7 @@ void gc_call_start(struct gc_comm_state *st, struct gc_timing *t)
 {
   MPI_Comm priv = MPI_COMM_NULL;
   /* The private duplicate also gives the communicator its id for the records. */
-  t->logging = lg.timing && gc_comm_private(st, &priv) == MPI_SUCCESS;
+  t->logging = lg.timing && gc_comm_named(st, &priv) == MPI_SUCCESS;
   if (t->logging && lg.sync)
     PMPI_Barrier(priv);
   t->t0 = PMPI_Wtime();
@@ -275,7 +275,7 @@ void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec)
   MPI_Comm priv = MPI_COMM_NULL;
   st->calls++;
   /* lg.timing is the same on every rank, so every member creates the duplicate or none. */
-  if (!lg.timing || gc_comm_private(st, &priv) != MPI_SUCCESS)
+  if (!lg.timing || gc_comm_named(st, &priv) != MPI_SUCCESS)
     return;
   rec->comm_id = st->id;
   rec->call = st->calls - 1;

@@ -66,7 +66,7 @@ int gc_probe_latency(struct gc_comm_state *st)
   int k = st->layout.nclusters, rc;
   size_t kk = (size_t)k * (size_t)k;
   MPI_Comm priv, leaders;
-  if ((rc = gc_comm_private(st, &priv)) != MPI_SUCCESS ||
+  if ((rc = gc_comm_named(st, &priv)) != MPI_SUCCESS ||
       (rc = gc_comm_leaders(st, &leaders)) != MPI_SUCCESS)
     return rc;
   /* lat[kk] is the failure flag, merged with the matrix. Agree on the memory before

@@ -69,7 +69,7 @@ int gc_alltoall_call_prepare(void *args, struct gc_call *out)
 GC_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-  if (!gc_is_active() || !gc_guard_enter())
+  if (gc_dispatch_bypass(GC_OP_ALLTOALL) || !gc_guard_enter())
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   struct gc_alltoall_call call = {.sendbuf = sendbuf, .sendcount = sendcount,
                                   .sendtype = sendtype, .recvbuf = recvbuf,
@@ -84,7 +84,7 @@ GC_EXPORT int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                              MPI_Comm comm)
 {
-  if (!gc_is_active() || !gc_guard_enter())
+  if (gc_dispatch_bypass(GC_OP_ALLTOALL) || !gc_guard_enter())
     return PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   struct gc_alltoall_call call = {.sendbuf = sendbuf, .sendcount = sendcount,
                                   .sendtype = sendtype, .recvbuf = recvbuf,

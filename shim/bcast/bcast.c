@@ -89,7 +89,7 @@ int gc_bcast_call_prepare(void *args, struct gc_call *out)
 
 GC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-  if (!gc_is_active() || !gc_guard_enter())
+  if (gc_dispatch_bypass(GC_OP_BCAST) || !gc_guard_enter())
     return PMPI_Bcast(buffer, count, datatype, root, comm);
   struct gc_bcast_call call = {.buffer = buffer, .count = count, .datatype = datatype,
                                .root = root, .comm = comm};
@@ -102,7 +102,7 @@ GC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root
 GC_EXPORT int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                           MPI_Comm comm)
 {
-  if (!gc_is_active() || !gc_guard_enter())
+  if (gc_dispatch_bypass(GC_OP_BCAST) || !gc_guard_enter())
     return PMPI_Bcast_c(buffer, count, datatype, root, comm);
   struct gc_bcast_call call = {.buffer = buffer, .count = count, .datatype = datatype,
                                .root = root, .comm = comm, .large = 1};

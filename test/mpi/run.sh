@@ -63,13 +63,18 @@ skip() { skipped=$((skipped + 1)); echo "skip $1 ($2)"; }
 warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |bcast )'; }
 no_failures() { [ "$rc" = 0 ] && grep -q ' 0 failed' out && ! grep -q '^FAIL' out; }
 
-# ONLY=files: the file-handling cases alone (test/mpi/files.sh), for a quick check.
-if [ "${ONLY:-}" = files ]; then
-  . "$ROOT/test/mpi/files.sh"
-  echo "mpi files ($GC_LAUNCHER): $passed passed, $failed failed"
-  [ "$failed" = 0 ]
-  exit
-fi
+# ONLY=files or ONLY=fastpath: one group of cases alone (test/mpi/files.sh: the files
+# gridcoll reads and writes; test/mpi/fastpath.sh: the passthrough path, the decision
+# cache, the first call), for a quick check.
+case ${ONLY:-} in
+  '') ;;
+  files | fastpath)
+    . "$ROOT/test/mpi/$ONLY.sh"
+    echo "mpi $ONLY ($GC_LAUNCHER): $passed passed, $failed failed"
+    [ "$failed" = 0 ]
+    exit ;;
+  *) echo "test/mpi/run.sh: ONLY=$ONLY: expected files or fastpath" >&2; exit 2 ;;
+esac
 
 # ONLY=calibrate: the gridcoll-calibrate cases alone (test/mpi/calibrate.sh).
 if [ "${ONLY:-}" = calibrate ]; then
@@ -335,6 +340,9 @@ no_failures && [ "$(warnings)" = 1 ] && grep -q 'differs between ranks' err && [
 
 # --- files that are not what they seem: FIFOs, devices, huge, binary ----------------------
 . "$ROOT/test/mpi/files.sh"
+
+# --- the passthrough path: the decision cache, the first call on a communicator ----------
+. "$ROOT/test/mpi/fastpath.sh"
 
 # --- gridcoll-report: a real sweep's logs, merged per call ------------------------------
 # 4 ranks in two virtual clusters, sizes 1, 4, 16 KiB, 2 calls each (merged over the 4

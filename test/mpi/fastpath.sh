@@ -1,0 +1,46 @@
+# Sourced by test/mpi/run.sh (ONLY=fastpath runs these cases alone): what gridcoll does
+# on calls whose outcome it already knows.
+#
+# The decision cache (shim/decision.h). test/mpi/decide makes, on two communicators, for
+# 4 sizes (two of them in one size class), broadcasts from each of 4 roots 3 times, then
+# 3 all-to-alls; roots 0-1 are one cluster, 2-3 the other. At verbose 3, without a log,
+# gridcoll says each choice `auto` makes and keeps. A working cache makes exactly one per
+# (communicator, operation, bytes, root cluster): 2 x 4 x (2 + 1) = 24 per rank, the
+# same lines in the same order on every rank. A cache that never hits says more; one
+# that ignores the root cluster or the bytes says fewer; a choice made on one rank only
+# breaks the order.
+decisions_ok() {
+  local r n
+  for r in 0 1 2 3; do
+    grep "^gridcoll: \[$r\] .*: auto chose " err | sed "s/^gridcoll: \[$r\] //" >"choices-$r"
+    n=$(wc -l <"choices-$r")
+    [ "$n" = 24 ] || { echo "rank $r made $n choices, expected 24" >>out; return 1; }
+  done
+  cmp -s choices-0 choices-1 && cmp -s choices-0 choices-2 && cmp -s choices-0 choices-3
+}
+mpirun 4 GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_VERBOSE=3 -- "$T/decide"
+no_failures && grep -q '^decide: 120 calls per rank, 0 failed' out && decisions_ok &&
+  pass "decision cache: one choice per (communicator, op, bytes, root cluster), the same on every rank" ||
+  fail "decision cache: one choice per (communicator, op, bytes, root cluster), the same on every rank"
+
+# With the probe, every communicator's view changes (its version is bumped) at its first
+# call, before any choice: choices are made, and kept, under the probed view only.
+mpirun 4 GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_PROBE=1 GRIDCOLL_VERBOSE=3 -- "$T/decide"
+no_failures && grep -q '^decide: 120 calls per rank, 0 failed' out && decisions_ok &&
+  pass "decision cache after the probe: kept under the new network view" ||
+  fail "decision cache after the probe: kept under the new network view"
+
+# With a log, nothing is served from the cache: every call is chosen, run, timed and
+# recorded (120 records per rank), and no choice is announced as kept.
+rm -f dc-*.csv
+mpirun 4 GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_VERBOSE=3 GRIDCOLL_LOG="$tmp/dc-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/decide"
+records_ok() {
+  local r
+  for r in 0 1 2 3; do
+    [ "$(awk 'NR > 1' "dc-$r.csv" | wc -l)" = 120 ] || return 1
+  done
+  ! grep -q ': auto chose ' err
+}
+no_failures && records_ok &&
+  pass "decision cache with a log: every call recorded" ||
+  fail "decision cache with a log: every call recorded"
