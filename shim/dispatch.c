@@ -21,7 +21,6 @@
 #include "gridcoll.h"
 #include "probe.h"
 #include "select.h"
-#include "summary.h"
 
 /* Per op id, set at MPI_Init before any call is intercepted, read-only afterwards. */
 static int passthrough[GC_OP_LAST];
@@ -178,8 +177,7 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
     rec.predicted = -1;
     rec.model = NULL;
   }
-  if (gc_call_stop(st, &timing, &rec) && st->rank == 0)
-    gc_summary_add(&rec);
+  gc_call_stop(st, &timing, &rec); /* the summary gets it from the log */
   return rc;
 }
 

@@ -79,6 +79,14 @@ if [ "${ONLY:-}" = calibrate ]; then
   exit
 fi
 
+# ONLY=log: the per-call log's cases alone (test/mpi/log.sh).
+if [ "${ONLY:-}" = log ]; then
+  . "$ROOT/test/mpi/log.sh"
+  echo "mpi log ($GC_LAUNCHER): $passed passed, $failed failed"
+  [ "$failed" = 0 ]
+  exit
+fi
+
 # --- correctness under every topology and algorithm --------------------------------
 cat >interleaved.cfg <<'CFG'
 clusters = ( { name = "even"; ranks = "0,2"; }, { name = "odd"; ranks = "1,3"; } );
@@ -223,28 +231,7 @@ no_failures && [ "$(wc -l <ic-0.csv)" = 1 ] && [ "$(warnings)" = 0 ] &&
   pass "intercommunicators pass through, unlogged" || fail "intercommunicators pass through, unlogged"
 
 # --- the log ---------------------------------------------------------------------------
-# One record per call and rank, a header, the same communicator id for the same call on
-# every rank, and in sync mode rank 0 holds the slowest rank's time.
-check_log() { # mode
-  local mode=$1 calls
-  mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/log-$mode-%r.csv" GRIDCOLL_LOG_MODE="$mode" -- "$T/alltoall" quick
-  calls=$(sed -n 's/.* \([0-9]*\) calls per rank/\1/p' out)
-  no_failures || return 1
-  for r in 0 1 2; do
-    [ "$(head -1 "log-$mode-$r.csv")" = "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,candidates" ] || return 1
-    [ "$(tail -n +2 "log-$mode-$r.csv" | wc -l)" = "$calls" ] || return 1
-    awk -F, -v r=$r 'NR > 1 && ($1 != r || NF != 13 || $3 != 3 || $5 != "alltoall" || $9 != 2 || $12 < 0) { exit 1 }' "log-$mode-$r.csv" || return 1
-  done
-  # Same communicator id and call index on every rank, line by line.
-  paste -d' ' <(cut -d, -f2,4 "log-$mode-0.csv") <(cut -d, -f2,4 "log-$mode-1.csv") <(cut -d, -f2,4 "log-$mode-2.csv") |
-    awk 'NR > 1 && ($1 != $2 || $2 != $3) { exit 1 }' || return 1
-  if [ "$mode" = sync ]; then
-    paste -d, "log-$mode-0.csv" "log-$mode-1.csv" "log-$mode-2.csv" |
-      awk -F, 'NR > 1 && ($12 < $25 || $12 < $38) { exit 1 }' || return 1
-  fi
-}
-check_log sync && pass "log: one record per call and rank (sync)" || fail "log: one record per call and rank (sync)"
-check_log local && pass "log: one record per call and rank (local)" || fail "log: one record per call and rank (local)"
+. "$ROOT/test/mpi/log.sh"
 
 mpirun 2 GRIDCOLL_LOG="$tmp/f-%r.csv" -- "$T/fortran"
 if no_failures && [ "$(tail -n +2 f-0.csv | cut -d, -f5 | sort | uniq -c | awk '{printf "%s=%s ", $2, $1}')" = "alltoall=2 bcast=2 " ] &&
