@@ -139,12 +139,14 @@ static void write_failed(const char *what)
 static void flush_records(void);
 static void write_latency(void);
 static void clock_sync(void);
+static void windows_abandon(void);
 
 /* A program that exits without MPI_Finalize still gets the records it buffered (users
  * debugging a crashed run need them). Local file writes only: MPI may be gone. Finalize
  * closed the file, so nothing is written twice. */
 static void log_at_exit(void)
 {
+  windows_abandon();
   pthread_mutex_lock(&lg.lock);
   if (lg.file) {
     write_latency();
@@ -367,6 +369,13 @@ static void window_settle(struct window *w)
   w->n = 0;
 }
 
+/* No completion time to be had: each call keeps the rank's own. */
+static void window_own_times(struct window *w)
+{
+  for (int i = 0; i < w->n; i++)
+    w->span[i] = w->rec[i].elapsed, w->span[GC_WINDOW + i] = 0;
+}
+
 static void window_wait(struct window *w)
 {
   if (w->req != MPI_REQUEST_NULL) {
@@ -452,7 +461,8 @@ int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record
     if (PMPI_Iallreduce(MPI_IN_PLACE, w->span, 2 * GC_WINDOW, MPI_DOUBLE, MPI_MAX,
                         st->private_comm, &w->req) != MPI_SUCCESS) {
       w->req = MPI_REQUEST_NULL;
-      window_settle(w); /* own times: better than none */
+      window_own_times(w);
+      window_settle(w);
     }
     lw->filling = !lw->filling;
   }
@@ -475,6 +485,19 @@ void gc_log_comm_free(struct gc_comm_state *st)
   }
   free(lw);
   st->log_window = NULL;
+}
+
+/* The program exits without MPI_Finalize: the calls still waiting for their completion
+ * time are written with each rank's own (MPI may be gone: no exchange, no wait). */
+static void windows_abandon(void)
+{
+  for (struct gc_log_window *lw = windows; lw; lw = lw->next)
+    for (int k = 0; k < 2; k++) {
+      struct window *w = &lw->w[k];
+      window_own_times(w);
+      w->req = MPI_REQUEST_NULL;
+      window_settle(w);
+    }
 }
 
 /* One call still waiting at MPI_Finalize, as the world exchanges it. */
@@ -538,9 +561,8 @@ static void settle_live_windows(void)
         w->span[GC_WINDOW + i] = fmax(w->span[GC_WINDOW + i], p->entry);
       }
     }
-    if (!ok) /* no memory for the exchange: each rank's own time */
-      for (int i = 0; i < w->n; i++)
-        w->span[i] = w->rec[i].elapsed, w->span[GC_WINDOW + i] = 0;
+    if (!ok) /* no memory for the exchange */
+      window_own_times(w);
     window_settle(w);
   }
   free(all);
