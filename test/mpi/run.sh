@@ -348,7 +348,7 @@ bad_report() {
     fail "gridcoll-report: $name"
 }
 printf 'rank,comm\n0,1\n' >short.csv
-{ head -1 rep-0.csv; echo '0,1,4,0,alltoall,lg,,1024,2,lg-grid,0.005,fast,'; } >badtime.csv
+{ head -1 rep-0.csv; echo '0,1,4,0,alltoall,lg,,1024,2,lg-grid,0.005,fast,,0.001'; } >badtime.csv
 { head -2 rep-0.csv; echo '0,1,4'; } >fields.csv
 bad_report "missing file" "missing.csv: No such file" missing.csv
 bad_report "not a gridcoll log" "short.csv:1: not a gridcoll log" short.csv
@@ -392,7 +392,7 @@ entry_log_ok() {
   local r
   for r in 0 1 2; do
     [ "$(ops_in "ep-$r.csv")" = "$entry_ops" ] || return 1
-    awk -F, 'NR > 1 && (NF != 13 || ($6 ~ /^native-/ && ($11 != "" || $12 != "")) || ($6 !~ /^native-/ && $12 == "")) { exit 1 }' "ep-$r.csv" || return 1
+    awk -F, 'NR > 1 && (NF != 14 || ($6 ~ /^native-/ && ($11 != "" || $12 != "" || $14 != "")) || ($6 !~ /^native-/ && ($12 == "" || $14 == ""))) { exit 1 }' "ep-$r.csv" || return 1
   done
   [ "$entry_grid" = 0 ] && return 0 # nothing timed: gridcoll-report has no records to show
   "$ROOT/scripts/gridcoll-report" ep-*.csv >rep.out 2>&1 &&
