@@ -38,6 +38,7 @@ struct gc_comm_state {
   int have_leader_comm;
   unsigned long long id; /* identical on all members; 0 until named (gc_comm_named) */
   unsigned long long calls; /* intercepted calls so far on this communicator */
+  struct gc_log_window *log_window; /* log.c's records awaiting their completion time */
   int probed;               /* the latency probe ran (probe.h); network.latency is measured */
   /* Bumped by whatever changes what a choice reads (the probe's new network view;
    * later, what measured calls teach): caches built on the old view (trees, decisions)

@@ -2,6 +2,8 @@
  * The file is created (with its header) at MPI_Init so an unwritable path is reported
  * at once; records are appended when the buffer fills and at MPI_Finalize. */
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 
 #include "gridcoll.h"
 #include "log.h"
+#include "summary.h"
 
 #define GC_LOG_BUFFER 4096 /* records (~100 bytes each) held before a write */
 
@@ -37,7 +40,7 @@ struct latency_row {
 
 static const char header[] =
     "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,"
-    "candidates\n";
+    "candidates,elapsed_s\n";
 
 int gc_log_expand_path(const char *pattern, int rank, char *out, size_t outlen)
 {
@@ -135,12 +138,15 @@ static void write_failed(const char *what)
 
 static void flush_records(void);
 static void write_latency(void);
+static void clock_sync(void);
+static void windows_abandon(void);
 
 /* A program that exits without MPI_Finalize still gets the records it buffered (users
  * debugging a crashed run need them). Local file writes only: MPI may be gone. Finalize
  * closed the file, so nothing is written twice. */
 static void log_at_exit(void)
 {
+  windows_abandon();
   pthread_mutex_lock(&lg.lock);
   if (lg.file) {
     write_latency();
@@ -162,6 +168,8 @@ void gc_log_open(const struct gc_config *cfg)
   lg.timing = cfg->log_file != NULL || gc_log_wants_summary(cfg);
   lg.sync = cfg->log_mode == GC_LOG_SYNC;
   lg.candidates = cfg->log_candidates;
+  if (lg.timing && lg.sync)
+    clock_sync();
   if (!cfg->log_file)
     return;
   char *path = lg.path;
@@ -220,6 +228,8 @@ static void flush_records(void)
       if (r->candidates[a].predicted >= 0)
         fprintf(lg.file, "%s%s=%.6g", a ? ";" : "", r->candidates[a].name,
                 r->candidates[a].predicted);
+    fputc(',', lg.file);
+    write_time(lg.file, r->elapsed);
     fputc('\n', lg.file);
   }
   if (lg.file && (ferror(lg.file) || fflush(lg.file) != 0))
@@ -238,36 +248,326 @@ static void store(const struct gc_record *rec)
   pthread_mutex_unlock(&lg.lock);
 }
 
+/* --- the completion time ---------------------------------------------------------------
+ *
+ * Each rank reads its clock at entry and exit and nothing else: no barrier, no reduction
+ * on the timed path. The completion time of a call is max(exit) - min(entry) over the
+ * ranks (a broadcast: minus the root's entry), in comm rank 0's clock... in world rank
+ * 0's, which is one clock for every communicator: each rank's offset to it is estimated
+ * once, at MPI_Init (clock_sync). The (exit, -entry) pairs of a communicator's calls wait
+ * in its window; when GC_WINDOW calls have gathered (the same call on every member) one
+ * nonblocking MPI_MAX allreduce over the private duplicate assembles them, and it is
+ * completed GC_WINDOW calls later, so nobody waits for it and no call starts skewed by
+ * it. A window still filling is assembled when the communicator is freed (collective)
+ * or at MPI_Finalize over the world. Every member ends with the same completion times. */
+#define GC_WINDOW 128
+
+struct gc_log_window {
+  struct window {
+    int n;
+    struct gc_record rec[GC_WINDOW];
+    double span[2 * GC_WINDOW]; /* [i]: exit, [GC_WINDOW + i]: -entry (the reference one) */
+    MPI_Request req;            /* MPI_REQUEST_NULL when not in flight */
+  } w[2];
+  int filling; /* index of the window receiving calls; the other may be in flight */
+  struct gc_log_window *next, *prev; /* every live one, for MPI_Finalize */
+};
+static struct gc_log_window *windows;
+static double clock_offset; /* this rank's clock minus world rank 0's */
+
+/* One ping-pong series from `me` measuring `peer`'s clock against its own: the sample of
+ * least round trip, offset = t_peer - (t_send + rtt/2) (SKaMPI, ReproMPI). Returns the
+ * peer's clock minus mine. */
+#define GC_SYNC_ROUNDS 8
+static double measure_offset(MPI_Comm c, int peer)
+{
+  double best_rtt = HUGE_VAL, offset = 0;
+  for (int i = 0; i < GC_SYNC_ROUNDS; i++) {
+    double t_peer, t_send = PMPI_Wtime();
+    PMPI_Send(NULL, 0, MPI_BYTE, peer, 1, c);
+    PMPI_Recv(&t_peer, 1, MPI_DOUBLE, peer, 2, c, MPI_STATUS_IGNORE);
+    double rtt = PMPI_Wtime() - t_send;
+    if (rtt < best_rtt)
+      best_rtt = rtt, offset = t_peer - (t_send + rtt / 2);
+  }
+  return offset;
+}
+
+static void answer_offset(MPI_Comm c, int measurer)
+{
+  for (int i = 0; i < GC_SYNC_ROUNDS; i++) {
+    PMPI_Recv(NULL, 0, MPI_BYTE, measurer, 1, c, MPI_STATUS_IGNORE);
+    double now = PMPI_Wtime();
+    PMPI_Send(&now, 1, MPI_DOUBLE, measurer, 2, c);
+  }
+}
+
+/* Collective over the world at MPI_Init: each rank's offset to world rank 0. Leaders (the
+ * lowest world rank of each cluster) first, measured by world rank 0 over the wide area
+ * one after the other; then every leader measures its members over its own cluster, the
+ * clusters at once, and hands each its total (member to leader plus leader to rank 0). */
+static void clock_sync(void)
+{
+  int global = 0, found = 0, *flag = NULL;
+  PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &flag, &found);
+  global = found && flag && *flag;
+  PMPI_Allreduce(MPI_IN_PLACE, &global, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (global || gc_g.world_size < 2 || !gc_g.world_cluster)
+    return;
+  MPI_Comm c;
+  if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS)
+    return;
+  int me = gc_g.world_rank, n = gc_g.world_size, *cl = gc_g.world_cluster;
+  int leader = me;
+  for (int r = 0; r < n; r++)
+    if (cl[r] == cl[me]) {
+      leader = r;
+      break;
+    }
+  double mine = 0;
+  if (me == 0) {
+    for (int r = 1; r < n; r++) {
+      int first = 1;
+      for (int q = 0; q < r && first; q++)
+        first = cl[q] != cl[r];
+      if (first && cl[r] != cl[0]) {
+        double o = measure_offset(c, r);
+        PMPI_Send(&o, 1, MPI_DOUBLE, r, 3, c);
+      }
+    }
+  } else if (leader == me) {
+    answer_offset(c, 0);
+    PMPI_Recv(&mine, 1, MPI_DOUBLE, 0, 3, c, MPI_STATUS_IGNORE);
+  }
+  if (leader == me) {
+    for (int r = me + 1; r < n; r++)
+      if (cl[r] == cl[me]) {
+        double o = measure_offset(c, r) + mine;
+        PMPI_Send(&o, 1, MPI_DOUBLE, r, 3, c);
+      }
+  } else {
+    answer_offset(c, leader);
+    PMPI_Recv(&mine, 1, MPI_DOUBLE, leader, 3, c, MPI_STATUS_IGNORE);
+  }
+  clock_offset = mine;
+  gc_debug(2, "clock offset to world rank 0: %.9g s", mine);
+  PMPI_Comm_free(&c);
+}
+
+/* The window's completion times are known: records stored, comm rank 0's summed. */
+static void window_settle(struct window *w)
+{
+  for (int i = 0; i < w->n; i++) {
+    struct gc_record *r = &w->rec[i];
+    r->actual = w->span[i] + w->span[GC_WINDOW + i];
+    if (r->actual < 0) /* a clock estimate off by more than the call took */
+      r->actual = 0;
+    store(r);
+    if (r->comm_rank == 0)
+      gc_summary_add(r);
+  }
+  w->n = 0;
+}
+
+/* No completion time to be had: each call keeps the rank's own. */
+static void window_own_times(struct window *w)
+{
+  for (int i = 0; i < w->n; i++)
+    w->span[i] = w->rec[i].elapsed, w->span[GC_WINDOW + i] = 0;
+}
+
+static void window_wait(struct window *w)
+{
+  if (w->req != MPI_REQUEST_NULL) {
+    PMPI_Wait(&w->req, MPI_STATUS_IGNORE);
+    window_settle(w);
+  }
+}
+
+/* Spans not sent yet get the neutral -DBL_MAX: an empty slot changes nothing. */
+static void window_pad(struct window *w)
+{
+  for (int i = w->n; i < GC_WINDOW; i++)
+    w->span[i] = w->span[GC_WINDOW + i] = -DBL_MAX;
+}
+
+static struct gc_log_window *window_of(struct gc_comm_state *st)
+{
+  struct gc_log_window *lw = st->log_window;
+  if (lw)
+    return lw;
+  lw = calloc(1, sizeof *lw);
+  if (!lw)
+    return NULL;
+  lw->w[0].req = lw->w[1].req = MPI_REQUEST_NULL;
+  pthread_mutex_lock(&lg.lock);
+  lw->next = windows;
+  if (windows)
+    windows->prev = lw;
+  windows = lw;
+  pthread_mutex_unlock(&lg.lock);
+  st->log_window = lw;
+  return lw;
+}
+
+static void window_unlink(struct gc_log_window *lw)
+{
+  pthread_mutex_lock(&lg.lock);
+  if (lw->prev)
+    lw->prev->next = lw->next;
+  else
+    windows = lw->next;
+  if (lw->next)
+    lw->next->prev = lw->prev;
+  pthread_mutex_unlock(&lg.lock);
+}
+
 void gc_call_start(struct gc_comm_state *st, struct gc_timing *t)
 {
   MPI_Comm priv = MPI_COMM_NULL;
   /* The private duplicate also gives the communicator its id for the records. */
   t->logging = lg.timing && gc_comm_named(st, &priv) == MPI_SUCCESS;
-  if (t->logging && lg.sync)
-    PMPI_Barrier(priv);
   t->t0 = PMPI_Wtime();
 }
 
 int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec)
 {
-  double elapsed = PMPI_Wtime() - t->t0;
+  double t1 = PMPI_Wtime();
   st->calls++;
   if (!t->logging)
     return 0;
-  if (lg.sync) {
-    double slowest = elapsed;
-    PMPI_Reduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, st->private_comm);
-    if (st->rank == 0)
-      elapsed = slowest;
-  }
   rec->comm_id = st->id;
   rec->call = st->calls - 1;
   rec->comm_size = st->size;
   rec->comm_rank = st->rank;
   rec->clusters = st->layout.nclusters;
-  rec->actual = elapsed;
-  store(rec);
+  rec->elapsed = rec->actual = t1 - t->t0;
+  struct gc_log_window *lw = lg.sync ? window_of(st) : NULL;
+  if (!lw) { /* local mode (or no memory for a window): the rank's own time */
+    store(rec);
+    if (st->rank == 0)
+      gc_summary_add(rec);
+    return 1;
+  }
+  struct window *w = &lw->w[lw->filling];
+  int i = w->n++;
+  w->rec[i] = *rec;
+  w->span[i] = t1 - clock_offset;
+  /* A broadcast starts when its root enters: the others' entries do not count. */
+  w->span[GC_WINDOW + i] = rec->root < 0 || rec->root == st->rank ? clock_offset - t->t0 : -DBL_MAX;
+  if (w->n == GC_WINDOW) {
+    struct window *other = &lw->w[!lw->filling];
+    window_wait(other);
+    if (PMPI_Iallreduce(MPI_IN_PLACE, w->span, 2 * GC_WINDOW, MPI_DOUBLE, MPI_MAX,
+                        st->private_comm, &w->req) != MPI_SUCCESS) {
+      w->req = MPI_REQUEST_NULL;
+      window_own_times(w);
+      window_settle(w);
+    }
+    lw->filling = !lw->filling;
+  }
   return 1;
+}
+
+void gc_log_comm_free(struct gc_comm_state *st)
+{
+  struct gc_log_window *lw = st->log_window;
+  if (!lw)
+    return;
+  window_unlink(lw);
+  window_wait(&lw->w[!lw->filling]);
+  struct window *w = &lw->w[lw->filling];
+  /* Every member holds the same number of calls: the same allreduce on all of them. */
+  if (w->n) {
+    window_pad(w);
+    PMPI_Allreduce(MPI_IN_PLACE, w->span, 2 * GC_WINDOW, MPI_DOUBLE, MPI_MAX, st->private_comm);
+    window_settle(w);
+  }
+  free(lw);
+  st->log_window = NULL;
+}
+
+/* The program exits without MPI_Finalize: the calls still waiting for their completion
+ * time are written with each rank's own (MPI may be gone: no exchange, no wait). */
+static void windows_abandon(void)
+{
+  for (struct gc_log_window *lw = windows; lw; lw = lw->next)
+    for (int k = 0; k < 2; k++) {
+      struct window *w = &lw->w[k];
+      window_own_times(w);
+      w->req = MPI_REQUEST_NULL;
+      window_settle(w);
+    }
+}
+
+/* One call still waiting at MPI_Finalize, as the world exchanges it. */
+struct pending {
+  unsigned long long comm, call;
+  double exit, entry; /* entry negated, as in the span */
+};
+
+static int pending_cmp(const void *a, const void *b)
+{
+  const struct pending *x = a, *y = b;
+  return x->comm != y->comm ? (x->comm > y->comm) - (x->comm < y->comm)
+                            : (x->call > y->call) - (x->call < y->call);
+}
+
+/* The communicators the application did not free: their calls still waiting are
+ * exchanged over the world (ids are unique across communicators) and every rank takes
+ * the maxima of its own. Collective over MPI_COMM_WORLD. */
+static void settle_live_windows(void)
+{
+  int mine = 0;
+  for (struct gc_log_window *lw = windows; lw; lw = lw->next) {
+    window_wait(&lw->w[!lw->filling]);
+    mine += lw->w[lw->filling].n;
+  }
+  int n = gc_g.world_size, *counts = malloc(sizeof(int) * (size_t)n * 2), total = 0, ok = 1;
+  struct pending *own = malloc(sizeof *own * (size_t)(mine + 1)), *all = NULL;
+  ok = counts && own;
+  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (ok) {
+    int k = 0;
+    for (struct gc_log_window *lw = windows; lw; lw = lw->next) {
+      struct window *w = &lw->w[lw->filling];
+      for (int i = 0; i < w->n; i++)
+        own[k++] = (struct pending){w->rec[i].comm_id, w->rec[i].call, w->span[i],
+                                    w->span[GC_WINDOW + i]};
+    }
+    int bytes = mine * (int)sizeof *own;
+    PMPI_Allgather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+    int *displs = counts + n;
+    for (int r = 0; r < n; r++)
+      displs[r] = total, total += counts[r];
+    all = malloc((size_t)total + 1);
+    ok = all != NULL;
+    PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (ok)
+      PMPI_Allgatherv(own, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+  }
+  size_t nall = ok ? (size_t)total / sizeof *all : 0;
+  if (ok)
+    qsort(all, nall, sizeof *all, pending_cmp);
+  for (struct gc_log_window *lw = windows; lw; lw = lw->next) {
+    struct window *w = &lw->w[lw->filling];
+    for (int i = 0; ok && i < w->n; i++) {
+      struct pending key = {w->rec[i].comm_id, w->rec[i].call, 0, 0};
+      struct pending *p = bsearch(&key, all, nall, sizeof *all, pending_cmp);
+      while (p > all && pending_cmp(p - 1, &key) == 0)
+        p--;
+      for (; p && p < all + nall && pending_cmp(p, &key) == 0; p++) {
+        w->span[i] = fmax(w->span[i], p->exit);
+        w->span[GC_WINDOW + i] = fmax(w->span[GC_WINDOW + i], p->entry);
+      }
+    }
+    if (!ok) /* no memory for the exchange */
+      window_own_times(w);
+    window_settle(w);
+  }
+  free(all);
+  free(own);
+  free(counts);
 }
 
 void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec)
@@ -283,7 +583,7 @@ void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec)
   rec->comm_rank = st->rank;
   rec->clusters = st->layout.nclusters;
   rec->predicted = -1;
-  rec->actual = -1;
+  rec->actual = rec->elapsed = -1;
   store(rec);
 }
 
@@ -358,6 +658,8 @@ static void write_latency(void)
 
 void gc_log_finalize(void)
 {
+  if (lg.timing && lg.sync)
+    settle_live_windows();
   pthread_mutex_lock(&lg.lock);
   write_latency();
   flush_records();

@@ -42,7 +42,10 @@ struct gc_record {
   int clusters;
   const char *model;       /* name of the model that predicted, NULL when none */
   double predicted;        /* seconds; < 0 when none */
-  double actual;           /* seconds */
+  double actual;           /* seconds: the collective's completion time in sync mode (the
+                            * first rank's entry, a broadcast's root's, to the last rank's
+                            * exit, in comm rank 0's clock), this rank's own in local mode */
+  double elapsed;          /* seconds: this rank's own time in the call */
   /* Every algorithm's prediction (index as in the op's table; < 0: none or unsupported),
    * written only with log.candidates = true. */
   int ncandidates;
@@ -50,9 +53,9 @@ struct gc_record {
   enum gc_entry entry;     /* GC_ENTRY_BLOCKING unless said otherwise */
 };
 
-/* Timing of one call: gc_call_start before the collective, gc_call_stop after.
- * In sync mode start is a barrier and stop a max-reduction, both outside the timed region,
- * so comm rank 0 holds the collective's completion time. */
+/* Timing of one call: gc_call_start before the collective, gc_call_stop after, each a
+ * clock read and nothing else. In sync mode the completion time is assembled later,
+ * outside any call (log.c: the window). */
 struct gc_timing {
   double t0;
   int logging;
@@ -65,9 +68,16 @@ int gc_log_enabled(void);
 /* Whether the configuration asks for the end-of-run summary (summary.h). */
 int gc_log_wants_summary(const struct gc_config *cfg);
 void gc_call_start(struct gc_comm_state *st, struct gc_timing *t);
-/* Fills rec->actual (and the id fields) and stores it; 1 when it did (the caller then
- * hands it to the summary on comm rank 0), 0 when nothing is timed. */
+/* Fills rec's times and id fields and keeps it: stored (and given to the summary on comm
+ * rank 0) at once in local mode; in sync mode once the completion time is assembled. 1
+ * when the call is recorded, 0 when nothing is timed. */
 int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec);
+/* The communicator is being freed (its attribute's delete callback, on every member, as
+ * MPI_Comm_free is collective): its pending records are assembled over st's private
+ * duplicate, still valid here, and the window freed. */
+void gc_log_comm_free(struct gc_comm_state *st);
+/* Collective over MPI_COMM_WORLD: the records of communicators still alive are
+ * assembled over the world, then written. */
 void gc_log_finalize(void);
 
 /* A nonblocking or persistent call, issued (rec->entry says which): fills the id fields

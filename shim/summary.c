@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,17 +10,65 @@
 #include "summary.h"
 
 #define GC_BUCKETS 66 /* 0 bytes, then one per power of two up to 2^64 */
-#define GC_CELLS (GC_OP_LAST * GC_MAX_ALGORITHMS * GC_BUCKETS)
+/* A cell per operation, algorithm, size bucket and phase: the first call on a
+ * communicator (its set-up: private duplicate, probe, trees) apart from the others. */
+#define GC_PHASES 2
+#define GC_CELLS (GC_PHASES * GC_OP_LAST * GC_MAX_ALGORITHMS * GC_BUCKETS)
 
 /* Summed fields, in one array per field so one MPI_SUM reduces them all. */
-enum { F_CALLS, F_ACTUAL, F_PREDICTED, F_PREDICTED_CALLS, F_ERROR, F_LAST };
+enum { F_CALLS, F_ACTUAL, F_PREDICTED, F_PREDICTED_CALLS, F_LAST };
+
+/* |predicted - actual| / actual, as a histogram per cell so that the median over every
+ * rank's calls merges with a sum: bin 0 below 1e-4 (0.01 %), then GC_ERR_PER_DECADE
+ * log-spaced bins per decade up to 1e4 (10^6 %), the last one open. Each bin also sums its
+ * errors: the median is read as the mean of the errors in its bin, which lie within a
+ * factor 10^(1/16) of each other. Allocated per cell at its first prediction; at
+ * MPI_Finalize only the cells some rank used travel. A mean of ratios would let one call
+ * with a tiny actual time swamp the rest. */
+#define GC_ERR_PER_DECADE 16
+#define GC_ERR_BINS (8 * GC_ERR_PER_DECADE + 1)
+struct histogram {
+  double count[GC_ERR_BINS], sum[GC_ERR_BINS];
+};
 
 static struct {
   int enabled;
   double sums[F_LAST][GC_CELLS];
   double max_actual[GC_CELLS];
+  struct histogram *error[GC_CELLS];
   pthread_mutex_t lock;
 } sm = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static int error_bin(double e)
+{
+  if (!(e >= 1e-4)) /* NaN included */
+    return 0;
+  int b = 1 + (int)floor((log10(e) + 4) * GC_ERR_PER_DECADE);
+  return b < GC_ERR_BINS ? b : GC_ERR_BINS - 1;
+}
+
+static void error_add(int c, double e)
+{
+  if (!sm.error[c] && !(sm.error[c] = calloc(1, sizeof *sm.error[c])))
+    return; /* out of memory: this cell's median counts fewer calls */
+  int b = error_bin(e);
+  sm.error[c]->count[b]++;
+  sm.error[c]->sum[b] += e;
+}
+
+/* The median of a histogram; < 0 when it is empty. */
+static double error_median(const struct histogram *h)
+{
+  double n = 0, seen = 0;
+  for (int b = 0; h && b < GC_ERR_BINS; b++)
+    n += h->count[b];
+  if (n == 0)
+    return -1;
+  int b = 0;
+  while (b < GC_ERR_BINS - 1 && (seen += h->count[b]) < n / 2)
+    b++;
+  return h->count[b] > 0 ? h->sum[b] / h->count[b] : 0;
+}
 
 int gc_summary_bucket(size_t bytes)
 {
@@ -31,15 +80,19 @@ int gc_summary_bucket(size_t bytes)
   return b;
 }
 
-static int cell(int op, int algorithm, int bucket)
+static int cell(int phase, int op, int algorithm, int bucket)
 {
-  return (op * GC_MAX_ALGORITHMS + algorithm) * GC_BUCKETS + bucket;
+  return ((phase * GC_OP_LAST + op) * GC_MAX_ALGORITHMS + algorithm) * GC_BUCKETS + bucket;
 }
 
 void gc_summary_reset(int enabled)
 {
   memset(sm.sums, 0, sizeof sm.sums);
   memset(sm.max_actual, 0, sizeof sm.max_actual);
+  for (int c = 0; c < GC_CELLS; c++) {
+    free(sm.error[c]);
+    sm.error[c] = NULL;
+  }
   sm.enabled = enabled;
 }
 
@@ -47,7 +100,7 @@ void gc_summary_add(const struct gc_record *rec)
 {
   if (!sm.enabled || rec->algorithm < 0 || rec->algorithm >= GC_MAX_ALGORITHMS)
     return;
-  int c = cell(rec->op, rec->algorithm, gc_summary_bucket(rec->bytes));
+  int c = cell(rec->call == 0, rec->op, rec->algorithm, gc_summary_bucket(rec->bytes));
   pthread_mutex_lock(&sm.lock);
   sm.sums[F_CALLS][c] += 1;
   sm.sums[F_ACTUAL][c] += rec->actual;
@@ -57,7 +110,7 @@ void gc_summary_add(const struct gc_record *rec)
     sm.sums[F_PREDICTED][c] += rec->predicted;
     sm.sums[F_PREDICTED_CALLS][c] += 1;
     if (rec->actual > 0)
-      sm.sums[F_ERROR][c] += fabs(rec->predicted - rec->actual) / rec->actual;
+      error_add(c, fabs(rec->predicted - rec->actual) / rec->actual);
   }
   pthread_mutex_unlock(&sm.lock);
 }
@@ -98,37 +151,96 @@ static void bucket_label(int b, char *buf, size_t len)
              human_size(ldexp(1, b), hi, sizeof hi));
 }
 
-static void print_table(FILE *f, const char *prefix, int sync, double (*sums)[GC_CELLS],
-                        const double *max_actual, gc_summary_namer *name)
+static void print_rows(FILE *f, const char *prefix, int phase, double (*sums)[GC_CELLS],
+                       const double *max_actual, struct histogram **error,
+                       gc_summary_namer *name)
 {
-  double total = 0;
-  for (int c = 0; c < GC_CELLS; c++)
-    total += sums[F_CALLS][c];
-  fprintf(f, "%ssummary of %.0f call(s) on %d rank(s); actual = %s\n", prefix, total,
-          gc_g.world_size,
-          sync ? "completion time of the collective (sync mode)"
-               : "time seen by rank 0 of each communicator (local mode)");
-  fprintf(f, "%s%-9s %-10s %-20s %7s %12s %12s %14s %12s\n", prefix, "op", "algorithm",
-          "message size", "calls", "mean actual", "max actual", "mean predicted", "mean |error|");
   for (int op = 0; op < GC_OP_LAST; op++)
     for (int a = 0; a < GC_MAX_ALGORITHMS; a++)
       for (int b = 0; b < GC_BUCKETS; b++) {
-        int c = cell(op, a, b);
+        int c = cell(phase, op, a, b);
         double n = sums[F_CALLS][c];
         if (n == 0)
           continue;
         char size[80], mean[32], max[32], pred[32] = "-", err[32] = "-";
         bucket_label(b, size, sizeof size);
-        double np = sums[F_PREDICTED_CALLS][c];
-        if (np > 0) {
+        double np = sums[F_PREDICTED_CALLS][c], median = error_median(error[c]);
+        if (np > 0)
           human_time(sums[F_PREDICTED][c] / np, pred, sizeof pred);
-          snprintf(err, sizeof err, "%.1f %%", 100 * sums[F_ERROR][c] / np);
-        }
-        fprintf(f, "%s%-9s %-10s %-20s %7.0f %12s %12s %14s %12s\n", prefix, name(op, -1),
+        if (median >= 0)
+          snprintf(err, sizeof err, "%.3g %%", 100 * median);
+        fprintf(f, "%s%-9s %-10s %-20s %7.0f %12s %12s %14s %14s\n", prefix, name(op, -1),
                 name(op, a), size, n,
                 human_time(sums[F_ACTUAL][c] / n, mean, sizeof mean),
                 human_time(max_actual[c], max, sizeof max), pred, err);
       }
+}
+
+static void print_table(FILE *f, const char *prefix, int sync, double (*sums)[GC_CELLS],
+                        const double *max_actual, struct histogram **error,
+                        gc_summary_namer *name)
+{
+  double total = 0, first = 0;
+  for (int c = 0; c < GC_CELLS; c++)
+    total += sums[F_CALLS][c];
+  for (int c = cell(1, 0, 0, 0); c < GC_CELLS; c++)
+    first += sums[F_CALLS][c];
+  fprintf(f, "%ssummary of %.0f call(s) on %d rank(s); actual = %s\n", prefix, total,
+          gc_g.world_size,
+          sync ? "completion time of the collective, first entry (a broadcast's root's) to "
+                 "last exit (sync mode)"
+               : "time seen by rank 0 of each communicator (local mode)");
+  fprintf(f, "%s%-9s %-10s %-20s %7s %12s %12s %14s %14s\n", prefix, "op", "algorithm",
+          "message size", "calls", "mean actual", "max actual", "mean predicted",
+          "median |error|");
+  print_rows(f, prefix, 0, sums, max_actual, error, name);
+  if (first > 0) {
+    fprintf(f, "%sfirst call on each communicator (set-up included), apart from the rows above:\n",
+            prefix);
+    print_rows(f, prefix, 1, sums, max_actual, error, name);
+  }
+}
+
+static void free_errors(struct histogram **error)
+{
+  for (int c = 0; c < GC_CELLS; c++) {
+    free(error[c]);
+    error[c] = NULL;
+  }
+}
+
+/* The histograms of the cells any rank used, summed on world rank 0 into error[].
+ * Collective over MPI_COMM_WORLD; 0 when memory ran out somewhere (no table then). */
+static int merge_errors(struct histogram **error)
+{
+  static int used[GC_CELLS];
+  int n = 0, ok = 1;
+  for (int c = 0; c < GC_CELLS; c++)
+    used[c] = sm.error[c] != NULL;
+  PMPI_Allreduce(MPI_IN_PLACE, used, GC_CELLS, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  for (int c = 0; c < GC_CELLS; c++)
+    n += used[c];
+  struct histogram *mine = calloc((size_t)n + 1, sizeof *mine), *all = NULL;
+  if (gc_g.world_rank == 0)
+    all = calloc((size_t)n + 1, sizeof *all);
+  ok = mine && (gc_g.world_rank != 0 || all);
+  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (ok && n > 0) {
+    for (int c = 0, k = 0; c < GC_CELLS; c++)
+      if (used[c] && sm.error[c])
+        mine[k++] = *sm.error[c];
+      else
+        k += used[c];
+    PMPI_Reduce(mine, all, n * 2 * GC_ERR_BINS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    for (int c = 0, k = 0; gc_g.world_rank == 0 && c < GC_CELLS; c++)
+      if (used[c] && (error[c] = malloc(sizeof *error[c])))
+        *error[c] = all[k++];
+      else
+        k += used[c];
+  }
+  free(mine);
+  free(all);
+  return ok;
 }
 
 void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name)
@@ -137,10 +249,15 @@ void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name)
   if (!sm.enabled)
     return;
   static double sums[F_LAST][GC_CELLS], max_actual[GC_CELLS];
+  static struct histogram *error[GC_CELLS];
   PMPI_Reduce(sm.sums, sums, F_LAST * GC_CELLS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   PMPI_Reduce(sm.max_actual, max_actual, GC_CELLS, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  if (gc_g.world_rank != 0)
+  int ok = merge_errors(error);
+  gc_summary_reset(0); /* frees this rank's histograms */
+  if (gc_g.world_rank != 0 || !ok) {
+    free_errors(error);
     return;
+  }
   FILE *f = stderr;
   char path[4096], why[4200];
   if (cfg->summary_file) {
@@ -154,7 +271,8 @@ void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name)
       f = stderr;
     }
   }
-  print_table(f, f == stderr ? "gridcoll: " : "", sync, sums, max_actual, name);
+  print_table(f, f == stderr ? "gridcoll: " : "", sync, sums, max_actual, error, name);
+  free_errors(error);
   if (f != stderr) {
     /* A full disk shows only here (the table fits in stdio's buffer): warn, as the log does. */
     int bad = ferror(f) != 0;

@@ -1,0 +1,76 @@
+# The per-call log (sourced by test/mpi/run.sh; ONLY=log runs these alone).
+# One record per call and rank, a header, the same communicator id for the same call on
+# every rank; in sync mode every rank holds the same actual_s, the collective's completion
+# time, at least each rank's own elapsed_s.
+check_log() { # mode
+  local mode=$1 calls
+  mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/log-$mode-%r.csv" GRIDCOLL_LOG_MODE="$mode" -- "$T/alltoall" quick
+  calls=$(sed -n 's/.* \([0-9]*\) calls per rank/\1/p' out)
+  no_failures || return 1
+  for r in 0 1 2; do
+    [ "$(head -1 "log-$mode-$r.csv")" = "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,candidates,elapsed_s" ] || return 1
+    [ "$(tail -n +2 "log-$mode-$r.csv" | wc -l)" = "$calls" ] || return 1
+    awk -F, -v r=$r 'NR > 1 && ($1 != r || NF != 14 || $3 != 3 || $5 != "alltoall" || $9 != 2 || $12 < 0 || $14 < 0) { exit 1 }' "log-$mode-$r.csv" || return 1
+  done
+  # Same communicator id and call index on every rank, line by line.
+  paste -d' ' <(cut -d, -f2,4 "log-$mode-0.csv") <(cut -d, -f2,4 "log-$mode-1.csv") <(cut -d, -f2,4 "log-$mode-2.csv") |
+    awk 'NR > 1 && ($1 != $2 || $2 != $3) { exit 1 }' || return 1
+  if [ "$mode" = sync ]; then
+    paste -d, "log-$mode-0.csv" "log-$mode-1.csv" "log-$mode-2.csv" |
+      awk -F, 'NR > 1 && ($12 != $26 || $12 != $40 || $12 < $14 - 1e-6 || $12 < $28 - 1e-6 || $12 < $42 - 1e-6) { exit 1 }' || return 1
+  else # local: the rank's own time
+    awk -F, 'NR > 1 && $12 != $14 { exit 1 }' "log-$mode-0.csv" || return 1
+  fi
+}
+check_log sync && pass "log: one record per call and rank (sync)" || fail "log: one record per call and rank (sync)"
+check_log local && pass "log: one record per call and rank (local)" || fail "log: one record per call and rank (local)"
+
+# Ranks entering at different times (test/mpi/skew.c, 300 ms sleeps): the logged time is
+# the collective's, from the first entry (a broadcast: the root's) to the last exit, the
+# same in every rank's log. Neither a barrier before the call (it hides the late rank) nor
+# a rank's own time (the root of call 2 leaves at once) passes; nor a first-entry start
+# for a broadcast (call 3 would count the wait for the root).
+mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/skew-%r.csv" GRIDCOLL_LOG_MODE=sync -- "$T/skew" 300
+no_failures && [ "$(warnings)" = 0 ] &&
+  paste -d, skew-0.csv skew-1.csv skew-2.csv |
+  awk -F, 'NR == 1 { next }
+           $12 != $26 || $12 != $40 { bad = 1 }
+           $4 == 2 && !($5 == "bcast" && $12 >= 0.25 && $14 < $12) { bad = 1 }
+           $4 == 3 && !($5 == "bcast" && $12 < $14 && $12 < $42) { bad = 1 }
+           $4 == 4 && !($5 == "alltoall" && $12 >= 0.25) { bad = 1 }
+           { n++ } END { exit bad || n != 5 }' &&
+  pass "log: completion time across late ranks, no barrier skew (sync)" ||
+  fail "log: completion time across late ranks, no barrier skew (sync)"
+
+# The summary's error is the median of |predicted - actual| / actual over a row's calls (a
+# mean of ratios let one call with a tiny actual time print 195501741 %), and the first
+# call on a communicator (its set-up) has rows apart. Recomputed here from rank 0's log
+# (every call is on the world, so rank 0 holds them all): the lower median per row, to
+# within the summary's bin (a factor 10^(1/16)).
+mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/med-%r.csv" GRIDCOLL_SUMMARY=1 -- "$T/sweep" 16384 5
+if [ "$rc" = 0 ] && [ "$(warnings)" = 0 ] && grep -q 'median |error|$' err &&
+   grep -q '^gridcoll: first call on each communicator' err; then
+  # "phase op algorithm bucket median" from the log; bucket as in summary.c.
+  awk -F, 'NR > 1 && $11 != "" && $12 > 0 {
+             b = 0; for (m = $8; m >= 1; m = int(m / 2)) b++
+             k = ($4 == 0) " " $5 " " $6 " " b; e = ($11 - $12) / $12; if (e < 0) e = -e
+             n[k]++; v[k, n[k]] = e }
+           END { for (k in n) { c = n[k]; for (i = 1; i <= c; i++) a[i] = v[k, i]
+                   for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+                   print k, a[int((c + 1) / 2)] } }' med-0.csv | sort >med-log.txt
+  # The same from the table: rows before the set-up line are phase 0.
+  awk 'BEGIN { p = 0 } /^gridcoll: first call on each/ { p = 1; next }
+       /^gridcoll: (alltoall|bcast) / { s = $4; sub(/^\[/, "", s); u = $5; sub(/,$/, "", u)
+         f = u == "B" ? 1 : u == "KiB" ? 1024 : 1048576; b = 0
+         for (m = s * f; m >= 1; m = int(m / 2)) b++
+         print p, $2, $3, b, $(NF - 1) / 100 }' err | sort >med-table.txt
+  if [ -s med-log.txt ] && [ "$(cut -d' ' -f1-4 med-log.txt)" = "$(cut -d' ' -f1-4 med-table.txt)" ] &&
+     paste -d' ' med-log.txt med-table.txt |
+       awk '{ r = ($10 + 1e-12) / ($5 + 1e-12); if (r > 1.16 || r < 0.86) bad = 1 } END { exit bad }'; then
+    pass "summary: median |error| per row, the set-up call apart"
+  else
+    fail "summary: median |error| per row, the set-up call apart"
+  fi
+else
+  fail "summary: median |error| per row, the set-up call apart"
+fi
