@@ -260,7 +260,7 @@ log = { file = "$tmp/cand-%r.csv"; candidates = true; summary = false; };
 CFG
 mpirun 3 GRIDCOLL_CONFIG="$tmp/cand.cfg" -- "$T/alltoall" quick
 no_failures && [ "$(warnings)" = 0 ] &&
-  awk -F, 'NR > 1 && ($10 != "naive-grid" || $11 <= 0 || $13 !~ /^native=[0-9.e-]+;lg=[0-9.e-]+$/) { exit 1 }' cand-0.csv &&
+  awk -F, 'NR > 1 && (($6 == "native" && $10 != "linear-grid" && $10 != "pairwise-grid") || ($6 == "lg" && $10 != "lg-backbone") || $11 <= 0 || $13 !~ /^native=[0-9.e-]+;lg=[0-9.e-]+$/) { exit 1 }' cand-0.csv &&
   pass "log.candidates: every algorithm's prediction in each record" || fail "log.candidates: every algorithm's prediction in each record"
 
 mpirun 2 GRIDCOLL_LOG="/nonexistent-dir/x-%r.csv" -- "$T/alltoall" quick
@@ -333,16 +333,16 @@ no_failures && [ "$(warnings)" = 1 ] && grep -q 'differs between ranks' err && [
 
 # --- gridcoll-report: a real sweep's logs, merged per call ------------------------------
 # 4 ranks in two virtual clusters, sizes 1, 4, 16 KiB, 2 calls each (merged over the 4
-# ranks): LG for every all-to-all, and 6 broadcasts, split between the algorithms auto
+# ranks): LG forced for every all-to-all, and 6 broadcasts, split between the algorithms auto
 # chose for their roots; predictions beside actual times; the first call on the world
 # (an all-to-all of 1 KiB, its set-up) in a row of its own, marked set-up.
 REPORT="$ROOT/scripts/gridcoll-report"
-mpirun 4 GRIDCOLL_CONFIG="$ROOT/examples/two-clusters.cfg" GRIDCOLL_LOG="$tmp/rep-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/sweep" 16384 2
+mpirun 4 GRIDCOLL_CONFIG="$ROOT/examples/two-clusters.cfg" GRIDCOLL_ALLTOALL=lg GRIDCOLL_LOG="$tmp/rep-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/sweep" 16384 2
 if [ "$rc" = 0 ] && "$REPORT" -p "$tmp/rep.png" rep-*.csv >out 2>err &&
    [ "$(awk '$1 == "alltoall" && $2 == "lg" && $3 == 4 && $5 == 2' out | wc -l)" = 2 ] &&
-   [ "$(awk '$1 == "alltoall" && $2 == "lg" && $4 == 1024 && $5 == 1 { print $NF }' out | sort | tr '\n' ' ')" = "lg-grid set-up " ] &&
+   [ "$(awk '$1 == "alltoall" && $2 == "lg" && $4 == 1024 && $5 == 1 { print $NF }' out | sort | tr '\n' ' ')" = "lg-backbone set-up " ] &&
    [ "$(awk '$1 == "bcast" { calls += $5 } END { print calls }' out)" = 6 ] &&
-   awk '$1 == "alltoall" && $4 == 1024 { found = $(NF) == "lg-grid" || $(NF - 1) == "lg-grid" } END { exit !found }' out &&
+   awk '$1 == "alltoall" && $4 == 1024 { found = $(NF) == "lg-backbone" || $(NF - 1) == "lg-backbone" } END { exit !found }' out &&
    [ "$(head -c 8 rep.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
   pass "gridcoll-report: table per op, algorithm and size; PNG written"
 else fail "gridcoll-report: table per op, algorithm and size; PNG written"; fi
@@ -356,7 +356,7 @@ bad_report() {
     fail "gridcoll-report: $name"
 }
 printf 'rank,comm\n0,1\n' >short.csv
-{ head -1 rep-0.csv; echo '0,1,4,0,alltoall,lg,,1024,2,lg-grid,0.005,fast,,0.001'; } >badtime.csv
+{ head -1 rep-0.csv; echo '0,1,4,0,alltoall,lg,,1024,2,lg-backbone,0.005,fast,,0.001'; } >badtime.csv
 { head -2 rep-0.csv; echo '0,1,4'; } >fields.csv
 bad_report "missing file" "missing.csv: No such file" missing.csv
 bad_report "not a gridcoll log" "short.csv:1: not a gridcoll log" short.csv
