@@ -49,6 +49,8 @@ enum gc_model_id {
   GC_MODEL_BINOMIAL_GRID,     /* gc_model_bcast_binomial_grid */
   GC_MODEL_TREE_001_POSITION, /* gc_model_bcast_tree (tree_cost.h): 001 Eq. 2, refined */
   GC_MODEL_HETERO_BCAST,      /* gc_model_hetero_bcast_binomial: 004 Eq. 8 */
+  GC_MODEL_NAIVE_GRID_V,      /* gc_model_naive_grid_v: 000 Eq. 6, per-pair byte totals */
+  GC_MODEL_LGV_GRID,          /* gc_model_lgv_grid: LG-v, per-pair byte totals */
   GC_MODEL_LAST
 };
 
@@ -95,6 +97,14 @@ int gc_model_lg_grid(const struct gc_model_grid *g, size_t m, double *t);
 /* LG counting the staged bytes and partial last blocks of SPEC section 3 (lg_refined.c).
  * No run uses it yet: the candidate for LG's prediction (issue 13), kept and tested. */
 int gc_model_lg_refined(const struct gc_model_grid *g, size_t m, double *t);
+
+/* ---- all-to-all with variable counts across clusters (alltoallv.c) ---------------- */
+/* bytes[c*k + d]: what all ranks of cluster c send to all ranks of cluster d, in total
+ * (the diagonal: inside c), each finite and >= 0. */
+/* Native MPI_Alltoallv: 000 Eq. 6 with each pair's average block. */
+int gc_model_naive_grid_v(const struct gc_model_grid *g, const double *bytes, double *t);
+/* LG-v (shim/alltoallv/lgv_schedule.h): LG's rounds with each pair's average message. */
+int gc_model_lgv_grid(const struct gc_model_grid *g, const double *bytes, double *t);
 
 /* ---- broadcast (bcast.c; trees over clusters in tree_cost.h) ------------------------ */
 /* Binomial tree, Hockney: ceil(log2 P)*(alpha + m*beta). */

@@ -33,6 +33,14 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
   [GC_MODEL_HETERO_BCAST] = {.id = GC_MODEL_HETERO_BCAST, .name = "hetero-004-bcast",
                              .source = "004 Eq. 5, 8",
                              .desc = "max root-to-leaf path sum + Gamma + tau*M"},
+  [GC_MODEL_NAIVE_GRID_V] = {.id = GC_MODEL_NAIVE_GRID_V, .name = "naive-grid-v",
+                             .source = "000 Eq. 6, variable counts",
+                             .desc = "native alltoallv: Eq. 6 with each cluster pair's "
+                                     "average block"},
+  [GC_MODEL_LGV_GRID] = {.id = GC_MODEL_LGV_GRID, .name = "lgv-grid",
+                         .source = "000 Eq. 7, variable counts",
+                         .desc = "LG-v: local (n_c-1) messages of row/n_c^2 + ceil(b/a) "
+                                 "rounds of each pair's average message"},
 };
 
 const struct gc_model_info *gc_model_info(enum gc_model_id id)
