@@ -17,6 +17,7 @@ void gc_config_defaults(struct gc_config *cfg) {
   cfg->topology = GC_TOPOLOGY_NODE;
   cfg->lan = gige;
   strcpy(cfg->alltoall_algorithm, "auto");
+  strcpy(cfg->alltoallv_algorithm, "auto");
   strcpy(cfg->bcast_algorithm, "auto");
   cfg->log_mode = GC_LOG_SYNC;
   cfg->log_summary = -1;

@@ -89,6 +89,7 @@ unsigned long long gc_config_hash(const struct gc_config *cfg) {
   matrix(&f, cfg->wan_bandwidth, cfg->nclusters);
   str(&f, cfg->alltoall_algorithm);
   str(&f, cfg->bcast_algorithm);
+  str(&f, cfg->alltoallv_algorithm);
   num(&f, cfg->bcast_segment);
   str(&f, cfg->log_file);
   tag(&f, 'O'), u64(&f, (uint64_t)cfg->log_mode);
