@@ -49,7 +49,9 @@ CHECK_LIBS       := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 CONFIG_SRC    := $(wildcard config/*.c)
 MODEL_SRC     := $(wildcard model/*.c)
 SHIM_PURE_SRC := shim/layout.c shim/select.c shim/network.c shim/probe_schedule.c \
-                 shim/bcast/tree_cache.c \
+                 shim/bcast/tree_cache.c shim/alltoall/alltoall_algorithms.c \
+                 shim/alltoallv/alltoallv_algorithms.c \
+                 shim/bcast/bcast_algorithms.c \
                  $(wildcard shim/*/*_schedule.c shim/*/*_tree.c shim/*/*_predict.c)
 SHIM_MPI_SRC  := $(filter-out $(SHIM_PURE_SRC),$(wildcard shim/*.c shim/*/*.c))
 PURE_SRC      := $(CONFIG_SRC) $(MODEL_SRC) $(SHIM_PURE_SRC)
@@ -57,7 +59,7 @@ LIB_SRC       := $(PURE_SRC) $(SHIM_MPI_SRC)
 
 LIB      := $(BUILD)/$(LIB_NAME)
 PURE_LIB := $(BUILD)/libgcpure.a
-INCLUDES := -I. -Iconfig -Imodel -Ishim -Ishim/alltoall -Ishim/bcast
+INCLUDES := -I. -Iconfig -Imodel -Ishim -Ishim/alltoall -Ishim/alltoallv -Ishim/bcast
 
 UNIT_TESTS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(wildcard test/unit/check_*.c))
 MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.c)) \
@@ -65,7 +67,7 @@ MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.
 TOOLS      := $(BUILD)/gridcoll-predict
 CALIBRATE  := $(BUILD)/gridcoll-calibrate
 
-.PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model
+.PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model bench-overhead
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(PURE_LIB) $(TOOLS) $(CALIBRATE) $(UNIT_TESTS) $(MPI_TESTS)
@@ -172,6 +174,15 @@ bench-model:
 	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS)" scripts/deps.sh
 	$(MAKE) $(LIB) $(TOOLS) $(CALIBRATE) $(BUILD)/test/mpi/sweep
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-model.sh
+
+# What gridcoll adds to a call it passes through (issue 17): an unmodified program with
+# and without LD_PRELOAD, alternating, MPICH, 2 ranks (scripts/bench-overhead.sh).
+$(BUILD)/test/bench/overhead: test/bench/overhead.c
+	@mkdir -p $(@D)
+	$(MPICC) $(STD) $(WARN) $(CFLAGS) $< -o $@
+
+bench-overhead: $(LIB) $(BUILD)/test/bench/overhead
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-overhead.sh
 
 install: $(LIB) $(TOOLS) $(CALIBRATE)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gridcoll

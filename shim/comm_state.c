@@ -21,10 +21,9 @@ static int delete_state(MPI_Comm comm, int kv, void *value, void *extra)
   (void)comm, (void)kv, (void)extra;
   struct gc_comm_state *st = value;
   int entered = gc_guard_enter();
-  if (st->trees.builds)
-    gc_debug(3, "comm %llu: %llu broadcast tree(s) built, %llu taken from the cache", st->id,
-             st->trees.builds, st->trees.hits);
-  gc_tree_cache_clear(&st->trees);
+  for (int op = 0; op < GC_OP_LAST; op++)
+    if (st->op[op].data && st->op[op].free_data)
+      st->op[op].free_data(st, st->op[op].data);
   free_comm(&st->leader_comm);
   free_comm(&st->cluster_comm);
   free_comm(&st->private_comm);
@@ -111,15 +110,16 @@ struct gc_comm_state *gc_comm_state_get(MPI_Comm comm)
 {
   if (comm == MPI_COMM_NULL || keyval == MPI_KEYVAL_INVALID)
     return NULL;
-  int inter = 0;
-  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
-    return NULL;
+  /* The attribute first: on the per-call path that is the only MPI call. It is set on
+   * intracommunicators only (tested below, before building), so a hit needs no test. */
   struct gc_comm_state *st = NULL;
-  int found = 0;
+  int found = 0, inter = 0;
   if (PMPI_Comm_get_attr(comm, keyval, &st, &found) != MPI_SUCCESS)
     return NULL;
   if (found)
     return st;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+    return NULL;
   /* Not found on this rank means not found on any member: the state is created at the
    * first intercepted call, which every member makes. If the layout cannot be built
    * here (out of memory) it may be built elsewhere, but nothing collective happens in

@@ -11,7 +11,33 @@
 #include <mpi.h>
 #include "layout.h"
 #include "network.h"
-#include "tree_cache.h"
+#include "op.h"
+
+/* A choice `auto` made, kept so that the same call again costs one comparison
+ * (dispatch.c). Keyed by exactly what the choice reads besides the state: the call's
+ * bytes and root cluster (supports and predict read nothing else, op.h), and the
+ * state's version. Every rank holds the same entries: they are written by the same
+ * calls, in the same order, from data identical on every rank. */
+struct gc_decision {
+  size_t bytes;
+  int root_cluster;         /* -1 for an operation without root */
+  int algorithm;
+  unsigned long long stamp; /* version + 1 when made; 0: empty */
+};
+enum { GC_DECISIONS = 16 }; /* per operation, one per size class (log2 bytes mod 16) */
+
+/* One operation's part of the state. */
+struct gc_op_state {
+  /* The operation's own (LG's schedule and buffers, the broadcast's tree cache), built
+   * by it on first use and freed with the communicator by free_data. */
+  void *data;
+  void (*free_data)(struct gc_comm_state *st, void *data);
+  /* Decided at the first call (dispatch.c), identical on every rank: 1 when every call
+   * of this operation on this communicator runs natively and nothing is recorded (a
+   * forced `native`, or no grid algorithm serves its clusters, with logging off). */
+  int known, native_only;
+  struct gc_decision decision[GC_DECISIONS];
+};
 
 struct gc_comm_state {
   MPI_Comm comm;         /* the application's communicator (not ours) */
@@ -25,7 +51,11 @@ struct gc_comm_state {
   unsigned long long id; /* identical on all members; 0 until the private duplicate exists */
   unsigned long long calls; /* intercepted calls so far on this communicator */
   int probed;               /* the latency probe ran (probe.h); network.latency is measured */
-  struct gc_tree_cache trees; /* broadcast trees and their predictions (tree_cache.h) */
+  /* Bumped by whatever changes what a choice reads (the probe's new network view;
+   * later, what measured calls teach): caches built on the old view (trees, decisions)
+   * check it and rebuild. */
+  unsigned long long version;
+  struct gc_op_state op[GC_OP_LAST];
 };
 
 /* State of comm, built on first use. NULL for communicators gridcoll does not serve

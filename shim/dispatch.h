@@ -1,29 +1,23 @@
-/* What both collectives' dispatch does around an algorithm: record the choice, fall
- * back to the native call, finish the timing, report errors as MPI would. */
+/* The one road every intercepted collective takes (dispatch.c). A wrapper validates
+ * nothing itself: it packs its arguments into its op's call struct and hands them here
+ * with the op's descriptor (op.h). */
 #ifndef GC_DISPATCH_H
 #define GC_DISPATCH_H
 
-#include "comm_state.h"
 #include "log.h"
+#include "op.h"
 
-/* Whether a call needs predictions at all: `auto` chooses by them, and a log or the
- * summary records them. A forced algorithm with nothing logged skips the models (and the
- * tree builds behind the broadcast's) on the per-call path. */
-int gc_dispatch_needs_predictions(const char *wanted);
+/* At MPI_Init, once the configuration and the log are settled: what op's calls can
+ * skip entirely (a forced `native` with nothing recorded goes straight to the library). */
+void gc_dispatch_configure(const struct gc_op *op);
 
-/* gc_select over an op's n algorithms, then the record: chosen algorithm, its
- * prediction and model, and every candidate's prediction (-1 where unsupported). */
-int gc_dispatch_choose(const char *wanted, int n, const char *const *names, const int *supported,
-                       const double *predicted, const char *const *models,
-                       struct gc_record *rec);
+/* A blocking call: the state of comm, the choice (cached, or gc_select over what each
+ * algorithm supports and predicts), the run, the fall-back to the MPI library's own
+ * algorithm on GC_FALLBACK, the record. Returns what the MPI call returns. */
+int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm);
 
-/* The chosen algorithm gave way (GC_FALLBACK): the record now says native, unpredicted. */
-void gc_dispatch_fell_back(struct gc_record *rec);
-
-/* Stops the timing and stores the record; a grid algorithm's error (from our private
- * duplicate, where errors return as codes) goes to the application's error handler, as
- * the native call's would. Returns rc. */
-int gc_dispatch_finish(struct gc_comm_state *st, struct gc_timing *timing, struct gc_record *rec,
-                       int rc);
+/* A nonblocking or persistent call, issued: recorded untimed when it is valid and comm
+ * is served (log.h: gc_log_issued); the caller then makes the MPI library's call. */
+void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry);
 
 #endif

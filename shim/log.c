@@ -12,7 +12,6 @@
 
 #include "gridcoll.h"
 #include "log.h"
-#include "summary.h"
 
 #define GC_LOG_BUFFER 4096 /* records (~100 bytes each) held before a write */
 
@@ -153,13 +152,16 @@ static void log_at_exit(void)
   pthread_mutex_unlock(&lg.lock);
 }
 
+int gc_log_wants_summary(const struct gc_config *cfg)
+{
+  return cfg->log_summary < 0 ? cfg->log_file != NULL : cfg->log_summary;
+}
+
 void gc_log_open(const struct gc_config *cfg)
 {
-  int summary = cfg->log_summary < 0 ? cfg->log_file != NULL : cfg->log_summary;
-  lg.timing = cfg->log_file != NULL || summary;
+  lg.timing = cfg->log_file != NULL || gc_log_wants_summary(cfg);
   lg.sync = cfg->log_mode == GC_LOG_SYNC;
   lg.candidates = cfg->log_candidates;
-  gc_summary_reset(summary);
   if (!cfg->log_file)
     return;
   char *path = lg.path;
@@ -205,7 +207,7 @@ static void flush_records(void)
   for (int i = 0; i < lg.used && lg.file; i++) {
     const struct gc_record *r = &lg.buffer[i];
     fprintf(lg.file, "%d,%llu,%d,%llu,%s,%s,", gc_g.world_rank, r->comm_id, r->comm_size,
-            r->call, gc_op_name(r->op), gc_record_algorithm_name(r));
+            r->call, r->op_name, r->algorithm_name);
     if (r->root >= 0)
       fprintf(lg.file, "%d", r->root);
     fprintf(lg.file, ",%zu,%d,%s,", r->bytes, r->clusters, r->model ? r->model : "");
@@ -215,9 +217,9 @@ static void flush_records(void)
     fputc(',', lg.file);
     /* "native=1.2e-05;lg=8.1e-06": a semicolon list keeps the CSV one column wide. */
     for (int a = 0; lg.candidates && a < r->ncandidates; a++)
-      if (r->candidates[a] >= 0)
-        fprintf(lg.file, "%s%s=%.6g", a ? ";" : "", gc_algorithm_name(r->op, a),
-                r->candidates[a]);
+      if (r->candidates[a].predicted >= 0)
+        fprintf(lg.file, "%s%s=%.6g", a ? ";" : "", r->candidates[a].name,
+                r->candidates[a].predicted);
     fputc('\n', lg.file);
   }
   if (lg.file && (ferror(lg.file) || fflush(lg.file) != 0))
@@ -246,12 +248,12 @@ void gc_call_start(struct gc_comm_state *st, struct gc_timing *t)
   t->t0 = PMPI_Wtime();
 }
 
-void gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec)
+int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec)
 {
   double elapsed = PMPI_Wtime() - t->t0;
   st->calls++;
   if (!t->logging)
-    return;
+    return 0;
   if (lg.sync) {
     double slowest = elapsed;
     PMPI_Reduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, st->private_comm);
@@ -264,9 +266,8 @@ void gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_recor
   rec->comm_rank = st->rank;
   rec->clusters = st->layout.nclusters;
   rec->actual = elapsed;
-  if (st->rank == 0)
-    gc_summary_add(rec); /* each call counted once, by the rank that holds its full time */
   store(rec);
+  return 1;
 }
 
 void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec)
@@ -355,7 +356,7 @@ static void write_latency(void)
   lg.nlatency = 0;
 }
 
-void gc_log_finalize(const struct gc_config *cfg)
+void gc_log_finalize(void)
 {
   pthread_mutex_lock(&lg.lock);
   write_latency();
@@ -364,5 +365,4 @@ void gc_log_finalize(const struct gc_config *cfg)
     write_failed(strerror(errno));
   lg.file = NULL;
   pthread_mutex_unlock(&lg.lock);
-  gc_summary_finalize(cfg, lg.sync);
 }

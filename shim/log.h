@@ -12,10 +12,7 @@
 #include <stdio.h>
 #include "comm_state.h"
 #include "config.h"
-
-enum gc_op { GC_OP_ALLTOALL, GC_OP_BCAST, GC_OP_LAST };
-
-#define GC_MAX_CANDIDATES 8 /* algorithms per op */
+#include "op.h"
 
 /* How the application entered the collective. A blocking call is timed; a nonblocking
  * (MPI_I...) or persistent (MPI_..._init) one completes in the application's MPI_Wait or
@@ -23,13 +20,23 @@ enum gc_op { GC_OP_ALLTOALL, GC_OP_BCAST, GC_OP_LAST };
  * time: algorithm "native-nb" or "native-persistent", predicted_s and actual_s empty. */
 enum gc_entry { GC_ENTRY_BLOCKING, GC_ENTRY_NONBLOCKING, GC_ENTRY_PERSISTENT };
 
+/* One algorithm's prediction, as the candidates column writes it. */
+struct gc_candidate {
+  const char *name;
+  double predicted; /* seconds; < 0: none or unsupported */
+};
+
+/* Everything the log and the summary print travels in the record, names included:
+ * they know no collective. */
 struct gc_record {
   unsigned long long comm_id;
   unsigned long long call; /* index of the call on its communicator, from 0 */
   int comm_size;
   int comm_rank;
-  enum gc_op op;
-  int algorithm;           /* index in the op's algorithm table */
+  enum gc_op_id op;        /* the summary's row */
+  const char *op_name;
+  int algorithm;           /* index in the op's algorithm table (the summary's row) */
+  const char *algorithm_name; /* the log's algorithm column (native-nb ... included) */
   int root;                /* -1 for all-to-all */
   size_t bytes;            /* m */
   int clusters;
@@ -39,7 +46,7 @@ struct gc_record {
   /* Every algorithm's prediction (index as in the op's table; < 0: none or unsupported),
    * written only with log.candidates = true. */
   int ncandidates;
-  double candidates[GC_MAX_CANDIDATES];
+  struct gc_candidate candidates[GC_MAX_ALGORITHMS];
   enum gc_entry entry;     /* GC_ENTRY_BLOCKING unless said otherwise */
 };
 
@@ -52,11 +59,16 @@ struct gc_timing {
 };
 
 void gc_log_open(const struct gc_config *cfg);
+/* Calls are timed and recorded (a log file or the summary wants them): the same on
+ * every rank, from the agreed configuration. */
 int gc_log_enabled(void);
+/* Whether the configuration asks for the end-of-run summary (summary.h). */
+int gc_log_wants_summary(const struct gc_config *cfg);
 void gc_call_start(struct gc_comm_state *st, struct gc_timing *t);
-/* Fills rec->actual (and the id fields) and stores it. */
-void gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec);
-void gc_log_finalize(const struct gc_config *cfg);
+/* Fills rec->actual (and the id fields) and stores it; 1 when it did (the caller then
+ * hands it to the summary on comm rank 0), 0 when nothing is timed. */
+int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec);
+void gc_log_finalize(void);
 
 /* A nonblocking or persistent call, issued (rec->entry says which): fills the id fields
  * and stores the record untimed, outside the summary. Collective like gc_call_start (the
@@ -71,12 +83,6 @@ void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec);
  * stderr, one line per pair. configured and measured are [k*k] in layout order. */
 void gc_log_latency(const struct gc_comm_state *st, const double *configured,
                     const double *measured);
-
-/* Names used in the CSV and the summary. */
-const char *gc_op_name(enum gc_op op);
-const char *gc_algorithm_name(enum gc_op op, int algorithm);
-/* The log's algorithm column: gc_algorithm_name, or native-nb / native-persistent. */
-const char *gc_record_algorithm_name(const struct gc_record *rec);
 
 /* Open path for writing (created or truncated) without ever blocking: a FIFO, a socket
  * or a directory is refused. NULL with "PATH: reason" in why when it cannot be used. */

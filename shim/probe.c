@@ -96,7 +96,7 @@ int gc_probe_latency(struct gc_comm_state *st)
     for (size_t i = 0; i < kk; i++)
       if (i % (size_t)(k + 1) != 0) /* the diagonal is the cluster's own alpha */
         st->network.latency[i] = lat[i];
-    gc_tree_cache_clear(&st->trees); /* trees of the old view, if any */
+    st->version++; /* what was built or decided on the old view is stale */
     if (st->rank == 0)
       gc_log_latency(st, configured, st->network.latency);
   } else {

@@ -1,6 +1,7 @@
 /* Measured wide-area latency (GRIDCOLL_PROBE=1, or `probe = true;`).
  *
- * Once per communicator, at its first broadcast that spans two clusters or more (every
+ * Once per communicator, at the first call of any collective that spans two clusters or
+ * more and has a choice to make (dispatch.c; every
  * member makes that call, and whether it probes depends only on the configuration and
  * the layout), the cluster leaders ping-pong 1-byte messages in rounds of disjoint
  * pairs (probe_schedule.h: k-1 rounds for k clusters, k when k is odd), one warm-up

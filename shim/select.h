@@ -16,12 +16,4 @@
 int gc_select(const char *wanted, int n, const char *const *names, const int *supported,
               const double *predicted);
 
-/* NULL-terminated: "auto" first, then every algorithm of the op's table. */
-const char *const *gc_alltoall_names(void);
-const char *const *gc_bcast_names(void);
-
-/* Name of algorithm i of an op's table, "?" when out of range. */
-const char *gc_alltoall_algorithm_name(int i);
-const char *gc_bcast_algorithm_name(int i);
-
 #endif

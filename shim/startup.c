@@ -17,10 +17,11 @@
 #include "gridcoll.h"
 #include "comm_state.h"
 #include "datatype.h"
+#include "dispatch.h"
 #include "log.h"
-#include "select.h"
+#include "ops.h"
+#include "summary.h"
 #include "topology.h"
-#include "tree_exec.h"
 
 struct gc_global gc_g;
 
@@ -51,9 +52,8 @@ static int load_config(char *err, size_t errlen)
     cfg->enabled = 0; /* "nothing read": not even the file */
     return LOAD_OFF;
   }
-  /* Until MPI_Alltoallv has its table in the dispatch, its names are listed here. */
-  static const char *const alltoallv_names[] = {"auto", "native", "lg", NULL};
-  const struct gc_config_names names = {gc_alltoall_names(), gc_bcast_names(), alltoallv_names};
+  const struct gc_config_names names = {gc_op_choices(GC_OP_ALLTOALL), gc_op_choices(GC_OP_BCAST),
+                                        gc_op_choices(GC_OP_ALLTOALLV)};
   const char *path = gc_config_default_path(env_get);
   if (path && gc_config_load(cfg, path, &names, err, errlen) != 0) {
     env_verbose(cfg);
@@ -220,17 +220,19 @@ void gc_startup(void)
     gc_g.world_cluster = NULL;
     return;
   }
-  gc_bcast_tree_options.segment_bytes = (size_t)gc_g.cfg.bcast_segment;
-  if (gc_bcast_tree_options.segment_bytes > 0) { /* the same configuration on every rank */
+  if (gc_g.cfg.bcast_segment > 0) { /* the same configuration on every rank */
     int plain = gc_datatype_pack_is_plain();
     PMPI_Allreduce(MPI_IN_PLACE, &plain, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!plain) {
       gc_warn("this MPI library does not pack data as plain bytes; bcast.segment is ignored");
-      gc_bcast_tree_options.segment_bytes = 0;
+      gc_g.cfg.bcast_segment = 0;
     }
   }
   gc_comm_state_init_keyval();
   gc_log_open(&gc_g.cfg);
+  gc_summary_reset(gc_log_wants_summary(&gc_g.cfg));
+  for (int op = 0; op < GC_OP_LAST; op++)
+    gc_dispatch_configure(gc_op_of(op));
   gc_g.active = 1;
   gc_debug(2, "active: %s topology, alltoall=%s bcast=%s, log=%s",
            gc_g.cfg.topology == GC_TOPOLOGY_NODE ? "node" : "configured",
@@ -242,7 +244,8 @@ void gc_shutdown(void)
 {
   if (gc_g.active) {
     gc_g.active = 0; /* from here on, every call passes through */
-    gc_log_finalize(&gc_g.cfg);
+    gc_log_finalize();
+    gc_summary_finalize(&gc_g.cfg, gc_op_row_name);
     gc_comm_state_free_keyval();
   }
   free(gc_g.world_cluster);

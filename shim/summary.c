@@ -8,7 +8,6 @@
 #include "log.h"
 #include "summary.h"
 
-#define GC_MAX_ALGORITHMS 16
 #define GC_BUCKETS 66 /* 0 bytes, then one per power of two up to 2^64 */
 #define GC_CELLS (GC_OP_LAST * GC_MAX_ALGORITHMS * GC_BUCKETS)
 
@@ -100,7 +99,7 @@ static void bucket_label(int b, char *buf, size_t len)
 }
 
 static void print_table(FILE *f, const char *prefix, int sync, double (*sums)[GC_CELLS],
-                        const double *max_actual)
+                        const double *max_actual, gc_summary_namer *name)
 {
   double total = 0;
   for (int c = 0; c < GC_CELLS; c++)
@@ -125,15 +124,16 @@ static void print_table(FILE *f, const char *prefix, int sync, double (*sums)[GC
           human_time(sums[F_PREDICTED][c] / np, pred, sizeof pred);
           snprintf(err, sizeof err, "%.1f %%", 100 * sums[F_ERROR][c] / np);
         }
-        fprintf(f, "%s%-9s %-10s %-20s %7.0f %12s %12s %14s %12s\n", prefix, gc_op_name(op),
-                gc_algorithm_name(op, a), size, n,
+        fprintf(f, "%s%-9s %-10s %-20s %7.0f %12s %12s %14s %12s\n", prefix, name(op, -1),
+                name(op, a), size, n,
                 human_time(sums[F_ACTUAL][c] / n, mean, sizeof mean),
                 human_time(max_actual[c], max, sizeof max), pred, err);
       }
 }
 
-void gc_summary_finalize(const struct gc_config *cfg, int sync)
+void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name)
 {
+  int sync = cfg->log_mode == GC_LOG_SYNC;
   if (!sm.enabled)
     return;
   static double sums[F_LAST][GC_CELLS], max_actual[GC_CELLS];
@@ -154,7 +154,7 @@ void gc_summary_finalize(const struct gc_config *cfg, int sync)
       f = stderr;
     }
   }
-  print_table(f, f == stderr ? "gridcoll: " : "", sync, sums, max_actual);
+  print_table(f, f == stderr ? "gridcoll: " : "", sync, sums, max_actual, name);
   if (f != stderr) {
     /* A full disk shows only here (the table fits in stdio's buffer): warn, as the log does. */
     int bad = ferror(f) != 0;

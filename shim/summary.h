@@ -8,9 +8,16 @@
 #include "log.h"
 
 void gc_summary_reset(int enabled);
+/* One timed call, counted once: by comm rank 0, which holds its full time. */
 void gc_summary_add(const struct gc_record *rec);
+
+/* Names of the table's rows: the operation's name (algorithm < 0) or its algorithm's.
+ * Given by the caller that knows the operations (startup.c): a row may hold only other
+ * ranks' calls, whose records world rank 0 never saw. */
+typedef const char *gc_summary_namer(int op, int algorithm);
+
 /* Collective over MPI_COMM_WORLD when enabled (all ranks agree on that). */
-void gc_summary_finalize(const struct gc_config *cfg, int sync);
+void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name);
 
 /* Bucket of a message size: 0 for 0 bytes, b for [2^(b-1), 2^b). */
 int gc_summary_bucket(size_t bytes);

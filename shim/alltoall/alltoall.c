@@ -1,40 +1,45 @@
-/* MPI_Alltoall and MPI_Alltoall_c: the wrappers, the algorithm table and the dispatch.
+/* MPI_Alltoall and MPI_Alltoall_c: the wrappers and the algorithm table; the dispatch
+ * (shim/dispatch.c) does the rest.
  *
  * Anything gridcoll cannot judge safely (an invalid argument, an intercommunicator, a
  * communicator of processes outside MPI_COMM_WORLD) goes to PMPI_Alltoall untouched, so
  * the application gets exactly the MPI library's behaviour and error. */
 #include "alltoall.h"
 #include "alltoall_algorithms.h"
-#include "alltoall_predict.h"
-#include "count.h"
 #include "datatype.h"
-#include "gridcoll.h"
 #include "dispatch.h"
-#include "log.h"
-#include "select.h"
+#include "gridcoll.h"
+
+/* Every row's prediction: its pure formula (alltoall_algorithms.c). */
+static double predict(const void *call, struct gc_comm_state *st, struct gc_plan *plan)
+{
+  const struct gc_alltoall_call *c = call;
+  return gc_alltoall_models[plan->algorithm].predict(&st->network, &st->layout,
+                                                     (double)c->block_bytes, &plan->model);
+}
 
 /* Index 0 is the MPI library's own algorithm (select.h). */
-static const struct gc_alltoall_algorithm algorithms[] = {
-#define GC_ALLTOALL_ENTRY(name, description)                                            \
-  {#name, description, gc_alltoall_##name##_supports, gc_alltoall_##name##_run,           \
-   gc_alltoall_##name##_predict},
-    GC_ALLTOALL_ALGORITHMS(GC_ALLTOALL_ENTRY)
-#undef GC_ALLTOALL_ENTRY
+static const struct gc_algorithm algorithms[GC_ALLTOALL_LAST] = {
+    [GC_ALLTOALL_NATIVE] = {.about = &gc_alltoall_models[GC_ALLTOALL_NATIVE].about,
+                            .supports = gc_alltoall_native_supports,
+                            .predict = predict,
+                            .run = gc_alltoall_native_run},
+    [GC_ALLTOALL_LG] = {.about = &gc_alltoall_models[GC_ALLTOALL_LG].about,
+                        .wide = 1,
+                        .supports = gc_alltoall_lg_supports,
+                        .predict = predict,
+                        .run = gc_alltoall_lg_run},
 };
-#define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
+_Static_assert(GC_ALLTOALL_LAST <= GC_MAX_ALGORITHMS, "records hold GC_MAX_ALGORITHMS rows");
 
-const char *const *gc_alltoall_names(void)
-{
-  static const char *names[NALGORITHMS + 2] = {"auto"};
-  for (int i = 0; i < NALGORITHMS; i++)
-    names[i + 1] = algorithms[i].name;
-  return names;
-}
-
-const char *gc_alltoall_algorithm_name(int i)
-{
-  return i >= 0 && i < NALGORITHMS ? algorithms[i].name : "?";
-}
+const struct gc_op gc_alltoall_op = {
+    .id = GC_OP_ALLTOALL,
+    .name = "alltoall",
+    .algorithms = algorithms,
+    .nalgorithms = GC_ALLTOALL_LAST,
+    .wanted = gc_g.cfg.alltoall_algorithm,
+    .prepare = gc_alltoall_call_prepare,
+};
 
 /* What MPI itself would reject goes through untouched, so the error is exactly the
  * library's: no communicator, a negative count, no datatype, a NULL buffer that should
@@ -49,56 +54,16 @@ static int valid(const struct gc_alltoall_call *c)
                        (c->sendcount == 0 || c->sendbuf != NULL) && c->sendbuf != c->recvbuf));
 }
 
-static int choose(const struct gc_alltoall_call *call, const struct gc_comm_state *st,
-                  struct gc_record *rec)
+int gc_alltoall_call_prepare(void *args, struct gc_call *out)
 {
-  const char *names[NALGORITHMS], *models[NALGORITHMS];
-  int supported[NALGORITHMS];
-  double predicted[NALGORITHMS];
-  int need = gc_dispatch_needs_predictions(gc_g.cfg.alltoall_algorithm);
-  for (int i = 0; i < NALGORITHMS; i++) {
-    names[i] = algorithms[i].name;
-    supported[i] = algorithms[i].supports(call, st);
-    models[i] = NULL;
-    predicted[i] = need ? algorithms[i].predict(&st->network, &st->layout,
-                                                (double)call->block_bytes, &models[i])
-                        : -1;
-  }
-  return gc_dispatch_choose(gc_g.cfg.alltoall_algorithm, NALGORITHMS, names, supported, predicted,
-                            models, rec);
-}
-
-static int alltoall(const struct gc_alltoall_call *call)
-{
-  struct gc_comm_state *st = gc_comm_state_get(call->comm);
-  if (!st)
-    return gc_alltoall_native_run(call, NULL);
-  struct gc_record rec = {.op = GC_OP_ALLTOALL, .root = -1, .bytes = call->block_bytes};
-  int a = choose(call, st, &rec);
-  struct gc_timing timing;
-  gc_call_start(st, &timing);
-  int rc = algorithms[a].run(call, st);
-  if (rc == GC_FALLBACK) {
-    gc_dispatch_fell_back(&rec);
-    rc = gc_alltoall_native_run(call, st);
-  }
-  return gc_dispatch_finish(st, &timing, &rec, rc);
-}
-
-int gc_alltoall_call_prepare(struct gc_alltoall_call *call)
-{
+  struct gc_alltoall_call *call = args;
   MPI_Count type_size = 0, send_size = 0;
   if (!valid(call) || !gc_datatype_usable(call->recvtype, &type_size) ||
       (call->sendbuf != MPI_IN_PLACE && !gc_datatype_usable(call->sendtype, &send_size)))
     return 0;
   call->block_bytes = (size_t)call->recvcount * (size_t)type_size;
+  *out = (struct gc_call){.comm = call->comm, .bytes = call->block_bytes, .root = -1};
   return 1;
-}
-
-/* Both entry points: a valid call goes to the dispatch, anything else to the native one. */
-static int intercept(struct gc_alltoall_call *call)
-{
-  return gc_alltoall_call_prepare(call) ? alltoall(call) : gc_alltoall_native_run(call, NULL);
 }
 
 GC_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -109,7 +74,7 @@ GC_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
   struct gc_alltoall_call call = {.sendbuf = sendbuf, .sendcount = sendcount,
                                   .sendtype = sendtype, .recvbuf = recvbuf,
                                   .recvcount = recvcount, .recvtype = recvtype, .comm = comm};
-  int rc = intercept(&call);
+  int rc = gc_dispatch(&gc_alltoall_op, &call, comm);
   gc_guard_leave();
   return rc;
 }
@@ -125,7 +90,7 @@ GC_EXPORT int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
                                   .sendtype = sendtype, .recvbuf = recvbuf,
                                   .recvcount = recvcount, .recvtype = recvtype, .comm = comm,
                                   .large = 1};
-  int rc = intercept(&call);
+  int rc = gc_dispatch(&gc_alltoall_op, &call, comm);
   gc_guard_leave();
   return rc;
 }

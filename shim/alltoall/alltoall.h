@@ -9,8 +9,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include "comm_state.h"
-#include "config.h"
-#include "network.h"
+#include "op.h"
 
 /* MPI_Alltoall and MPI_Alltoall_c both arrive here: counts are MPI_Count. */
 struct gc_alltoall_call {
@@ -25,29 +24,21 @@ struct gc_alltoall_call {
   int large;          /* the application called MPI_Alltoall_c: so does the native run */
 };
 
-struct gc_alltoall_algorithm {
-  const char *name;
-  const char *desc;
-  /* 1 when this algorithm can serve the call on this communicator, else 0. */
-  int (*supports)(const struct gc_alltoall_call *call, const struct gc_comm_state *st);
-  /* MPI_SUCCESS or an MPI error code. */
-  int (*run)(const struct gc_alltoall_call *call, struct gc_comm_state *st);
-  /* Predicted seconds for blocks of m bytes (alltoall_predict.h); < 0: no model. */
-  double (*predict)(const struct gc_network *net, const struct gc_layout *layout, double m,
-                    const char **model);
-};
+/* The operation: its table (alltoall.c), handed to the dispatch by the wrappers. */
+extern const struct gc_op gc_alltoall_op;
 
-int gc_alltoall_native_supports(const struct gc_alltoall_call *call,
-                                 const struct gc_comm_state *st);
-int gc_alltoall_native_run(const struct gc_alltoall_call *call, struct gc_comm_state *st);
-int gc_alltoall_lg_supports(const struct gc_alltoall_call *call, const struct gc_comm_state *st);
-int gc_alltoall_lg_run(const struct gc_alltoall_call *call, struct gc_comm_state *st);
+/* The rows' MPI side; `call` is a struct gc_alltoall_call (op.h: struct gc_algorithm). */
+int gc_alltoall_native_supports(const void *call, const struct gc_comm_state *st);
+int gc_alltoall_native_run(const void *call, struct gc_comm_state *st,
+                           const struct gc_plan *plan);
+int gc_alltoall_lg_supports(const void *call, const struct gc_comm_state *st);
+int gc_alltoall_lg_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan);
 
 /* 1 when gridcoll may act on the call: nothing MPI would reject that gridcoll can see
  * (no communicator, a negative count, no datatype, a NULL buffer to fill, aliased buffers),
  * and predefined or committed datatypes whose size the library gives (datatype.h);
- * block_bytes is then set. 0: pass the call through untouched, so any error is exactly the
- * MPI library's. */
-int gc_alltoall_call_prepare(struct gc_alltoall_call *call);
+ * block_bytes and *out are then set. 0: pass the call through untouched, so any error is
+ * exactly the MPI library's. The op's prepare (op.h). */
+int gc_alltoall_call_prepare(void *call, struct gc_call *out);
 
 #endif

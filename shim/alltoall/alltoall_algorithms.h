@@ -1,13 +1,22 @@
-/* The all-to-all algorithms, in one list (an X-macro, as libuv lists its error codes) so
- * that the MPI dispatch table (alltoall.c) and the MPI-free prediction tool build theirs
- * from the same names and cannot drift. X(name, description): algorithm `name` provides
- * gc_alltoall_<name>_supports, _run (MPI side) and _predict (alltoall_predict.h, pure).
- * The first entry is the MPI library's own algorithm (select.h: GC_NATIVE). */
-#ifndef GC_ALLTOALL_ALGORITHMS_LIST_H
-#define GC_ALLTOALL_ALGORITHMS_LIST_H
+/* The all-to-all algorithms as pure rows: name, description and formula (pure C, no MPI).
+ * The library's table (alltoall.c) points at these rows and adds the MPI side (supports,
+ * run); gridcoll-predict reads them directly, so both list the same algorithms. */
+#ifndef GC_ALLTOALL_ALGORITHMS_H
+#define GC_ALLTOALL_ALGORITHMS_H
 
-#define GC_ALLTOALL_ALGORITHMS(X)                                                    \
-  X(native, "the MPI library's own MPI_Alltoall")                                    \
-  X(lg, "LG two-phase exchange: every block crosses the wide area once, packed")
+#include "algorithm.h"
+#include "alltoall_predict.h"
+
+/* Row indexes; the first is the MPI library's own algorithm (select.h: GC_NATIVE). */
+enum gc_alltoall_id { GC_ALLTOALL_NATIVE, GC_ALLTOALL_LG, GC_ALLTOALL_LAST };
+
+struct gc_alltoall_model {
+  struct gc_algorithm_about about;
+  /* Predicted seconds for blocks of m bytes (alltoall_predict.h); < 0: no model. */
+  double (*predict)(const struct gc_network *net, const struct gc_layout *layout, double m,
+                    const char **model);
+};
+
+extern const struct gc_alltoall_model gc_alltoall_models[GC_ALLTOALL_LAST];
 
 #endif

@@ -8,10 +8,8 @@
  * which gridcoll does not intercept, so the record is written when the call is issued
  * and carries no time (log.h: native-nb, native-persistent). */
 #include "alltoall.h"
-#include "count.h"
+#include "dispatch.h"
 #include "gridcoll.h"
-#include "log.h"
-#include "select.h"
 
 /* Records a valid call on a communicator gridcoll serves, when gridcoll is active and
  * not re-entered; anything else goes unlogged, exactly as a blocking call that passes
@@ -20,12 +18,7 @@ static int enter(struct gc_alltoall_call *call, enum gc_entry entry)
 {
   if (!gc_is_active() || !gc_guard_enter())
     return 0;
-  struct gc_comm_state *st;
-  if (gc_alltoall_call_prepare(call) && (st = gc_comm_state_get(call->comm))) {
-    struct gc_record rec = {.op = GC_OP_ALLTOALL, .algorithm = GC_NATIVE, .root = -1,
-                            .bytes = call->block_bytes, .entry = entry};
-    gc_log_issued(st, &rec);
-  }
+  gc_dispatch_issued(&gc_alltoall_op, call, call->comm, entry);
   return 1;
 }
 

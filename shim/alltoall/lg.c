@@ -22,7 +22,6 @@
 #include "alltoall_predict.h"
 
 #include <limits.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +36,8 @@
 #define LG_TAG_WIDE (LG_TAG_STAGE + 2)
 #define LG_TAG_DIRECT (LG_TAG_STAGE + 4)
 
-/* Per communicator, cached on the private duplicate: the schedule and what depends on it. */
+/* Per communicator, in the all-to-all's slot of its state (comm_state.h): the schedule
+ * and what depends on it. */
 struct lg_ctx {
   struct gc_alltoall_lg_schedule s;
   int *wide_of;     /* stage slot -> wide send holding it; -1 for direct blocks */
@@ -59,8 +59,9 @@ struct lg_run {
   int ok;                          /* AND of every flag seen so far */
 };
 
-int gc_alltoall_lg_supports(const struct gc_alltoall_call *call, const struct gc_comm_state *st)
+int gc_alltoall_lg_supports(const void *args, const struct gc_comm_state *st)
 {
+  const struct gc_alltoall_call *call = args;
   /* Beyond gc_alltoall_lg_applies: a block the m-byte unit type can describe. */
   return gc_alltoall_lg_applies(&st->layout) && st->layout.size <= INT_MAX / 8 &&
          call->block_bytes <= INT_MAX;
@@ -74,17 +75,10 @@ static void ctx_free(struct lg_ctx *x)
   free(x);
 }
 
-static int ctx_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+static void ctx_delete(struct gc_comm_state *st, void *x)
 {
-  (void)comm, (void)keyval, (void)extra;
-  ctx_free(value);
-  return MPI_SUCCESS;
-}
-
-static int keyval = MPI_KEYVAL_INVALID;
-static void create_keyval(void)
-{
-  PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ctx_delete, &keyval, NULL);
+  (void)st;
+  ctx_free(x);
 }
 
 /* The schedule of my rank and its indexes; NULL when out of memory. */
@@ -116,22 +110,14 @@ static struct lg_ctx *ctx_build(const struct gc_comm_state *st)
   return x;
 }
 
-/* The context cached on priv, built on first use (NULL if that failed: the caller agrees). */
-static struct lg_ctx *ctx_get(const struct gc_comm_state *st, MPI_Comm priv)
+/* The context in the communicator's all-to-all slot, built on first use (NULL if that
+ * failed: the caller agrees). */
+static struct lg_ctx *ctx_get(struct gc_comm_state *st)
 {
-  static pthread_once_t once = PTHREAD_ONCE_INIT;
-  pthread_once(&once, create_keyval);
-  struct lg_ctx *x = NULL;
-  int found = 0;
-  if (keyval != MPI_KEYVAL_INVALID && PMPI_Comm_get_attr(priv, keyval, &x, &found) == MPI_SUCCESS &&
-      found)
-    return x;
-  x = ctx_build(st);
-  if (x && (keyval == MPI_KEYVAL_INVALID || PMPI_Comm_set_attr(priv, keyval, x) != MPI_SUCCESS)) {
-    ctx_free(x);
-    x = NULL;
-  }
-  return x;
+  struct gc_op_state *slot = &st->op[GC_OP_ALLTOALL];
+  if (!slot->data && (slot->data = ctx_build(st)))
+    slot->free_data = ctx_delete;
+  return slot->data;
 }
 
 /* Buffers for blocks of m bytes: the cached ones when they are big enough, else new ones
@@ -140,9 +126,9 @@ static struct lg_ctx *ctx_get(const struct gc_comm_state *st, MPI_Comm priv)
  * here depends only on m, n and the cache's history, so the caches stay identical and the
  * ranks agree on whether to agree. Returns
  * MPI_SUCCESS, GC_FALLBACK (agreed) or a PMPI error. */
-static int lg_buffers(struct lg_run *r, const struct gc_comm_state *st)
+static int lg_buffers(struct lg_run *r, struct gc_comm_state *st)
 {
-  struct lg_ctx *x = ctx_get(st, r->priv);
+  struct lg_ctx *x = ctx_get(st);
   size_t n = (size_t)st->size;
   size_t blocks = x ? n + (size_t)x->s.stage_blocks + (size_t)x->s.wide_recv_blocks : 3 * n;
   int ok = 1, agree = 1, grow = 0;
@@ -358,8 +344,10 @@ static int lg_deliver(struct lg_run *r, const struct gc_alltoall_call *call)
   return rc;
 }
 
-int gc_alltoall_lg_run(const struct gc_alltoall_call *call, struct gc_comm_state *st)
+int gc_alltoall_lg_run(const void *args, struct gc_comm_state *st, const struct gc_plan *plan)
 {
+  const struct gc_alltoall_call *call = args;
+  (void)plan;
   if (call->block_bytes == 0) /* m is the same on every rank (matching type signatures) */
     return MPI_SUCCESS;
   struct lg_run r = {.m = call->block_bytes, .unit = MPI_DATATYPE_NULL, .ok = 1};

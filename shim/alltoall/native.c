@@ -4,15 +4,16 @@
 #include "alltoall.h"
 #include "count.h"
 
-int gc_alltoall_native_supports(const struct gc_alltoall_call *c, const struct gc_comm_state *st)
+int gc_alltoall_native_supports(const void *call, const struct gc_comm_state *st)
 {
-  (void)c, (void)st;
+  (void)call, (void)st;
   return 1;
 }
 
-int gc_alltoall_native_run(const struct gc_alltoall_call *c, struct gc_comm_state *st)
+int gc_alltoall_native_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan)
 {
-  (void)st;
+  const struct gc_alltoall_call *c = call;
+  (void)st, (void)plan;
 #if GC_HAVE_MPI4
   if (c->large)
     return PMPI_Alltoall_c(c->sendbuf, c->sendcount, c->sendtype, c->recvbuf, c->recvcount,

@@ -1,120 +1,90 @@
-/* MPI_Bcast and MPI_Bcast_c: the wrappers, the algorithm table and the dispatch.
- * Same rules as MPI_Alltoall: anything gridcoll cannot judge goes to PMPI_Bcast untouched. */
+/* MPI_Bcast and MPI_Bcast_c: the wrappers and the algorithm table; the dispatch
+ * (shim/dispatch.c) does the rest. Same rules as MPI_Alltoall: anything gridcoll cannot
+ * judge goes to PMPI_Bcast untouched. */
 #include "bcast.h"
 #include "bcast_algorithms.h"
-#include "bcast_predict.h"
-#include "count.h"
 #include "datatype.h"
-#include "tree_exec.h"
-#include "gridcoll.h"
 #include "dispatch.h"
-#include "log.h"
-#include "model.h"
-#include "probe.h"
-#include "select.h"
+#include "gridcoll.h"
 
-/* Index 0 is the MPI library's own algorithm (select.h). */
-#define GC_BCAST_BUILDER_native(name) NULL
-#define GC_BCAST_BUILDER_tree(name) gc_bcast_##name##_tree
-static const struct gc_bcast_algorithm algorithms[] = {
-#define GC_BCAST_ENTRY(name, kind, description)                                             \
-  {#name, description, gc_bcast_##kind##_supports, gc_bcast_##name##_run,                    \
-   gc_bcast_##name##_predict, GC_BCAST_BUILDER_##kind(name)},
-    GC_BCAST_ALGORITHMS(GC_BCAST_ENTRY)
-#undef GC_BCAST_ENTRY
+/* The native row's prediction: its pure formula (bcast_algorithms.c). */
+static double predict(const void *call, struct gc_comm_state *st, struct gc_plan *plan)
+{
+  const struct gc_bcast_call *c = call;
+  return gc_bcast_models[plan->algorithm].predict(&st->network, &st->layout, (double)c->bytes,
+                                                  c->root, &plan->model);
+}
+
+/* Index 0 is the MPI library's own algorithm (select.h). A tree row's builder is in its
+ * pure row (bcast_algorithms.c); its prediction and its run share one cached tree. */
+static const struct gc_algorithm algorithms[GC_BCAST_LAST] = {
+    [GC_BCAST_NATIVE] = {.about = &gc_bcast_models[GC_BCAST_NATIVE].about,
+                         .supports = gc_bcast_native_supports,
+                         .predict = predict,
+                         .run = gc_bcast_native_run},
+    [GC_BCAST_FLAT] = {.about = &gc_bcast_models[GC_BCAST_FLAT].about,
+                       .wide = 1,
+                       .supports = gc_bcast_tree_supports,
+                       .predict = gc_bcast_tree_plan,
+                       .run = gc_bcast_tree_run_plan},
+    [GC_BCAST_BINOMIAL] = {.about = &gc_bcast_models[GC_BCAST_BINOMIAL].about,
+                       .wide = 1,
+                       .supports = gc_bcast_tree_supports,
+                       .predict = gc_bcast_tree_plan,
+                       .run = gc_bcast_tree_run_plan},
+    [GC_BCAST_HLOT] = {.about = &gc_bcast_models[GC_BCAST_HLOT].about,
+                       .wide = 1,
+                       .supports = gc_bcast_tree_supports,
+                       .predict = gc_bcast_tree_plan,
+                       .run = gc_bcast_tree_run_plan},
+    [GC_BCAST_SPT] = {.about = &gc_bcast_models[GC_BCAST_SPT].about,
+                       .wide = 1,
+                       .supports = gc_bcast_tree_supports,
+                       .predict = gc_bcast_tree_plan,
+                       .run = gc_bcast_tree_run_plan},
+    [GC_BCAST_GREEDY] = {.about = &gc_bcast_models[GC_BCAST_GREEDY].about,
+                       .wide = 1,
+                       .supports = gc_bcast_tree_supports,
+                       .predict = gc_bcast_tree_plan,
+                       .run = gc_bcast_tree_run_plan},
+    [GC_BCAST_MULTILEVEL] = {.about = &gc_bcast_models[GC_BCAST_MULTILEVEL].about,
+                       .wide = 1,
+                       .supports = gc_bcast_tree_supports,
+                       .predict = gc_bcast_tree_plan,
+                       .run = gc_bcast_tree_run_plan},
 };
-#define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
+_Static_assert(GC_BCAST_LAST <= GC_MAX_ALGORITHMS, "records hold GC_MAX_ALGORITHMS rows");
+/* Prediction fetches every tree row's tree, then the chosen one runs from its entry:
+ * the cache must hold them all at once (tree_cache.h evicts the least recently used). */
+_Static_assert((int)GC_BCAST_LAST <= (int)GC_TREE_CACHE_SIZE, "one call's trees fit the tree cache");
 
-const char *const *gc_bcast_names(void)
-{
-  static const char *names[NALGORITHMS + 2] = {"auto"};
-  for (int i = 0; i < NALGORITHMS; i++)
-    names[i + 1] = algorithms[i].name;
-  return names;
-}
-
-const char *gc_bcast_algorithm_name(int i)
-{
-  return i >= 0 && i < NALGORITHMS ? algorithms[i].name : "?";
-}
-
-/* Prediction of algorithm i for this call. A tree algorithm's comes from the tree
- * cache, which holds the tree its run will take: built once per (root cluster, m),
- * not once per call and algorithm (tree_cache.h). Same numbers as its _predict. */
-static double predict(int i, const struct gc_bcast_call *call, struct gc_comm_state *st,
-                      const char **model)
-{
-  const struct gc_bcast_algorithm *alg = &algorithms[i];
-  if (alg->build && st->layout.nclusters >= 2) {
-    const struct gc_tree_cache_entry *e;
-    *model = gc_model_name(GC_MODEL_TREE_001_POSITION);
-    return gc_tree_cache_get(&st->trees, alg->build, &st->network, &st->layout, call->root,
-                             (double)call->bytes, &e) == 0
-               ? e->predicted
-               : -1;
-  }
-  return alg->predict ? alg->predict(&st->network, &st->layout, (double)call->bytes,
-                                     call->root, model)
-                      : -1;
-}
-
-static int choose(const struct gc_bcast_call *call, struct gc_comm_state *st,
-                  struct gc_record *rec)
-{
-  const char *names[NALGORITHMS], *models[NALGORITHMS];
-  int supported[NALGORITHMS];
-  double predicted[NALGORITHMS];
-  int need = gc_dispatch_needs_predictions(gc_g.cfg.bcast_algorithm);
-  for (int i = 0; i < NALGORITHMS; i++) {
-    names[i] = algorithms[i].name;
-    supported[i] = algorithms[i].supports(call, st);
-    models[i] = NULL;
-    predicted[i] = need ? predict(i, call, st, &models[i]) : -1;
-  }
-  return gc_dispatch_choose(gc_g.cfg.bcast_algorithm, NALGORITHMS, names, supported, predicted,
-                            models, rec);
-}
-
-static int bcast(const struct gc_bcast_call *call)
-{
-  struct gc_comm_state *st = gc_comm_state_get(call->comm);
-  if (!st || call->root < 0 || call->root >= st->size)
-    return gc_bcast_native_run(call, NULL);
-  /* Before the choice (it changes the network view) and outside the timed region. */
-  gc_probe_latency(st);
-  struct gc_record rec = {.op = GC_OP_BCAST, .root = call->root, .bytes = call->bytes};
-  int a = choose(call, st, &rec);
-  struct gc_timing timing;
-  gc_call_start(st, &timing);
-  int rc = algorithms[a].run(call, st);
-  if (rc == GC_FALLBACK) {
-    gc_dispatch_fell_back(&rec);
-    rc = gc_bcast_native_run(call, st);
-  }
-  return gc_dispatch_finish(st, &timing, &rec, rc);
-}
+const struct gc_op gc_bcast_op = {
+    .id = GC_OP_BCAST,
+    .name = "bcast",
+    .algorithms = algorithms,
+    .nalgorithms = GC_BCAST_LAST,
+    .wanted = gc_g.cfg.bcast_algorithm,
+    .prepare = gc_bcast_call_prepare,
+};
 
 /* What MPI itself would reject goes through untouched (see alltoall.c's valid()); a root
- * out of range too, before any tree code sees it. */
+ * below 0 too, before any tree code sees it (the dispatch checks the upper bound). */
 static int valid(const struct gc_bcast_call *c)
 {
   return c->comm != MPI_COMM_NULL && c->count >= 0 && c->datatype != MPI_DATATYPE_NULL &&
          (c->count == 0 || c->buffer != NULL) && c->root >= 0;
 }
 
-int gc_bcast_call_prepare(struct gc_bcast_call *call)
+int gc_bcast_call_prepare(void *args, struct gc_call *out)
 {
+  struct gc_bcast_call *call = args;
   MPI_Count type_size = 0;
   if (!valid(call) || !gc_datatype_usable(call->datatype, &type_size))
     return 0;
   call->bytes = (size_t)call->count * (size_t)type_size;
+  call->segment_bytes = (size_t)gc_g.cfg.bcast_segment;
+  *out = (struct gc_call){.comm = call->comm, .bytes = call->bytes, .root = call->root};
   return 1;
-}
-
-/* Both entry points: a valid call goes to the dispatch, anything else to the native one. */
-static int intercept(struct gc_bcast_call *call)
-{
-  return gc_bcast_call_prepare(call) ? bcast(call) : gc_bcast_native_run(call, NULL);
 }
 
 GC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
@@ -123,7 +93,7 @@ GC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root
     return PMPI_Bcast(buffer, count, datatype, root, comm);
   struct gc_bcast_call call = {.buffer = buffer, .count = count, .datatype = datatype,
                                .root = root, .comm = comm};
-  int rc = intercept(&call);
+  int rc = gc_dispatch(&gc_bcast_op, &call, comm);
   gc_guard_leave();
   return rc;
 }
@@ -136,7 +106,7 @@ GC_EXPORT int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, 
     return PMPI_Bcast_c(buffer, count, datatype, root, comm);
   struct gc_bcast_call call = {.buffer = buffer, .count = count, .datatype = datatype,
                                .root = root, .comm = comm, .large = 1};
-  int rc = intercept(&call);
+  int rc = gc_dispatch(&gc_bcast_op, &call, comm);
   gc_guard_leave();
   return rc;
 }

@@ -6,9 +6,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include "comm_state.h"
-#include "config.h"
-#include "network.h"
-#include "tree_cache.h"
+#include "op.h"
 
 /* MPI_Bcast and MPI_Bcast_c both arrive here: the count is an MPI_Count. */
 struct gc_bcast_call {
@@ -19,29 +17,30 @@ struct gc_bcast_call {
   MPI_Comm comm;
   size_t bytes; /* m: count * size of datatype */
   int large;    /* the application called MPI_Bcast_c: so does the native run */
+  size_t segment_bytes; /* bcast.segment (gc_g.cfg), for the trees: set by prepare */
 };
 
-struct gc_bcast_algorithm {
-  const char *name;
-  const char *desc;
-  int (*supports)(const struct gc_bcast_call *call, const struct gc_comm_state *st);
-  int (*run)(const struct gc_bcast_call *call, struct gc_comm_state *st);
-  /* Predicted seconds for a broadcast of m bytes from root (bcast_predict.h); < 0: none. */
-  double (*predict)(const struct gc_network *net, const struct gc_layout *layout, double m,
-                    int root, const char **model);
-  /* Tree algorithms: the builder (tree.h). Their prediction then comes from the
-   * communicator's tree cache, the same entry their run uses. NULL for the others. */
-  gc_tree_builder build;
-};
+/* The operation: its table (bcast.c), handed to the dispatch by the wrappers. */
+extern const struct gc_op gc_bcast_op;
 
-int gc_bcast_native_supports(const struct gc_bcast_call *call, const struct gc_comm_state *st);
-int gc_bcast_native_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
+/* The rows' MPI side; `call` is a struct gc_bcast_call (op.h: struct gc_algorithm). */
+int gc_bcast_native_supports(const void *call, const struct gc_comm_state *st);
+int gc_bcast_native_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan);
+
+/* Every tree algorithm (tree_algorithms.c): supports when the communicator spans two
+ * clusters or more; predict takes the row's tree from the communicator's tree cache
+ * (built there on a miss) and leaves it in the plan; run runs the plan's tree (or takes
+ * it from the cache when nothing was predicted). */
+int gc_bcast_tree_supports(const void *call, const struct gc_comm_state *st);
+double gc_bcast_tree_plan(const void *call, struct gc_comm_state *st, struct gc_plan *plan);
+int gc_bcast_tree_run_plan(const void *call, struct gc_comm_state *st,
+                           const struct gc_plan *plan);
 
 /* 1 when gridcoll may act on the call: nothing MPI would reject that gridcoll can see
  * (no communicator, a negative count, no datatype, a NULL buffer to fill, a root below 0),
  * and predefined or committed datatypes whose size the library gives (datatype.h);
- * bytes is then set. 0: pass the call through untouched, so any error is exactly the
- * MPI library's. */
-int gc_bcast_call_prepare(struct gc_bcast_call *call);
+ * bytes, segment_bytes and *out are then set. 0: pass the call through untouched, so any
+ * error is exactly the MPI library's. The op's prepare (op.h). */
+int gc_bcast_call_prepare(void *call, struct gc_call *out);
 
 #endif

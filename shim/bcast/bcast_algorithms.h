@@ -1,18 +1,34 @@
-/* The broadcast algorithms, in one list (X-macro) shared by the MPI dispatch table
- * (bcast.c) and the MPI-free prediction tool. X(name, kind, description): algorithm
- * `name` provides gc_bcast_<name>_run (MPI side) and gc_bcast_<name>_predict
- * (bcast_predict.h, pure); gc_bcast_<kind>_supports says when it can serve a call.
- * The first entry is the MPI library's own algorithm (select.h: GC_NATIVE). */
-#ifndef GC_BCAST_ALGORITHMS_LIST_H
-#define GC_BCAST_ALGORITHMS_LIST_H
+/* The broadcast algorithms as pure rows: name, description, formula and, for the trees,
+ * the builder (pure C, no MPI). The library's table (bcast.c) points at these rows and
+ * adds the MPI side (supports, run); gridcoll-predict reads them directly. */
+#ifndef GC_BCAST_ALGORITHMS_H
+#define GC_BCAST_ALGORITHMS_H
 
-#define GC_BCAST_ALGORITHMS(X)                                                              \
-  X(native, native, "the MPI library's own MPI_Bcast")                                      \
-  X(flat, tree, "flat tree: the root sends to every cluster leader (MagPIe)")               \
-  X(binomial, tree, "binomial tree over cluster leaders")                                   \
-  X(hlot, tree, "HLOT: relays only where no cluster is reached later than by flat (001)")  \
-  X(spt, tree, "shortest-path tree from the root (Dijkstra): the latency lower bound")     \
-  X(greedy, tree, "model-built tree: earliest completion, each extra child pays its gap")  \
-  X(multilevel, tree, "two levels (001 Fig. 4): HLOT between sites, flat inside each site")
+#include "algorithm.h"
+#include "bcast_predict.h"
+#include "tree_cache.h"
+
+/* Row indexes; the first is the MPI library's own algorithm (select.h: GC_NATIVE). */
+enum gc_bcast_id {
+  GC_BCAST_NATIVE,
+  GC_BCAST_FLAT,
+  GC_BCAST_BINOMIAL,
+  GC_BCAST_HLOT,
+  GC_BCAST_SPT,
+  GC_BCAST_GREEDY,
+  GC_BCAST_MULTILEVEL,
+  GC_BCAST_LAST
+};
+
+struct gc_bcast_model {
+  struct gc_algorithm_about about;
+  /* Predicted seconds for a broadcast of m bytes from root (bcast_predict.h); < 0: none. */
+  double (*predict)(const struct gc_network *net, const struct gc_layout *layout, double m,
+                    int root, const char **model);
+  /* Tree algorithms: the builder (tree.h); NULL for the others. */
+  gc_tree_builder build;
+};
+
+extern const struct gc_bcast_model gc_bcast_models[GC_BCAST_LAST];
 
 #endif

@@ -1,24 +1,16 @@
 /* MPI_Ibcast, MPI_Bcast_init and their _c variants: the MPI library's own call, logged
  * when issued, untimed (the same design as alltoall_nb.c, which says why). */
 #include "bcast.h"
-#include "count.h"
+#include "dispatch.h"
 #include "gridcoll.h"
-#include "log.h"
-#include "select.h"
 
-/* Records a valid call (a root out of range included: it is only logged, and MPI answers
- * it) when gridcoll is active and not re-entered. Returns whether it entered the guard. */
+/* Records a valid call (a root out of range excluded: MPI answers it) when gridcoll is
+ * active and not re-entered. Returns whether it entered the guard. */
 static int enter(struct gc_bcast_call *call, enum gc_entry entry)
 {
   if (!gc_is_active() || !gc_guard_enter())
     return 0;
-  struct gc_comm_state *st;
-  if (gc_bcast_call_prepare(call) && (st = gc_comm_state_get(call->comm)) &&
-      call->root < st->size) {
-    struct gc_record rec = {.op = GC_OP_BCAST, .algorithm = GC_NATIVE, .root = call->root,
-                            .bytes = call->bytes, .entry = entry};
-    gc_log_issued(st, &rec);
-  }
+  gc_dispatch_issued(&gc_bcast_op, call, call->comm, entry);
   return 1;
 }
 
@@ -31,7 +23,7 @@ static void leave(int entered)
 GC_EXPORT int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
                          MPI_Comm comm, MPI_Request *request)
 {
-  struct gc_bcast_call call = {buffer, count, datatype, root, comm, 0, 0};
+  struct gc_bcast_call call = {buffer, count, datatype, root, comm, 0, 0, 0};
   int entered = enter(&call, GC_ENTRY_NONBLOCKING);
   int rc = PMPI_Ibcast(buffer, count, datatype, root, comm, request);
   leave(entered);
@@ -42,7 +34,7 @@ GC_EXPORT int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int roo
 GC_EXPORT int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                            MPI_Comm comm, MPI_Request *request)
 {
-  struct gc_bcast_call call = {buffer, count, datatype, root, comm, 0, 1};
+  struct gc_bcast_call call = {buffer, count, datatype, root, comm, 0, 1, 0};
   int entered = enter(&call, GC_ENTRY_NONBLOCKING);
   int rc = PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
   leave(entered);
@@ -52,7 +44,7 @@ GC_EXPORT int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
 GC_EXPORT int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
                              MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-  struct gc_bcast_call call = {buffer, count, datatype, root, comm, 0, 0};
+  struct gc_bcast_call call = {buffer, count, datatype, root, comm, 0, 0, 0};
   int entered = enter(&call, GC_ENTRY_PERSISTENT);
   int rc = PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
   leave(entered);
@@ -62,7 +54,7 @@ GC_EXPORT int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int
 GC_EXPORT int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                                MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-  struct gc_bcast_call call = {buffer, count, datatype, root, comm, 0, 1};
+  struct gc_bcast_call call = {buffer, count, datatype, root, comm, 0, 1, 0};
   int entered = enter(&call, GC_ENTRY_PERSISTENT);
   int rc = PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
   leave(entered);

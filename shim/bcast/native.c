@@ -3,15 +3,16 @@
 #include "bcast.h"
 #include "count.h"
 
-int gc_bcast_native_supports(const struct gc_bcast_call *c, const struct gc_comm_state *st)
+int gc_bcast_native_supports(const void *call, const struct gc_comm_state *st)
 {
-  (void)c, (void)st;
+  (void)call, (void)st;
   return 1;
 }
 
-int gc_bcast_native_run(const struct gc_bcast_call *c, struct gc_comm_state *st)
+int gc_bcast_native_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan)
 {
-  (void)st;
+  const struct gc_bcast_call *c = call;
+  (void)st, (void)plan;
 #if GC_HAVE_MPI4
   if (c->large)
     return PMPI_Bcast_c(c->buffer, c->count, c->datatype, c->root, c->comm);

@@ -1,60 +1,96 @@
-/* The tree broadcasts as table entries: take the tree for this call from the
- * communicator's cache (built there on a miss), run it. */
-#include "tree_cache.h"
+/* The tree broadcasts as table rows (bcast.h): one supports, one predict and one run
+ * for every tree; the row's builder (bcast_algorithms.c) makes the difference.
+ *
+ * The trees live in the broadcast's slot of the communicator state (comm_state.h), as
+ * a tree cache (tree_cache.h) stamped with the state's version: when the view changes
+ * (the probe), the next call finds an old stamp and starts from an empty cache. */
+#include <stdlib.h>
+
+#include "bcast_algorithms.h"
+#include "gridcoll.h"
+#include "model.h"
 #include "tree_exec.h"
 
-/* Set at MPI_Init from bcast.segment; identical on every rank. */
-struct gc_bcast_tree_options gc_bcast_tree_options = {.segment_bytes = 0};
+struct bcast_trees {
+  struct gc_tree_cache cache;
+  unsigned long long version; /* st->version the cache was built under */
+};
 
-int gc_bcast_tree_supports(const struct gc_bcast_call *call, const struct gc_comm_state *st)
+static void trees_free(struct gc_comm_state *st, void *data)
 {
+  struct bcast_trees *t = data;
+  if (t->cache.builds)
+    gc_debug(3, "comm %llu: %llu broadcast tree(s) built, %llu taken from the cache", st->id,
+             t->cache.builds, t->cache.hits);
+  gc_tree_cache_clear(&t->cache);
+  free(t);
+}
+
+/* The communicator's tree cache, current with its view; NULL when out of memory. */
+static struct gc_tree_cache *trees(struct gc_comm_state *st)
+{
+  struct gc_op_state *slot = &st->op[GC_OP_BCAST];
+  struct bcast_trees *t = slot->data;
+  if (!t) {
+    if (!(t = calloc(1, sizeof *t)))
+      return NULL;
+    t->version = st->version;
+    slot->data = t;
+    slot->free_data = trees_free;
+  }
+  if (t->version != st->version) { /* trees of the old view */
+    gc_tree_cache_clear(&t->cache);
+    t->version = st->version;
+  }
+  return &t->cache;
+}
+
+/* The tree of row `algorithm` for this call, from the cache: 0, or a GC_TREE_ error. */
+static int tree_for(const struct gc_bcast_call *call, struct gc_comm_state *st, int algorithm,
+                    const struct gc_tree_cache_entry **e)
+{
+  struct gc_tree_cache *c = trees(st);
+  if (!c)
+    return GC_TREE_ENOMEM;
+  return gc_tree_cache_get(c, gc_bcast_models[algorithm].build, &st->network, &st->layout,
+                           call->root, (double)call->bytes, e);
+}
+
+int gc_bcast_tree_supports(const void *args, const struct gc_comm_state *st)
+{
+  const struct gc_bcast_call *call = args;
   return st->layout.nclusters >= 2 && call->count >= 0 && call->root >= 0 &&
          call->root < st->layout.size;
 }
 
-static int run_tree(gc_tree_builder build, const struct gc_bcast_call *call,
-                    struct gc_comm_state *st)
+double gc_bcast_tree_plan(const void *args, struct gc_comm_state *st, struct gc_plan *plan)
 {
-  const struct gc_layout *l = &st->layout;
-  if (call->root < 0 || call->root >= l->size)
-    return MPI_ERR_ROOT;
-  /* The same cache entry, built from the same input, that the prediction read
-   * (bcast.c): the tree that runs is the tree that was predicted. */
+  const struct gc_bcast_call *call = args;
+  const struct gc_bcast_model *row = &gc_bcast_models[plan->algorithm];
+  if (st->layout.nclusters < 2) /* no tree to cost: the row's formula says why not */
+    return row->predict(&st->network, &st->layout, (double)call->bytes, call->root,
+                        &plan->model);
+  /* The cache holds the tree its run will take: built once per (root cluster, m), not
+   * once per call and algorithm (tree_cache.h). Same numbers as the row's formula. */
   const struct gc_tree_cache_entry *e;
-  int rc = gc_tree_cache_get(&st->trees, build, &st->network, l, call->root,
-                             (double)call->bytes, &e);
+  plan->model = gc_model_name(GC_MODEL_TREE_001_POSITION);
+  if (tree_for(call, st, plan->algorithm, &e) != 0)
+    return -1;
+  plan->data = e;
+  return e->predicted;
+}
+
+int gc_bcast_tree_run_plan(const void *args, struct gc_comm_state *st, const struct gc_plan *plan)
+{
+  const struct gc_bcast_call *call = args;
+  if (call->root < 0 || call->root >= st->layout.size)
+    return MPI_ERR_ROOT;
+  /* The entry the prediction read, when there was one: the tree that runs is the tree
+   * that was predicted. */
+  const struct gc_tree_cache_entry *e = plan->data;
+  int rc = e ? 0 : tree_for(call, st, plan->algorithm, &e);
   if (rc != 0) /* before any traffic; same input everywhere, so same answer everywhere
                   except when out of memory */
     return rc == GC_TREE_ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_ARG;
   return gc_bcast_tree_run(call, st, &e->tree);
-}
-
-int gc_bcast_flat_run(const struct gc_bcast_call *call, struct gc_comm_state *st)
-{
-  return run_tree(gc_bcast_flat_tree, call, st);
-}
-
-int gc_bcast_binomial_run(const struct gc_bcast_call *call, struct gc_comm_state *st)
-{
-  return run_tree(gc_bcast_binomial_tree, call, st);
-}
-
-int gc_bcast_hlot_run(const struct gc_bcast_call *call, struct gc_comm_state *st)
-{
-  return run_tree(gc_bcast_hlot_tree, call, st);
-}
-
-int gc_bcast_spt_run(const struct gc_bcast_call *call, struct gc_comm_state *st)
-{
-  return run_tree(gc_bcast_spt_tree, call, st);
-}
-
-int gc_bcast_greedy_run(const struct gc_bcast_call *call, struct gc_comm_state *st)
-{
-  return run_tree(gc_bcast_greedy_tree, call, st);
-}
-
-int gc_bcast_multilevel_run(const struct gc_bcast_call *call, struct gc_comm_state *st)
-{
-  return run_tree(gc_bcast_multilevel_tree, call, st);
 }

@@ -8,7 +8,8 @@
  * Policy: 32 entries per communicator, least recently used evicted. `auto` costs every
  * tree algorithm's tree (six) per call, so this holds five (root cluster, size) pairs; a
  * program that cycles through more pays a rebuild (microseconds, test/bench/bench_trees.c), never a
- * wrong tree. Whoever changes the network view (the latency probe) clears the cache. */
+ * wrong tree. When the network view changes (the latency probe bumps the state's version),
+ * its owner (tree_algorithms.c) clears the cache. */
 #ifndef GC_TREE_CACHE_H
 #define GC_TREE_CACHE_H
 

@@ -185,7 +185,7 @@ static int forward(const struct gc_bcast_call *call, struct wire *w, int src,
 int gc_bcast_tree_run(const struct gc_bcast_call *call, struct gc_comm_state *st,
                       const struct gc_tree *tree)
 {
-  return gc_bcast_tree_run_segmented(call, st, tree, gc_bcast_tree_options.segment_bytes);
+  return gc_bcast_tree_run_segmented(call, st, tree, call->segment_bytes);
 }
 
 int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm_state *st,

@@ -7,7 +7,7 @@
  * runs the MPI library's own broadcast on its cluster sub-communicator from its leader.
  * Only PMPI is called: gridcoll intercepts the MPI_ names.
  *
- * Segmentation (options.segment_bytes) pipelines the wide-area tree only: a leader
+ * Segmentation (the call's segment_bytes, from bcast.segment) pipelines the wide-area tree only: a leader
  * forwards segment s while segment s+1 arrives. Segments are cut in bytes of the packed
  * message (segment_schedule.h), never in elements of a rank's own datatype, which the
  * others may not share: between leaders they travel as MPI_BYTE, straight from the
@@ -23,32 +23,14 @@
 #include "bcast.h"
 #include "tree.h"
 
-/* Options of the executor, identical on every rank (set from the configuration). */
-struct gc_bcast_tree_options {
-  size_t segment_bytes; /* pipeline segments of this many bytes of the packed message
-                           (the last shorter); 0: no segmentation (default) */
-};
-extern struct gc_bcast_tree_options gc_bcast_tree_options;
-
 /* Runs tree (built for this call's layout and root cluster). MPI_SUCCESS or an MPI error
  * code: MPI_ERR_ARG before any traffic when the tree does not fit the call, else the
- * PMPI error code unchanged. gc_bcast_tree_run uses gc_bcast_tree_options'
- * segment size; _segmented takes it explicitly (0: whole message). */
+ * PMPI error code unchanged. gc_bcast_tree_run uses the call's segment_bytes
+ * (identical on every rank: the configuration's); _segmented takes it explicitly (0:
+ * whole message). */
 int gc_bcast_tree_run(const struct gc_bcast_call *call, struct gc_comm_state *st,
                       const struct gc_tree *tree);
 int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm_state *st,
                                 const struct gc_tree *tree, size_t segment_bytes);
-
-/* The algorithms for the bcast table (struct gc_bcast_algorithm). One `supports` for all:
- * 1 when the communicator spans at least two clusters. Each `run` takes its tree from
- * the communicator's cache (tree_cache.h: keyed by builder, root cluster and m; built
- * from the network view with gc_bcast_tree_input on a miss) and runs it. */
-int gc_bcast_tree_supports(const struct gc_bcast_call *call, const struct gc_comm_state *st);
-int gc_bcast_flat_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
-int gc_bcast_binomial_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
-int gc_bcast_hlot_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
-int gc_bcast_spt_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
-int gc_bcast_greedy_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
-int gc_bcast_multilevel_run(const struct gc_bcast_call *call, struct gc_comm_state *st);
 
 #endif

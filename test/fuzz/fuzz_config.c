@@ -60,18 +60,14 @@ static const char *env_get(const char *name) {
   return env_value;
 }
 
-/* The name tables the shim passes, from the lists its dispatch tables are made of. */
-#define NAME_A2A(name, desc) #name,
-#define NAME_BCAST(name, kind, desc) #name,
-static const char *const alltoall_list[] = {"auto", GC_ALLTOALL_ALGORITHMS(NAME_A2A) NULL};
-static const char *const bcast_list[] = {"auto", GC_BCAST_ALGORITHMS(NAME_BCAST) NULL};
-
-typedef double bcast_fn(const struct gc_network *, const struct gc_layout *, double, int,
-                        const char **);
-#define PREDICT_BCAST(name, kind, desc) gc_bcast_##name##_predict,
-static bcast_fn *const bcasts[] = {GC_BCAST_ALGORITHMS(PREDICT_BCAST)};
+/* The name tables the shim passes, from the pure rows its dispatch tables point at
+ * (filled by setup()). */
+static const char *alltoall_list[GC_ALLTOALL_LAST + 2] = {"auto"};
+static const char *bcast_list[GC_BCAST_LAST + 2] = {"auto"};
 
 static void setup(void) {
+  for (int i = 0; i < GC_ALLTOALL_LAST; i++) alltoall_list[i + 1] = gc_alltoall_models[i].about.name;
+  for (int i = 0; i < GC_BCAST_LAST; i++) bcast_list[i + 1] = gc_bcast_models[i].about.name;
   fd = memfd_create("gridcoll-fuzz.cfg", 0);
   if (fd < 0) abort();
   snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
@@ -91,9 +87,9 @@ static void predict_all(const struct gc_config *cfg, int size, const int *gid) {
   for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
     sink += gc_alltoall_native_predict(&net, &layout, sizes[s], &model);
     if (gc_alltoall_lg_applies(&layout)) sink += gc_alltoall_lg_predict(&net, &layout, sizes[s], &model);
-    for (size_t b = 0; b < sizeof bcasts / sizeof *bcasts; b++) {
-      sink += bcasts[b](&net, &layout, sizes[s], 0, &model);
-      sink += bcasts[b](&net, &layout, sizes[s], size - 1, &model);
+    for (int b = 0; b < GC_BCAST_LAST; b++) {
+      sink += gc_bcast_models[b].predict(&net, &layout, sizes[s], 0, &model);
+      sink += gc_bcast_models[b].predict(&net, &layout, sizes[s], size - 1, &model);
     }
   }
   (void)sink;

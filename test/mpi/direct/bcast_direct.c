@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bcast/bcast_algorithms.h"
 #include "bcast/tree_exec.h"
 #include "bcast_check.h"
 #include "comm_state_stub.h"
@@ -57,13 +58,13 @@ static int chain_run(const struct gc_bcast_call *call, struct gc_comm_state *st)
  * hook's default path), and a chain (the deepest pipeline). */
 static const struct {
   const char *name;
-  int (*run)(const struct gc_bcast_call *, struct gc_comm_state *);
+  int row; /* in bcast_algorithms.h's table; -1: chain_run */
   int korea8;
 } algs[] = {
-  {"flat", gc_bcast_flat_run, 1},     {"binomial", gc_bcast_binomial_run, 1},
-  {"hlot", gc_bcast_hlot_run, 1},     {"spt", gc_bcast_spt_run, 1},
-  {"greedy", gc_bcast_greedy_run, 1}, {"greedy", gc_bcast_greedy_run, 0},
-  {"chain", chain_run, 1},
+  {"flat", GC_BCAST_FLAT, 1},     {"binomial", GC_BCAST_BINOMIAL, 1},
+  {"hlot", GC_BCAST_HLOT, 1},     {"spt", GC_BCAST_SPT, 1},
+  {"greedy", GC_BCAST_GREEDY, 1}, {"greedy", GC_BCAST_GREEDY, 0},
+  {"chain", -1, 1},
 };
 
 /* (count, segment size): whole messages at every count, one element per segment (with a
@@ -79,6 +80,7 @@ static const struct {
 struct ctx {
   struct gc_comm_state *st;
   int alg;
+  size_t segment_bytes;
 };
 
 static int run_alg(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, void *p)
@@ -86,11 +88,16 @@ static int run_alg(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
   struct ctx *c = p;
   int tsize;
   PMPI_Type_size(dt, &tsize);
-  struct gc_bcast_call call = {buf, count, dt, root, comm, (size_t)count * (size_t)tsize, 0};
-  /* As bcast.c's dispatch: a call no tree supports (one cluster) goes to the library. */
+  struct gc_bcast_call call = {buf, count, dt, root, comm, (size_t)count * (size_t)tsize, 0,
+                               c->segment_bytes};
+  /* As the dispatch: a call no tree supports (one cluster) goes to the library. */
   if (!gc_bcast_tree_supports(&call, c->st))
     return PMPI_Bcast(buf, count, dt, root, comm);
-  return algs[c->alg].run(&call, c->st);
+  if (algs[c->alg].row < 0)
+    return chain_run(&call, c->st);
+  /* No plan from a prediction: the run takes its tree from the state's cache. */
+  struct gc_plan plan = {.algorithm = algs[c->alg].row, .predicted = -1};
+  return gc_bcast_tree_run_plan(&call, c->st, &plan);
 }
 
 /* One cluster id per rank from "0,0,6,7"; 0 when it does not fit this job. */
@@ -129,10 +136,10 @@ int main(int argc, char **argv)
       const char *matrix = algs[alg].korea8 ? "korea8" : "uniform";
       set_network(&st, algs[alg].korea8);
       int bad = 0, n = 0;
-      struct ctx ctx = {&st, (int)alg};
+      struct ctx ctx = {&st, (int)alg, 0};
       for (int ty = 0; ty < BCHECK_NTYPES; ty++)
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
-          gc_bcast_tree_options.segment_bytes = sizes[z].seg;
+          ctx.segment_bytes = sizes[z].seg;
           for (int root = 0; root < size; root++) {
             int rc, nb = bcheck_case(MPI_COMM_WORLD, root, sizes[z].count, types[ty].type,
                                      (unsigned)(cases + n), run_alg, &ctx, &rc);

@@ -3,7 +3,16 @@
  * the members' index_in_cluster. */
 #include "comm_state_stub.h"
 
+#include <stdarg.h>
 #include <string.h>
+
+#include "gridcoll.h"
+
+/* The shim's verbose messages (msg.c), silent here. */
+void gc_debug(int level, const char *fmt, ...)
+{
+  (void)level, (void)fmt;
+}
 
 int gc_test_state_init(struct gc_comm_state *st, MPI_Comm comm, const int *cluster_of_rank)
 {
@@ -20,6 +29,9 @@ int gc_test_state_init(struct gc_comm_state *st, MPI_Comm comm, const int *clust
 
 void gc_test_state_free(struct gc_comm_state *st)
 {
+  for (int op = 0; op < GC_OP_LAST; op++) /* what the algorithms kept (LG's context, trees) */
+    if (st->op[op].data)
+      st->op[op].free_data(st, st->op[op].data);
   if (st->cluster_comm != MPI_COMM_NULL)
     PMPI_Comm_free(&st->cluster_comm);
   if (st->private_comm != MPI_COMM_NULL)

@@ -23,7 +23,7 @@ static int lg_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
   PMPI_Type_size(recvtype, &size);
   struct gc_alltoall_call call = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                   comm, (size_t)recvcount * (size_t)size, 0};
-  int rc = gc_alltoall_lg_run(&call, current);
+  int rc = gc_alltoall_lg_run(&call, current, NULL);
   if (rc == GC_FALLBACK) { /* agreed on every rank */
     fallbacks++;
     rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);

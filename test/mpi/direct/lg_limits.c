@@ -51,7 +51,7 @@ int lg_limits_fallback(struct gc_comm_state *st, MPI_Comm comm)
     low.rlim_cur = vm_bytes() + (1u << 20);
     ok = low.rlim_cur > (1u << 20) && setrlimit(RLIMIT_AS, &low) == 0;
   }
-  int rc = ok ? gc_alltoall_lg_run(&call, st) : MPI_ERR_OTHER;
+  int rc = ok ? gc_alltoall_lg_run(&call, st, NULL) : MPI_ERR_OTHER;
   if (st->rank == poor)
     setrlimit(RLIMIT_AS, &old);
   ok = ok && rc == GC_FALLBACK;
@@ -86,7 +86,7 @@ static int huge_extent_once(struct gc_comm_state *st, MPI_Comm comm, MPI_Datatyp
   if (!bad) {
     const void *sbuf = in_place ? MPI_IN_PLACE : (const void *)send;
     struct gc_alltoall_call call = lg_call(sbuf, 1, type, got, 1, type, comm);
-    int rc = gc_alltoall_lg_run(&call, st);
+    int rc = gc_alltoall_lg_run(&call, st, NULL);
     bad = rc != MPI_SUCCESS || PMPI_Alltoall(sbuf, 1, type, want, 1, type, comm) != MPI_SUCCESS;
   }
   for (size_t d = 0; !bad && d < n; d++) {

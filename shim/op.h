@@ -1,0 +1,70 @@
+/* A collective as the dispatch sees it: an operation descriptor and its algorithm table.
+ *
+ * The shared layer (dispatch, log, summary, communicator state, probe) knows operations
+ * only through these types: a collective fills a struct gc_op with its table, and
+ * nothing in the shared files (shim/, not its op folders) calls a function of shim/<op>/. The shape is UCC's
+ * ucc_tl_ucp_alltoall_algs[]: rows in designated initializers, index 0 the MPI library's
+ * own algorithm, the one every call can fall back to. */
+#ifndef GC_OP_H
+#define GC_OP_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "algorithm.h"
+
+/* The operations gridcoll serves: the slot each has in the per-communicator state and
+ * the summary. A new collective adds its id here and its descriptor to ops.c. */
+enum gc_op_id { GC_OP_ALLTOALL, GC_OP_BCAST, GC_OP_ALLTOALLV, GC_OP_LAST };
+
+/* Rows of one table, at most; records and the summary are sized by it. Every table
+ * checks itself against it (_Static_assert beside the table). */
+#define GC_MAX_ALGORITHMS 8
+
+struct gc_comm_state;
+
+/* What dispatch reads of any call, filled by the op's prepare(). */
+struct gc_call {
+  MPI_Comm comm;
+  size_t bytes; /* m: the all-to-all's block, the broadcast's message */
+  int root;     /* -1 when the operation has none */
+};
+
+/* One algorithm's plan for one call: its prediction, and what the prediction already
+ * computed that the run needs (the broadcast's tree), so nothing is looked up twice. */
+struct gc_plan {
+  int algorithm;     /* index in the op's table */
+  double predicted;  /* seconds; < 0: none */
+  const char *model; /* model/names.c name of the formula, NULL when none */
+  const void *data;  /* the algorithm's own (a tree cache entry); NULL: run finds it */
+};
+
+/* A table row. `call` is the op's own call struct (struct gc_bcast_call ...). */
+struct gc_algorithm {
+  const struct gc_algorithm_about *about; /* the pure row's name and description */
+  /* 1: serves only communicators spanning two clusters or more (supports says 0
+   * elsewhere), so a one-cluster communicator never needs to ask it. */
+  int wide;
+  /* 1 when it can serve the call, from data identical on every rank: the layout and the
+   * call's bytes and root only (what the decision cache keys on, comm_state.h). */
+  int (*supports)(const void *call, const struct gc_comm_state *st);
+  /* Seconds (< 0: no model); sets plan->model and may set plan->data. */
+  double (*predict)(const void *call, struct gc_comm_state *st, struct gc_plan *plan);
+  /* MPI_SUCCESS, an MPI error code, or GC_FALLBACK (gridcoll.h) before any traffic.
+   * plan may be NULL (the native row run as fallback). */
+  int (*run)(const void *call, struct gc_comm_state *st, const struct gc_plan *plan);
+};
+
+struct gc_op {
+  enum gc_op_id id;
+  const char *name;                      /* the log's op column */
+  const struct gc_algorithm *algorithms; /* [0]: the MPI library's own */
+  int nalgorithms;
+  const char *wanted; /* the configured choice (gc_g.cfg's, fixed at MPI_Init), or "auto" */
+  /* 1 when gridcoll may act on the call (nothing MPI would reject that gridcoll can
+   * see, datatypes whose size it can know) and fills *out; 0: pass it through
+   * untouched, so any error is exactly the MPI library's. */
+  int (*prepare)(void *call, struct gc_call *out);
+};
+
+#endif
