@@ -277,9 +277,7 @@ static int exchange(struct lgv_run *r)
         rc = PMPI_Irecv(MPI_BOTTOM, 1, type, s->wide_recv[i].peer, MPI_ANY_TAG, r->priv, &wide[i]);
       if (type != MPI_DATATYPE_NULL)
         PMPI_Type_free(&type);
-    } else { /* not ok and nowhere to put it: only the verdict matters (truncates) */
-      rc = PMPI_Irecv(&drain, 0, MPI_BYTE, s->wide_recv[i].peer, MPI_ANY_TAG, r->priv, &wide[i]);
-    }
+    } /* else: drained below, blocking */
   }
   if (!r->ok) { /* my cluster is not ok: verdict-only wide sends, no local data */
     for (int w = 0; rc == MPI_SUCCESS && w < s->nwide_send; w++)
@@ -329,6 +327,12 @@ static int exchange(struct lgv_run *r)
         r->nreq++;
     }
   }
+  /* I am not ok and have nowhere to put the wide data: only the verdict matters. A
+   * blocking receive of 0 bytes consumes the message and returns MPI_ERR_TRUNCATE on
+   * the private duplicate (errors return); a nonblocking one would report it through
+   * MPICH's MPI_Wait, which aborts. Every sender's message leaves whatever I do. */
+  for (int i = 0; !r->R && i < s->nwide_recv; i++)
+    PMPI_Recv(&drain, 0, MPI_BYTE, s->wide_recv[i].peer, MPI_ANY_TAG, r->priv, MPI_STATUS_IGNORE);
   /* Even after an error, wait for what was posted: it uses our buffers. */
   int wrc = MPI_SUCCESS;
   for (int i = 0; i < s->nwide_recv; i++) {

@@ -172,6 +172,39 @@ static int check(MPI_Comm comm, const struct vcase *c)
   return bad;
 }
 
+#if MPI_VERSION >= 4
+/* One rank alone asks for more than LG-v carries (a count beyond an int, of an empty type,
+ * so every signature still matches): all ranks must learn it and fall back together, and
+ * the call must still complete as PMPI's. 1 on failure. */
+static int check_one_rank_unsupported(MPI_Comm comm)
+{
+  int rank, size, bad = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Datatype empty;
+  MPI_Type_contiguous(0, MPI_INT, &empty);
+  MPI_Type_commit(&empty);
+  MPI_Count *counts = malloc(sizeof(MPI_Count) * (size_t)size);
+  MPI_Aint *displs = calloc((size_t)size, sizeof(MPI_Aint));
+  for (int p = 0; p < size; p++)
+    counts[p] = rank == 0 ? ((MPI_Count)1 << 31) + 5 : 3;
+  char buf[8] = {0};
+  bad |= MPI_Alltoallv_c(buf, counts, displs, empty, buf + 4, counts, displs, empty, comm) !=
+         MPI_SUCCESS;
+  /* The library still works for an ordinary call afterwards. */
+  int *one = malloc(sizeof(int) * (size_t)size), *got = malloc(sizeof(int) * (size_t)size);
+  int *c1 = malloc(sizeof(int) * (size_t)size), *d1 = malloc(sizeof(int) * (size_t)size);
+  for (int p = 0; p < size; p++)
+    one[p] = 100 * rank + p, c1[p] = 1, d1[p] = p, got[p] = -1;
+  bad |= MPI_Alltoallv(one, c1, d1, MPI_INT, got, c1, d1, MPI_INT, comm) != MPI_SUCCESS;
+  for (int p = 0; p < size; p++)
+    bad |= got[p] != 100 * p + rank;
+  free(one), free(got), free(c1), free(d1), free(counts), free(displs);
+  MPI_Type_free(&empty);
+  return bad;
+}
+#endif
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -206,6 +239,11 @@ int main(int argc, char **argv)
               failed += verdict(name, check(comms[cm], &c));
               checks++, calls++;
             }
+#if MPI_VERSION >= 4
+  failed += verdict("alltoallv_c one rank beyond an int: all fall back",
+                    check_one_rank_unsupported(MPI_COMM_WORLD));
+  checks++, calls += 2;
+#endif
   free_comms(comms, ncomms);
   free_vtypes(vt, nvt);
   failed = total_failures(failed);

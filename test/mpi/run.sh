@@ -239,8 +239,8 @@ check_log sync && pass "log: one record per call and rank (sync)" || fail "log: 
 check_log local && pass "log: one record per call and rank (local)" || fail "log: one record per call and rank (local)"
 
 mpirun 2 GRIDCOLL_LOG="$tmp/f-%r.csv" -- "$T/fortran"
-if no_failures && [ "$(tail -n +2 f-0.csv | cut -d, -f5 | sort | uniq -c | awk '{printf "%s=%s ", $2, $1}')" = "alltoall=2 bcast=2 " ] &&
-   [ "$(wc -l <f-1.csv)" = 5 ]; then pass "fortran: intercepted and logged"; else fail "fortran: intercepted and logged"; fi
+if no_failures && [ "$(tail -n +2 f-0.csv | cut -d, -f5 | sort | uniq -c | awk '{printf "%s=%s ", $2, $1}')" = "alltoall=2 alltoallv=1 bcast=2 " ] &&
+   [ "$(wc -l <f-1.csv)" = 6 ]; then pass "fortran: intercepted and logged"; else fail "fortran: intercepted and logged"; fi
 
 mpirun 3 GRIDCOLL_SUMMARY=1 -- "$T/sweep" 16384 2
 if [ "$rc" = 0 ] && [ "$(grep -c 'gridcoll: summary of' err)" = 1 ] &&
@@ -403,7 +403,7 @@ calibrate 2 "${quick[@]}" -o /nonexistent-dir/cal.cfg
 # --- every door into the two collectives ------------------------------------------------
 # 3 ranks in two clusters (0 | 1-2) with LG and the flat tree forced: a call that reaches
 # gridcoll's algorithms says so in the log (lg, flat), one that passes through does not.
-grid3=(GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=flat GRIDCOLL_SUMMARY=0)
+grid3=(GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=lg GRIDCOLL_ALLTOALLV=lg GRIDCOLL_BCAST=flat GRIDCOLL_SUMMARY=0)
 # ops_in FILE: "op,algorithm=count ..." over the records of a log, sorted.
 ops_in() { tail -n +2 "$1" | cut -d, -f5,6 | LC_ALL=C sort | uniq -c | awk '{printf "%s=%s ", $2, $1}'; }
 
@@ -450,10 +450,11 @@ fi
 for prog in fortran fortran_mpif fortran_f08; do
   rm -f fo-*.csv
   mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/fo-%r.csv" -- "$T/$prog"
-  if [ "$rc" = 0 ] && grep -q ': 0 failed, 5 calls per rank' out && [ "$(warnings)" = 0 ] &&
-     [ "$(ops_in fo-0.csv)" = "alltoall,lg=2 bcast,flat=3 " ] && [ "$(ops_in fo-2.csv)" = "alltoall,lg=2 bcast,flat=3 " ]; then
-    pass "fortran ($prog): through LG and the flat tree"
-  else fail "fortran ($prog): through LG and the flat tree"; fi
+  if [ "$rc" = 0 ] && grep -q ': 0 failed, 6 calls per rank' out && [ "$(warnings)" = 0 ] &&
+     [ "$(ops_in fo-0.csv)" = "alltoall,lg=2 alltoallv,lg=1 bcast,flat=3 " ] &&
+     [ "$(ops_in fo-2.csv)" = "alltoall,lg=2 alltoallv,lg=1 bcast,flat=3 " ]; then
+    pass "fortran ($prog): through LG, LG-v and the flat tree"
+  else fail "fortran ($prog): through LG, LG-v and the flat tree"; fi
 done
 
 # Bad arguments: every one passes through untouched, for both collectives and their _c
