@@ -97,6 +97,7 @@ used_as() {
   if [ "$applies" = 1 ]; then [ "$count" -gt 0 ]; else [ "$count" = 0 ]; fi
 }
 for entry in "${topologies[@]}"; do
+  [ "${ONLY:-}" = alltoallv ] && break # its cases alone (below)
   IFS='|' read -r n topo lg_applies trees_apply <<<"$entry"
   for a in $ALLTOALL_ALGORITHMS; do
     rm -f rec-*.csv
@@ -111,6 +112,14 @@ for entry in "${topologies[@]}"; do
       pass "bcast $b, $n ranks, $topo" || fail "bcast $b, $n ranks, $topo"
   done
 done
+
+# MPI_Alltoallv (test/mpi/alltoallv.sh); ONLY=alltoallv runs these cases alone.
+. "$ROOT/test/mpi/alltoallv.sh"
+if [ "${ONLY:-}" = alltoallv ]; then
+  echo "mpi alltoallv ($GC_LAUNCHER): $passed passed, $failed failed"
+  [ "$failed" = 0 ]
+  exit
+fi
 
 # --- measured latency (GRIDCOLL_PROBE) -------------------------------------------------
 # 4 ranks in 3 clusters (c0 = 0, c1 = 1, c2 = 2-3); the test's four communicators give
