@@ -18,13 +18,13 @@ SMPI_BUILD := $(BUILD)/smpi
 SMPI_OBJ   := $(LIB_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
 SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed \
                  $(SMPI_BUILD)/alltoallv $(SMPI_BUILD)/fft_transpose \
-                 $(SMPI_BUILD)/alltoall_bench \
+                 $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/alltoallv_bench \
                  $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/bcast_bench
 # Packages only these targets need (scripts/deps.sh installs what is missing).
 SMPI_DEPS  := libsimgrid-dev
 BENCH_DEPS := $(SMPI_DEPS) python3-matplotlib
 
-.PHONY: smpi check-smpi bench-grid bench-grid-bcast bench-model-smpi
+.PHONY: smpi check-smpi bench-grid bench-grid-bcast bench-model-smpi bench-alltoallv
 
 smpi: $(SMPI_PROGRAMS)
 
@@ -37,7 +37,7 @@ $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed $(SMPI_BUIL
 $(SMPI_BUILD)/fft_transpose: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) -Itest/mpi $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
-$(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/bcast_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h $(SMPI_OBJ)
+$(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/alltoallv_bench $(SMPI_BUILD)/bcast_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 # The calibration tool measures the MPI library itself: no gridcoll objects linked in.
@@ -67,3 +67,11 @@ bench-model-smpi:
 	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
 	$(MAKE) smpi $(TOOLS)
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-model-smpi.sh
+
+# MPI_Alltoallv in simulation: uniform, skewed and FFT-transpose counts on g5k2, korea8 and
+# the uneven 16+48 layout, gridcoll's lg and auto against SMPI's alltoallv algorithms
+# (scripts/bench-alltoallv.sh: raw.csv, results.csv, a table and alltoallv.png).
+bench-alltoallv:
+	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh
+	$(MAKE) smpi
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-alltoallv.sh
