@@ -205,9 +205,75 @@ static int check_one_rank_unsupported(MPI_Comm comm)
 }
 #endif
 
+/* "nb": MPI_Ialltoallv (and, MPI 4, MPI_Ialltoallv_c, MPI_Alltoallv_init and its _c, each
+ * started twice) against PMPI_Alltoallv; gridcoll logs them untimed and runs them natively.
+ * Returns the failures; *checks and *calls are counted up. */
+static int nonblocking(int *checks)
+{
+  int rank, size, failed = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int *c = malloc(sizeof(int) * 2 * (size_t)size), *d = c + size;
+  int *send = malloc(sizeof(int) * 3 * (size_t)size), *got = malloc(sizeof(int) * 3 * (size_t)size);
+  int *want = malloc(sizeof(int) * 3 * (size_t)size);
+  for (int p = 0, at = 0; p < size; p++)
+    c[p] = (rank + p) % 3, d[p] = at, at += 3; /* symmetric counts, gaps */
+  for (int i = 0; i < 3 * size; i++)
+    send[i] = 1000 * rank + i, want[i] = -1;
+  PMPI_Alltoallv(send, c, d, MPI_INT, want, c, d, MPI_INT, MPI_COMM_WORLD);
+  MPI_Request req;
+  for (int i = 0; i < 3 * size; i++)
+    got[i] = -1;
+  MPI_Ialltoallv(send, c, d, MPI_INT, got, c, d, MPI_INT, MPI_COMM_WORLD, &req);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  failed += verdict("ialltoallv", memcmp(got, want, sizeof(int) * 3 * (size_t)size) != 0);
+  (*checks)++;
+#if MPI_VERSION >= 4
+  MPI_Count *cc = malloc(sizeof(MPI_Count) * (size_t)size);
+  MPI_Aint *dd = malloc(sizeof(MPI_Aint) * (size_t)size);
+  for (int p = 0; p < size; p++)
+    cc[p] = c[p], dd[p] = d[p];
+  for (int i = 0; i < 3 * size; i++)
+    got[i] = -1;
+  MPI_Ialltoallv_c(send, cc, dd, MPI_INT, got, cc, dd, MPI_INT, MPI_COMM_WORLD, &req);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  failed += verdict("ialltoallv_c", memcmp(got, want, sizeof(int) * 3 * (size_t)size) != 0);
+  (*checks)++;
+  for (int large = 0; large < 2; large++) {
+    if (large)
+      MPI_Alltoallv_init_c(send, cc, dd, MPI_INT, got, cc, dd, MPI_INT, MPI_COMM_WORLD,
+                           MPI_INFO_NULL, &req);
+    else
+      MPI_Alltoallv_init(send, c, d, MPI_INT, got, c, d, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
+                         &req);
+    for (int start = 0; start < 2; start++) {
+      for (int i = 0; i < 3 * size; i++)
+        got[i] = -1;
+      MPI_Start(&req);
+      MPI_Wait(&req, MPI_STATUS_IGNORE);
+      failed += verdict(large ? "alltoallv_init_c" : "alltoallv_init",
+                        memcmp(got, want, sizeof(int) * 3 * (size_t)size) != 0);
+      (*checks)++;
+    }
+    MPI_Request_free(&req);
+  }
+  free(cc), free(dd);
+#endif
+  free(c), free(send), free(got), free(want);
+  return failed;
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
+  if (argc > 1 && strcmp(argv[1], "nb") == 0) {
+    int checks = 0, failed = total_failures(nonblocking(&checks)), rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+      printf("alltoallv: %d checks, %d failed\n", checks, failed);
+    MPI_Finalize();
+    return failed != 0;
+  }
   int quick = quick_mode(argc, argv);
   struct vtype vt[8];
   int nvt = make_vtypes(vt), ntypes = quick ? 2 : nvt;

@@ -62,6 +62,8 @@ skip() { skipped=$((skipped + 1)); echo "skip $1 ($2)"; }
 # Lines gridcoll wrote on stderr, the summary table aside.
 warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |bcast )'; }
 no_failures() { [ "$rc" = 0 ] && grep -q ' 0 failed' out && ! grep -q '^FAIL' out; }
+# "op,algorithm=count ..." of a log file, sorted.
+ops_in() { tail -n +2 "$1" | cut -d, -f5,6 | LC_ALL=C sort | uniq -c | awk '{printf "%s=%s ", $2, $1}'; }
 
 # ONLY=files: the file-handling cases alone (test/mpi/files.sh), for a quick check.
 if [ "${ONLY:-}" = files ]; then
@@ -414,7 +416,6 @@ calibrate 2 "${quick[@]}" -o /nonexistent-dir/cal.cfg
 # gridcoll's algorithms says so in the log (lg, flat), one that passes through does not.
 grid3=(GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=lg GRIDCOLL_ALLTOALLV=lg GRIDCOLL_BCAST=flat GRIDCOLL_SUMMARY=0)
 # ops_in FILE: "op,algorithm=count ..." over the records of a log, sorted.
-ops_in() { tail -n +2 "$1" | cut -d, -f5,6 | LC_ALL=C sort | uniq -c | awk '{printf "%s=%s ", $2, $1}'; }
 
 # MPI_Alltoall_c and MPI_Bcast_c run the grid algorithms (2 + 3 calls); the nonblocking
 # and persistent calls (and their _c) run natively and are logged once each when issued,
