@@ -2,7 +2,7 @@
 # MPI_Alltoallv under SimGrid SMPI, byte for byte, at 32 and 64 simulated ranks:
 # test/mpi/alltoallv.c (quick: world communicator, int and double blocks, every count
 # pattern, in place) compares MPI_Alltoallv with PMPI_Alltoallv with GRIDCOLL_ALLTOALLV
-# forced to lg (and native once); the log shows LG-v ran on world across every cluster.
+# forced to lg (and native on korea8); the log shows LG-v ran on world across every cluster.
 # test/mpi/fft_transpose.c, the FFT-style client, runs under `auto` and checks itself.
 # Platforms: g5k2 (two sites, 32+32), g5k2_64 (uneven, 16+48), korea8 (8 clusters of 4).
 #   BUILD=build SMPIRUN=smpirun PLATFORMS=/path/to/platforms test/smpi/alltoallv.sh
@@ -48,9 +48,10 @@ vcase() {
 
 start=$SECONDS
 vcase "g5k2 32+32" "$P/g5k2.xml" "$P/hosts_g5k2_32x32.txt" "$tmp/g5k2.cfg" 2 lg alltoallv quick
-vcase "g5k2 32+32" "$P/g5k2.xml" "$P/hosts_g5k2_32x32.txt" "$tmp/g5k2.cfg" 2 native alltoallv quick
 vcase "g5k2_64 16+48" "$P/g5k2_64.xml" "$P/hosts_g5k2_16x48.txt" "$tmp/g5k2.cfg" 2 lg alltoallv quick
 vcase "korea8 8x4" "$P/korea8.xml" "$P/hosts_korea8.txt" "$tmp/korea8.cfg" 8 lg alltoallv quick
+# native at 64 ranks takes SMPI over 8 minutes (its alltoallv with a heavy peer): 32 here
+vcase "korea8 8x4" "$P/korea8.xml" "$P/hosts_korea8.txt" "$tmp/korea8.cfg" 8 native alltoallv quick
 vcase "korea8 8x4" "$P/korea8.xml" "$P/hosts_korea8.txt" "$tmp/korea8.cfg" 8 auto fft_transpose ""
 echo "smpi alltoallv: $passed passed, $failed failed ($((SECONDS - start)) s)"
 [ "$failed" = 0 ]
