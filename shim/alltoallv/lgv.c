@@ -10,7 +10,7 @@
  *   4. the wide receives are posted; when my cluster is ok, the staged parts move, each
  *      wide send leaving as soon as its blocks are in, then the direct blocks; when it is
  *      not, every wide send leaves empty. Every wide message carries its cluster's verdict
- *      in the tag and its row of totals as an 8k-byte trailer;
+ *      in the tag and its row of totals (k 64-bit integers) as a trailer;
  *   5. every rank gets a wide message from every other cluster (LG's placement), so all
  *      learn the same verdict before anything is written to recvbuf: deliver, or all
  *      fall back together (GC_FALLBACK) with recvbuf untouched (MPI_IN_PLACE included).
@@ -51,7 +51,7 @@ struct lgv_run {
   const struct gc_alltoallv_call *call;
   MPI_Comm priv, cluster;
   char *P, *S, *R; /* send, stage and wide areas (R: NULL when draining) */
-  size_t trailer;  /* 8k bytes */
+  size_t trailer;  /* k 64-bit totals, bytes */
   int ok;          /* mine, then my cluster's, then everyone's */
   int nreq;
 };
