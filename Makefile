@@ -50,6 +50,7 @@ CONFIG_SRC    := $(wildcard config/*.c)
 MODEL_SRC     := $(wildcard model/*.c)
 SHIM_PURE_SRC := shim/layout.c shim/select.c shim/network.c shim/probe_schedule.c shim/decision.c \
                  shim/bcast/tree_cache.c shim/alltoall/alltoall_algorithms.c \
+                 shim/alltoallv/alltoallv_algorithms.c \
                  shim/bcast/bcast_algorithms.c \
                  $(wildcard shim/*/*_schedule.c shim/*/*_tree.c shim/*/*_predict.c)
 SHIM_MPI_SRC  := $(filter-out $(SHIM_PURE_SRC),$(wildcard shim/*.c shim/*/*.c))
@@ -58,7 +59,7 @@ LIB_SRC       := $(PURE_SRC) $(SHIM_MPI_SRC)
 
 LIB      := $(BUILD)/$(LIB_NAME)
 PURE_LIB := $(BUILD)/libgcpure.a
-INCLUDES := -I. -Iconfig -Imodel -Ishim -Ishim/alltoall -Ishim/bcast
+INCLUDES := -I. -Iconfig -Imodel -Ishim -Ishim/alltoall -Ishim/alltoallv -Ishim/bcast
 
 UNIT_TESTS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(wildcard test/unit/check_*.c))
 MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.c)) \

@@ -18,6 +18,7 @@ void gc_config_defaults(struct gc_config *cfg) {
   cfg->lan = gige;
   strcpy(cfg->alltoall_algorithm, "auto");
   cfg->alltoall_pairwise = 32768; /* MPICH: MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE */
+  strcpy(cfg->alltoallv_algorithm, "auto");
   strcpy(cfg->bcast_algorithm, "auto");
   cfg->log_mode = GC_LOG_SYNC;
   cfg->log_summary = -1;

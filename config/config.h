@@ -109,6 +109,8 @@ struct gc_config {
                                posting every message at once; MPICH's 32 KiB by default */
   char bcast_algorithm[GC_NAME_MAX];
   int bcast_line;
+  char alltoallv_algorithm[GC_NAME_MAX]; /* "auto" by default */
+  int alltoallv_line;
   double bcast_segment; /* bytes per pipeline segment of the tree broadcasts; 0: whole */
 
   char *log_file;     /* pattern with %r %p %j; NULL = no per-call log */
@@ -124,6 +126,7 @@ struct gc_config {
 struct gc_config_names {
   const char *const *alltoall;
   const char *const *bcast;
+  const char *const *alltoallv;
 };
 
 /* Fill cfg with the built-in defaults (no clusters, node topology, auto everywhere). */

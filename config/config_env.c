@@ -22,7 +22,8 @@ struct env_var {
   env_fn *apply;
   size_t off;  /* field of struct gc_config */
   int lo, hi;  /* env_int */
-  int which;   /* env_algorithm: 0 alltoall, 1 bcast */
+  int which;   /* env_algorithm: enum gc_config_op */
+  size_t line; /* env_algorithm: the line field the file set, cleared */
 };
 
 static int fail(struct env_ctx *x, const struct env_var *v, const char *fmt, ...)
@@ -64,11 +65,11 @@ static int env_int(struct env_ctx *x, const char *value, const struct env_var *v
 
 static int env_algorithm(struct env_ctx *x, const char *value, const struct env_var *v) {
   char allowed[256];
-  const char *const *list = !x->names ? NULL : v->which ? x->names->bcast : x->names->alltoall;
+  const char *const *list = gc_config_names_of(x->names, v->which);
   if (!gc_config_algorithm_ok(list, value, allowed, sizeof allowed))
     return fail(x, v, "expected one of %s, got \"%s\"", allowed, value);
   snprintf(FIELD(x, v, char), GC_NAME_MAX, "%s", value);
-  *(v->which ? &x->cfg->bcast_line : &x->cfg->alltoall_line) = 0;
+  *(int *)((char *)x->cfg + v->line) = 0;
   return 0;
 }
 
@@ -177,8 +178,9 @@ static int env_clusters(struct env_ctx *x, const char *value, const struct env_v
 static const struct env_var vars[] = {
     {.name = "GRIDCOLL", .apply = env_onoff, .off = CFG(enabled)},
     {.name = "GRIDCOLL_CLUSTERS", .apply = env_clusters},
-    {.name = "GRIDCOLL_ALLTOALL", .apply = env_algorithm, .off = CFG(alltoall_algorithm), .which = 0},
-    {.name = "GRIDCOLL_BCAST", .apply = env_algorithm, .off = CFG(bcast_algorithm), .which = 1},
+    {.name = "GRIDCOLL_ALLTOALL", .apply = env_algorithm, .off = CFG(alltoall_algorithm), .which = GC_CONFIG_ALLTOALL, .line = CFG(alltoall_line)},
+    {.name = "GRIDCOLL_BCAST", .apply = env_algorithm, .off = CFG(bcast_algorithm), .which = GC_CONFIG_BCAST, .line = CFG(bcast_line)},
+    {.name = "GRIDCOLL_ALLTOALLV", .apply = env_algorithm, .off = CFG(alltoallv_algorithm), .which = GC_CONFIG_ALLTOALLV, .line = CFG(alltoallv_line)},
     {.name = "GRIDCOLL_LOG", .apply = env_string, .off = CFG(log_file)},
     {.name = "GRIDCOLL_LOG_MODE", .apply = env_log_mode},
     {.name = "GRIDCOLL_VERBOSE", .apply = env_int, .off = CFG(verbose), .lo = 0, .hi = 3},

@@ -90,6 +90,7 @@ unsigned long long gc_config_hash(const struct gc_config *cfg) {
   matrix(&f, cfg->wan_aggregate, cfg->nclusters);
   str(&f, cfg->alltoall_algorithm);
   str(&f, cfg->bcast_algorithm);
+  str(&f, cfg->alltoallv_algorithm);
   num(&f, cfg->bcast_segment);
   num(&f, cfg->alltoall_pairwise);
   str(&f, cfg->log_file);

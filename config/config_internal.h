@@ -39,7 +39,7 @@ struct gc_key {
   enum gc_bound bound;       /* gc_key_unit */
   double max;                /* gc_key_unit: largest value allowed; 0: no limit */
   int lo, hi;                /* gc_key_int */
-  int which;                 /* gc_key_algorithm: 0 alltoall, 1 bcast; gc_key_defer: enum gc_deferred */
+  int which;                 /* gc_key_algorithm: enum gc_config_op; gc_key_defer: enum gc_deferred */
   size_t line_off;           /* gc_key_algorithm: where the source line goes */
   const struct gc_key *sub;  /* gc_key_group: the nested group's keys */
 };
@@ -87,5 +87,16 @@ struct gc_config_scan {
  * '\r' line ends are rewritten to '\n' in place so that libconfig counts lines as people
  * do. Fills *out even on error; returns 0, or -1 with "LINE: what" in err. */
 int gc_config_scan(char *text, size_t len, struct gc_config_scan *out, char *err, size_t errlen);
+
+/* The collectives with an `algorithm` key and a GRIDCOLL_<OP> variable. */
+enum gc_config_op { GC_CONFIG_ALLTOALL, GC_CONFIG_BCAST, GC_CONFIG_ALLTOALLV };
+
+/* The names op accepts (NULL: no list, anything goes). */
+static inline const char *const *gc_config_names_of(const struct gc_config_names *n, int op)
+{
+  if (!n)
+    return NULL;
+  return op == GC_CONFIG_BCAST ? n->bcast : op == GC_CONFIG_ALLTOALLV ? n->alltoallv : n->alltoall;
+}
 
 #endif

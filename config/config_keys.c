@@ -46,14 +46,18 @@ static const struct gc_key network_keys[] = {
     {0}};
 
 static const struct gc_key alltoall_keys[] = {
-    {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(alltoall_algorithm), .which = 0, .line_off = CFG(alltoall_line)},
+    {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(alltoall_algorithm), .which = GC_CONFIG_ALLTOALL, .line_off = CFG(alltoall_line)},
     {.name = "native_pairwise", .parse = gc_key_unit, .off = CFG(alltoall_pairwise), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
     {0}};
 
 static const struct gc_key bcast_keys[] = {
-    {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(bcast_algorithm), .which = 1, .line_off = CFG(bcast_line)},
+    {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(bcast_algorithm), .which = GC_CONFIG_BCAST, .line_off = CFG(bcast_line)},
     /* The shim converts it to a size_t: a larger double would be undefined behaviour. */
     {.name = "segment", .parse = gc_key_unit, .off = CFG(bcast_segment), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
+    {0}};
+
+static const struct gc_key alltoallv_keys[] = {
+    {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(alltoallv_algorithm), .which = GC_CONFIG_ALLTOALLV, .line_off = CFG(alltoallv_line)},
     {0}};
 
 static const struct gc_key log_keys[] = {
@@ -72,6 +76,7 @@ const struct gc_key gc_config_top_keys[] = {
     {.name = "network", .parse = gc_key_group, .sub = network_keys},
     {.name = "alltoall", .parse = gc_key_group, .sub = alltoall_keys},
     {.name = "bcast", .parse = gc_key_group, .sub = bcast_keys},
+    {.name = "alltoallv", .parse = gc_key_group, .sub = alltoallv_keys},
     {.name = "log", .parse = gc_key_group, .sub = log_keys},
     {0}};
 
@@ -181,7 +186,7 @@ int gc_key_unit(struct gc_loader *ld, config_setting_t *s, const char *key, void
 int gc_key_algorithm(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
                      const struct gc_key *k) {
   char got[96], allowed[256];
-  const char *const *list = !ld->names ? NULL : k->which ? ld->names->bcast : ld->names->alltoall;
+  const char *const *list = gc_config_names_of(ld->names, k->which);
   const char *v = config_setting_get_string(s);
   int ok = gc_config_algorithm_ok(list, v ? v : "", allowed, sizeof allowed);
   if (!v || !ok)

@@ -3,11 +3,11 @@
  * MPICH's Fortran bindings call the C entry points (MPI_Init, MPI_Bcast...), so its
  * Fortran programs reach gridcoll's C wrappers with nothing more. Open MPI's call PMPI_
  * directly: a Fortran program would never reach gridcoll, not even MPI_INIT. So under
- * Open MPI gridcoll also defines the Fortran names of its five functions (mpif.h and
+ * Open MPI gridcoll also defines the Fortran names of its six functions (mpif.h and
  * `use mpi`; gfortran's mpi_bcast_ and the other three spellings Open MPI exports):
  * MPI_INIT, MPI_INIT_THREAD and MPI_FINALIZE call Open MPI's own Fortran binding (the
- * next definition) and start or stop gridcoll as the C ones do; MPI_ALLTOALL and
- * MPI_BCAST convert the handles and Fortran's MPI_IN_PLACE / MPI_BOTTOM and call
+ * next definition) and start or stop gridcoll as the C ones do; MPI_ALLTOALL,
+ * MPI_ALLTOALLV and MPI_BCAST convert the handles and Fortran's MPI_IN_PLACE / MPI_BOTTOM and call
  * gridcoll's C wrapper, or, while gridcoll is off, Open MPI's Fortran binding untouched.
  * `use mpi_f08` calls Open MPI's ompi_*_f functions instead (mpi_alltoall_f08_ passes
  * comm%MPI_VAL and the rest to ompi_alltoall_f): in libmpi_mpifh those are the very
@@ -45,6 +45,10 @@ typedef void finalize_f(MPI_Fint *);
 typedef void bcast_f(void *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *);
 typedef void alltoall_f(void *, MPI_Fint *, MPI_Fint *, void *, MPI_Fint *, MPI_Fint *, MPI_Fint *,
                         MPI_Fint *);
+typedef void alltoallv_f(void *, MPI_Fint *, MPI_Fint *, MPI_Fint *, void *, MPI_Fint *,
+                         MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *);
+/* Count and displacement arrays go to the C wrapper as they are. */
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER arrays read as int[]");
 
 static void start(int thread_level)
 {
@@ -106,6 +110,21 @@ static void gc_f_alltoall(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype
                        PMPI_Comm_f2c(*comm));
 }
 
+static void gc_f_alltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
+                           MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
+                           MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!gc_is_active()) {
+    alltoallv_f *real = (alltoallv_f *)next("mpi_alltoallv_");
+    real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+         ierr);
+    return;
+  }
+  *ierr = MPI_Alltoallv(c_buffer(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*sendtype),
+                        c_buffer(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*recvtype),
+                        PMPI_Comm_f2c(*comm));
+}
+
 /* The four spellings Open MPI's mpif-h library exports for each name. */
 #define GC_FORTRAN(fn, lower, upper)                                                     \
   GC_EXPORT __typeof__(fn) lower##_ __attribute__((alias(#fn)));                         \
@@ -118,6 +137,7 @@ GC_FORTRAN(gc_f_init_thread, mpi_init_thread, MPI_INIT_THREAD)
 GC_FORTRAN(gc_f_finalize, mpi_finalize, MPI_FINALIZE)
 GC_FORTRAN(gc_f_bcast, mpi_bcast, MPI_BCAST)
 GC_FORTRAN(gc_f_alltoall, mpi_alltoall, MPI_ALLTOALL)
+GC_FORTRAN(gc_f_alltoallv, mpi_alltoallv, MPI_ALLTOALLV)
 
 /* What `use mpi_f08` calls (libmpi_usempif08's mpi_*_f08_ routines). */
 #define GC_FORTRAN_F08(fn, name) GC_EXPORT __typeof__(fn) name __attribute__((alias(#fn)));
@@ -126,5 +146,6 @@ GC_FORTRAN_F08(gc_f_init_thread, ompi_init_thread_f)
 GC_FORTRAN_F08(gc_f_finalize, ompi_finalize_f)
 GC_FORTRAN_F08(gc_f_bcast, ompi_bcast_f)
 GC_FORTRAN_F08(gc_f_alltoall, ompi_alltoall_f)
+GC_FORTRAN_F08(gc_f_alltoallv, ompi_alltoallv_f)
 
 #endif

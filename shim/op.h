@@ -15,7 +15,7 @@
 
 /* The operations gridcoll serves: the slot each has in the per-communicator state and
  * the summary. A new collective adds its id here and its descriptor to ops.c. */
-enum gc_op_id { GC_OP_ALLTOALL, GC_OP_BCAST, GC_OP_LAST };
+enum gc_op_id { GC_OP_ALLTOALL, GC_OP_BCAST, GC_OP_ALLTOALLV, GC_OP_LAST };
 
 /* Rows of one table, at most; records and the summary are sized by it. Every table
  * checks itself against it (_Static_assert beside the table). */

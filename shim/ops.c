@@ -2,11 +2,13 @@
 #include "ops.h"
 
 #include "alltoall.h"
+#include "alltoallv.h"
 #include "bcast.h"
 
 static const struct gc_op *const ops[GC_OP_LAST] = {
     [GC_OP_ALLTOALL] = &gc_alltoall_op,
     [GC_OP_BCAST] = &gc_bcast_op,
+    [GC_OP_ALLTOALLV] = &gc_alltoallv_op,
 };
 
 const struct gc_op *gc_op_of(int id)

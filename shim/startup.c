@@ -52,7 +52,8 @@ static int load_config(char *err, size_t errlen)
     cfg->enabled = 0; /* "nothing read": not even the file */
     return LOAD_OFF;
   }
-  const struct gc_config_names names = {gc_op_choices(GC_OP_ALLTOALL), gc_op_choices(GC_OP_BCAST)};
+  const struct gc_config_names names = {gc_op_choices(GC_OP_ALLTOALL), gc_op_choices(GC_OP_BCAST),
+                                        gc_op_choices(GC_OP_ALLTOALLV)};
   const char *path = gc_config_default_path(env_get);
   if (path && gc_config_load(cfg, path, &names, err, errlen) != 0) {
     env_verbose(cfg);

@@ -62,6 +62,8 @@ skip() { skipped=$((skipped + 1)); echo "skip $1 ($2)"; }
 # Lines gridcoll wrote on stderr, the summary table aside.
 warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |bcast |first call on each)'; }
 no_failures() { [ "$rc" = 0 ] && grep -q ' 0 failed' out && ! grep -q '^FAIL' out; }
+# "op,algorithm=count ..." of a log file, sorted.
+ops_in() { tail -n +2 "$1" | cut -d, -f5,6 | LC_ALL=C sort | uniq -c | awk '{printf "%s=%s ", $2, $1}'; }
 
 # ONLY=files or ONLY=fastpath: one group of cases alone (test/mpi/files.sh: the files
 # gridcoll reads and writes; test/mpi/fastpath.sh: the passthrough path, the decision
@@ -118,6 +120,7 @@ used_as() {
   if [ "$applies" = 1 ]; then [ "$count" -gt 0 ]; else [ "$count" = 0 ]; fi
 }
 for entry in "${topologies[@]}"; do
+  [ "${ONLY:-}" = alltoallv ] && break # its cases alone (below)
   IFS='|' read -r n topo lg_applies trees_apply <<<"$entry"
   for a in $ALLTOALL_ALGORITHMS; do
     rm -f rec-*.csv
@@ -132,6 +135,14 @@ for entry in "${topologies[@]}"; do
       pass "bcast $b, $n ranks, $topo" || fail "bcast $b, $n ranks, $topo"
   done
 done
+
+# MPI_Alltoallv (test/mpi/alltoallv.sh); ONLY=alltoallv runs these cases alone.
+. "$ROOT/test/mpi/alltoallv.sh"
+if [ "${ONLY:-}" = alltoallv ]; then
+  echo "mpi alltoallv ($GC_LAUNCHER): $passed passed, $failed failed"
+  [ "$failed" = 0 ]
+  exit
+fi
 
 # --- measured latency (GRIDCOLL_PROBE) -------------------------------------------------
 # 4 ranks in 3 clusters (c0 = 0, c1 = 1, c2 = 2-3); the test's four communicators give
@@ -239,8 +250,8 @@ no_failures && [ "$(wc -l <ic-0.csv)" = 1 ] && [ "$(warnings)" = 0 ] &&
 . "$ROOT/test/mpi/log.sh"
 
 mpirun 2 GRIDCOLL_LOG="$tmp/f-%r.csv" -- "$T/fortran"
-if no_failures && [ "$(tail -n +2 f-0.csv | cut -d, -f5 | sort | uniq -c | awk '{printf "%s=%s ", $2, $1}')" = "alltoall=2 bcast=2 " ] &&
-   [ "$(wc -l <f-1.csv)" = 5 ]; then pass "fortran: intercepted and logged"; else fail "fortran: intercepted and logged"; fi
+if no_failures && [ "$(tail -n +2 f-0.csv | cut -d, -f5 | sort | uniq -c | awk '{printf "%s=%s ", $2, $1}')" = "alltoall=2 alltoallv=1 bcast=2 " ] &&
+   [ "$(wc -l <f-1.csv)" = 6 ]; then pass "fortran: intercepted and logged"; else fail "fortran: intercepted and logged"; fi
 
 mpirun 3 GRIDCOLL_SUMMARY=1 -- "$T/sweep" 16384 2
 if [ "$rc" = 0 ] && [ "$(grep -c 'gridcoll: summary of' err)" = 1 ] &&
@@ -380,9 +391,8 @@ calibrate 2 "${quick[@]}" -o /nonexistent-dir/cal.cfg
 # --- every door into the two collectives ------------------------------------------------
 # 3 ranks in two clusters (0 | 1-2) with LG and the flat tree forced: a call that reaches
 # gridcoll's algorithms says so in the log (lg, flat), one that passes through does not.
-grid3=(GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=flat GRIDCOLL_SUMMARY=0)
+grid3=(GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=lg GRIDCOLL_ALLTOALLV=lg GRIDCOLL_BCAST=flat GRIDCOLL_SUMMARY=0)
 # ops_in FILE: "op,algorithm=count ..." over the records of a log, sorted.
-ops_in() { tail -n +2 "$1" | cut -d, -f5,6 | LC_ALL=C sort | uniq -c | awk '{printf "%s=%s ", $2, $1}'; }
 
 # MPI_Alltoall_c and MPI_Bcast_c run the grid algorithms (2 + 3 calls); the nonblocking
 # and persistent calls (and their _c) run natively and are logged once each when issued,
@@ -427,10 +437,11 @@ fi
 for prog in fortran fortran_mpif fortran_f08; do
   rm -f fo-*.csv
   mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/fo-%r.csv" -- "$T/$prog"
-  if [ "$rc" = 0 ] && grep -q ': 0 failed, 5 calls per rank' out && [ "$(warnings)" = 0 ] &&
-     [ "$(ops_in fo-0.csv)" = "alltoall,lg=2 bcast,flat=3 " ] && [ "$(ops_in fo-2.csv)" = "alltoall,lg=2 bcast,flat=3 " ]; then
-    pass "fortran ($prog): through LG and the flat tree"
-  else fail "fortran ($prog): through LG and the flat tree"; fi
+  if [ "$rc" = 0 ] && grep -q ': 0 failed, 6 calls per rank' out && [ "$(warnings)" = 0 ] &&
+     [ "$(ops_in fo-0.csv)" = "alltoall,lg=2 alltoallv,lg=1 bcast,flat=3 " ] &&
+     [ "$(ops_in fo-2.csv)" = "alltoall,lg=2 alltoallv,lg=1 bcast,flat=3 " ]; then
+    pass "fortran ($prog): through LG, LG-v and the flat tree"
+  else fail "fortran ($prog): through LG, LG-v and the flat tree"; fi
 done
 
 # Bad arguments: every one passes through untouched, for both collectives and their _c

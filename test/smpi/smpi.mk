@@ -20,13 +20,14 @@ SMPIRUN ?= smpirun
 SMPI_BUILD := $(BUILD)/smpi
 SMPI_OBJ   := $(LIB_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
 SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed \
-                 $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/auto_bench \
+                 $(SMPI_BUILD)/alltoallv $(SMPI_BUILD)/fft_transpose \
+                 $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/alltoallv_bench $(SMPI_BUILD)/auto_bench \
                  $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/bcast_bench $(SMPI_BUILD)/sweep
 # Packages only these targets need (scripts/deps.sh installs what is missing).
 SMPI_DEPS  := libsimgrid-dev
 BENCH_DEPS := $(SMPI_DEPS) python3-matplotlib
 
-.PHONY: smpi check-smpi bench-grid bench-grid-bcast bench-model-smpi bench-auto
+.PHONY: smpi check-smpi bench-grid bench-grid-bcast bench-model-smpi bench-auto bench-alltoallv
 
 smpi: $(SMPI_PROGRAMS)
 
@@ -35,14 +36,16 @@ $(SMPI_BUILD)/obj/%.o: %.c
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) -fvisibility=hidden $(INCLUDES) $(LIBCONFIG_CFLAGS) -MMD -MP -c $< -o $@
 
 # The MPI test programs of test/mpi, unchanged, with gridcoll linked in.
-$(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
+$(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed $(SMPI_BUILD)/alltoallv \
+$(SMPI_BUILD)/fft_transpose: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) -Itest/mpi $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 # make demo's program (test/mpi/sweep.c knows nothing of gridcoll; linked in here).
 $(SMPI_BUILD)/sweep: test/mpi/sweep.c $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
-$(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/bcast_bench $(SMPI_BUILD)/auto_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h $(SMPI_OBJ)
+$(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/alltoallv_bench $(SMPI_BUILD)/bcast_bench \
+$(SMPI_BUILD)/auto_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 # The calibration tool measures the MPI library itself: no gridcoll objects linked in.
@@ -57,6 +60,7 @@ check-smpi:
 	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
 	$(MAKE) smpi $(TOOLS)
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/run.sh
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/alltoallv.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/calibrate-loop.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/log-actual.sh
 
@@ -82,3 +86,11 @@ bench-auto:
 	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh
 	$(MAKE) smpi $(TOOLS)
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-auto.sh
+
+# MPI_Alltoallv in simulation: uniform, skewed and FFT-transpose counts on g5k2, korea8 and
+# the uneven 16+48 layout, gridcoll's lg and auto against SMPI's alltoallv algorithms
+# (scripts/bench-alltoallv.sh: raw.csv, results.csv, a table and alltoallv.png).
+bench-alltoallv:
+	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh
+	$(MAKE) smpi
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-alltoallv.sh

@@ -11,7 +11,8 @@
 
 static const char *const a2a_names[] = {"auto", "native", "lg", NULL};
 static const char *const bcast_names[] = {"auto", "native", "flat", NULL};
-static const struct gc_config_names names = {a2a_names, bcast_names};
+static const char *const a2av_names[] = {"auto", "native", "lg", NULL};
+static const struct gc_config_names names = {a2a_names, bcast_names, a2av_names};
 
 static char dir[64], path[128], err[GC_ERR_MAX];
 static struct gc_config cfg;
@@ -354,6 +355,24 @@ START_TEST(env_keeps_file_clusters) {
 }
 END_TEST
 
+/* alltoallv: its own group and variable, checked against its own names; the file's
+ * line is kept until the environment overrides it, and it is part of the agreed hash. */
+START_TEST(alltoallv_algorithm) {
+  ck_assert_msg(load("alltoall = { algorithm = \"native\"; };\nalltoallv = { algorithm = \"lg\"; };\n") == 0, "%s", err);
+  ck_assert_str_eq(cfg.alltoallv_algorithm, "lg");
+  ck_assert_str_eq(cfg.alltoall_algorithm, "native");
+  ck_assert_int_eq(cfg.alltoallv_line, 2);
+  ck_assert(gc_config_hash(&cfg) != defaults_hash);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_ALLTOALLV", "native", NULL}), 0);
+  ck_assert_str_eq(cfg.alltoallv_algorithm, "native");
+  ck_assert_int_eq(cfg.alltoallv_line, 0);
+  ck_assert_str_eq(cfg.alltoall_algorithm, "native"); /* the other op untouched */
+  load_fails("alltoallv = { algorithm = \"flat\"; };\n", 1, "alltoallv.algorithm",
+             "expected one of auto, native, lg, got \"flat\"");
+  load_fails("alltoallv = { segment = 3; };\n", 1, "alltoallv.segment", "unknown");
+}
+END_TEST
+
 static void env_fails(const char *name, const char *value, const char *msg) {
   ck_assert_msg(load(FULL) == 0, "%s", err);
   ck_assert_int_eq(apply((const char *const[]){name, value, NULL}), -1);
@@ -365,6 +384,7 @@ static void env_fails(const char *name, const char *value, const char *msg) {
 START_TEST(env_errors) {
   env_fails("GRIDCOLL_BCAST", "fat", "GRIDCOLL_BCAST: expected one of auto, native, flat, got \"fat\"");
   env_fails("GRIDCOLL_ALLTOALL", "", "expected one of auto, native, lg, got \"\"");
+  env_fails("GRIDCOLL_ALLTOALLV", "hlot", "GRIDCOLL_ALLTOALLV: expected one of auto, native, lg, got \"hlot\"");
   env_fails("GRIDCOLL", "maybe", "expected on or off, got \"maybe\"");
   env_fails("GRIDCOLL_VERBOSE", "4", "expected an integer from 0 to 3, got \"4\"");
   env_fails("GRIDCOLL_VERBOSE", "1x", "got \"1x\"");
@@ -497,7 +517,7 @@ END_TEST
 
 START_TEST(unknown_keys) {
   load_fails("verbose = 1;\ncolour = \"red\";\n", 2, "colour",
-             "unknown key; allowed at the top level: strict, verbose, probe, clusters, network, alltoall, bcast, log");
+             "unknown key; allowed at the top level: strict, verbose, probe, clusters, network, alltoall, bcast, alltoallv, log");
   load_fails("network = {\n  lan = {\n    alhpa = \"60 us\";\n  };\n};\n", 3, "network.lan.alhpa",
              "allowed in this group: alpha, beta, gamma, delta, threshold");
   load_fails("network = { wan = { jitter = 1; }; };\n", 1, "network.wan.jitter", "allowed in this group: latency, bandwidth");
@@ -650,6 +670,7 @@ static Suite *config_suite(void) {
   tcase_add_checked_fixture(limits, setup, teardown);
   tcase_add_test(core, defaults);
   tcase_add_test(core, full_example);
+  tcase_add_test(core, alltoallv_algorithm);
   tcase_add_test(core, variants);
   tcase_add_test(core, examples_load);
   tcase_add_test(core, accessors);

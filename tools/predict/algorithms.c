@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "alltoall_algorithms.h"
+#include "alltoallv_algorithms.h"
 #include "bcast_algorithms.h"
 #include "predict.h"
 
@@ -65,9 +66,12 @@ const struct op *predict_find_op(const char *name)
 const struct gc_config_names *predict_config_names(void)
 {
   static const char *a2a_names[GC_ALLTOALL_LAST + 2] = {"auto"};
-  static const struct gc_config_names names = {a2a_names, NULL};
+  static const char *a2av_names[GC_ALLTOALLV_LAST + 2] = {"auto"};
+  static const struct gc_config_names names = {a2a_names, NULL, a2av_names};
   fill();
   for (int i = 0; i < GC_ALLTOALL_LAST; i++)
     a2a_names[i + 1] = gc_alltoall_models[i].about.name;
+  for (int i = 0; i < GC_ALLTOALLV_LAST; i++)
+    a2av_names[i + 1] = gc_alltoallv_models[i].about.name;
   return &names;
 }

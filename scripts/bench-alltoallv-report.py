@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Table and plot of scripts/bench-alltoallv.sh's raw.csv.
+
+For every layout, pattern and mean block size: gridcoll's lg and auto, the best of the
+MPI library's own alltoallv algorithms (SMPI's, and the mpich and ompi selectors) and the
+ratio best native / lg (above 1: lg is faster). For the uniform pattern the MPI_Alltoall
+points too: gridcoll's LG all-to-all and SMPI's pair. Writes results.csv and
+alltoallv.png (when matplotlib is there) beside raw.csv.
+    bench-alltoallv-report.py OUT_DIR
+"""
+import csv
+import os
+import sys
+
+GRIDCOLL = {"lg", "auto"}
+
+
+def main(out):
+    rows = list(csv.DictReader(open(os.path.join(out, "raw.csv"))))
+    t = {}
+    for r in rows:
+        t[(r["layout"], r["algorithm"], r["op"], r["pattern"], int(r["m"]))] = float(r["seconds"])
+    keys = sorted({(k[0], k[3], k[4]) for k in t if k[2] == "alltoallv"})
+    natives = sorted({k[1] for k in t if k[1] not in GRIDCOLL})
+    results = []
+    print("layout  pattern   m(B)    lg(ms)   auto(ms)  best native(ms)           native/lg  a2a lg  a2a pair")
+    for layout, pattern, m in keys:
+        lg = t.get((layout, "lg", "alltoallv", pattern, m))
+        auto = t.get((layout, "auto", "alltoallv", pattern, m))
+        cands = [(t[(layout, a, "alltoallv", pattern, m)], a) for a in natives
+                 if (layout, a, "alltoallv", pattern, m) in t]
+        best, name = min(cands) if cands else (None, "-")
+        a2a_lg = t.get((layout, "lg", "alltoall", pattern, m))
+        a2a_pair = t.get((layout, "pair", "alltoall", pattern, m))
+        ratio = best / lg if best and lg else None
+
+        def ms(x):
+            return "%9.3f" % (x * 1e3) if x is not None else "        -"
+        print("%-7s %-8s %6d %s %s %s %-14s %7s %s %s" % (
+            layout, pattern, m, ms(lg), ms(auto), ms(best), "(" + name + ")",
+            "%.2f" % ratio if ratio else "-", ms(a2a_lg), ms(a2a_pair)))
+        results.append({"layout": layout, "pattern": pattern, "m": m, "lg_s": lg, "auto_s": auto,
+                        "best_native_s": best, "best_native": name, "native_over_lg": ratio,
+                        "alltoall_lg_s": a2a_lg, "alltoall_pair_s": a2a_pair})
+    with open(os.path.join(out, "results.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(results[0].keys()) if results else ["layout"])
+        w.writeheader()
+        w.writerows(results)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("bench-alltoallv: no matplotlib, no plot")
+        return
+    layouts = sorted({r["layout"] for r in results})
+    fig, axes = plt.subplots(1, len(layouts), figsize=(5 * len(layouts), 4), squeeze=False)
+    for ax, layout in zip(axes[0], layouts):
+        for pattern, colour in (("uniform", "C0"), ("skewed", "C1"), ("fft", "C2")):
+            pts = [r for r in results if r["layout"] == layout and r["pattern"] == pattern]
+            xs = [r["m"] for r in pts]
+            ax.plot(xs, [r["lg_s"] for r in pts], "-o", color=colour, label=pattern + " lg")
+            ax.plot(xs, [r["best_native_s"] for r in pts], "--x", color=colour,
+                    label=pattern + " best native")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title("MPI_Alltoallv, " + layout)
+        ax.set_xlabel("mean block (bytes)")
+        ax.set_ylabel("simulated time (s)")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "alltoallv.png"), dpi=100)
+    print("bench-alltoallv: wrote", os.path.join(out, "alltoallv.png"))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "out/bench-alltoallv")

@@ -1,0 +1,192 @@
+/* MPI_Alltoallv and MPI_Alltoallv_c: the wrappers, the algorithm table and the choice's
+ * inputs; the dispatch (shim/dispatch.c) does the rest.
+ *
+ * The choice (`auto`). Every rank must choose alike, but each knows only its own counts:
+ * a choice from them would differ between ranks. So `auto` reads only what every rank
+ * holds alike (SPEC section 5): the configuration, the layout, and the matrix of
+ * per-cluster-pair byte totals of the last LG-v call, which LG-v spreads for nothing
+ * (each cluster's row rides on its wide messages: alltoallv.h, lgv.c). It predicts both
+ * algorithms on that matrix (model/alltoallv.c) and takes the faster:
+ *   - nothing learnt yet: both are predicted on empty blocks (latency only), which LG-v
+ *     wins wherever it applies, so the first call runs LG-v and learns the matrix;
+ *   - learnt: the models on the last matrix, the bet that an application repeats its
+ *     exchange (an FFT's transposes, a solver's halo) as the predictions' learning does;
+ *   - the matrix is forgotten after GC_ALLTOALLV_FORGET calls without an LG-v run, so a
+ *     communicator that went native re-learns now and then (one LG-v call in that many).
+ * All three read counters and a matrix identical on every rank. The dispatch's
+ * gc_call.bytes is the learnt total (0 when nothing is known), so its decision cache
+ * keys on what the choice read. */
+#include "alltoallv.h"
+#include "alltoallv_algorithms.h"
+#include "datatype.h"
+#include "dispatch.h"
+#include "gridcoll.h"
+
+#include <stdlib.h>
+
+/* Calls without an LG-v run after which the learnt matrix is forgotten (see above). */
+#define GC_ALLTOALLV_FORGET 64
+
+static void state_free(struct gc_comm_state *st, void *data)
+{
+  struct gc_alltoallv_state *vs = data;
+  (void)st;
+  gc_alltoallv_lg_free(vs->lg);
+  free(vs->bytes);
+  free(vs);
+}
+
+struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st)
+{
+  struct gc_op_state *slot = &st->op[GC_OP_ALLTOALLV];
+  if (!slot->data) {
+    struct gc_alltoallv_state *vs = calloc(1, sizeof *vs);
+    int k = st->layout.nclusters;
+    if (!vs || !(vs->bytes = calloc((size_t)k * (size_t)k, sizeof(double)))) {
+      free(vs);
+      return NULL;
+    }
+    slot->data = vs;
+    slot->free_data = state_free;
+  }
+  return slot->data;
+}
+
+/* The matrix the choice reads: the learnt one while fresh, NULL otherwise. */
+static const double *learnt(struct gc_comm_state *st)
+{
+  struct gc_alltoallv_state *vs = st->op[GC_OP_ALLTOALLV].data;
+  return vs && vs->known ? vs->bytes : NULL;
+}
+
+/* Every row's prediction on the learnt matrix, or on empty blocks when none is known. */
+static double predict(const void *call, struct gc_comm_state *st, struct gc_plan *plan)
+{
+  (void)call;
+  int k = st->layout.nclusters;
+  const double *bytes = learnt(st);
+  double *zeros = bytes ? NULL : calloc((size_t)k * (size_t)k, sizeof(double));
+  double t = gc_alltoallv_models[plan->algorithm].predict(&st->network, &st->layout,
+                                                          bytes ? bytes : zeros, &plan->model);
+  free(zeros);
+  return t;
+}
+
+int gc_alltoallv_lg_supports(const void *call, const struct gc_comm_state *st)
+{
+  (void)call;
+  return gc_alltoallv_lg_applies(&st->layout) && st->layout.size <= (1 << 24);
+}
+
+/* Index 0 is the MPI library's own algorithm (select.h). */
+static const struct gc_algorithm algorithms[GC_ALLTOALLV_LAST] = {
+    [GC_ALLTOALLV_NATIVE] = {.about = &gc_alltoallv_models[GC_ALLTOALLV_NATIVE].about,
+                             .supports = gc_alltoallv_native_supports,
+                             .predict = predict,
+                             .run = gc_alltoallv_native_run},
+    [GC_ALLTOALLV_LG] = {.about = &gc_alltoallv_models[GC_ALLTOALLV_LG].about,
+                         .wide = 1,
+                         .supports = gc_alltoallv_lg_supports,
+                         .predict = predict,
+                         .run = gc_alltoallv_lg_run},
+};
+_Static_assert(GC_ALLTOALLV_LAST <= GC_MAX_ALGORITHMS, "records hold GC_MAX_ALGORITHMS rows");
+
+const struct gc_op gc_alltoallv_op = {
+    .id = GC_OP_ALLTOALLV,
+    .name = "alltoallv",
+    .algorithms = algorithms,
+    .nalgorithms = GC_ALLTOALLV_LAST,
+    .wanted = gc_g.cfg.alltoallv_algorithm,
+    .prepare = gc_alltoallv_call_prepare,
+};
+
+/* counts[0..size-1] all >= 0; *any: one of them > 0. */
+static int counts_ok(const void *counts, int large, int size, int *any)
+{
+  *any = 0;
+  if (!counts)
+    return 0;
+  for (int i = 0; i < size; i++) {
+    MPI_Count c = gc_alltoallv_count(counts, large, i);
+    if (c < 0)
+      return 0;
+    *any |= c > 0;
+  }
+  return 1;
+}
+
+/* What MPI itself would reject goes through untouched, so the error is exactly the
+ * library's (as alltoall.c's valid()). */
+static int valid(struct gc_alltoallv_call *c)
+{
+  int any = 0;
+  if (c->comm == MPI_COMM_NULL || PMPI_Comm_size(c->comm, &c->size) != MPI_SUCCESS)
+    return 0;
+  if (c->recvtype == MPI_DATATYPE_NULL || !c->rdispls ||
+      !counts_ok(c->recvcounts, c->large, c->size, &any) || (any && !c->recvbuf))
+    return 0;
+  if (c->sendbuf == MPI_IN_PLACE)
+    return 1;
+  return c->sendtype != MPI_DATATYPE_NULL && c->sdispls &&
+         counts_ok(c->sendcounts, c->large, c->size, &any) && (!any || c->sendbuf) &&
+         c->sendbuf != c->recvbuf;
+}
+
+int gc_alltoallv_call_prepare(void *args, struct gc_call *out)
+{
+  struct gc_alltoallv_call *call = args;
+  if (!valid(call) || !gc_datatype_usable(call->recvtype, &call->recv_size) ||
+      (call->sendbuf != MPI_IN_PLACE && !gc_datatype_usable(call->sendtype, &call->send_size)))
+    return 0;
+  /* The choice's key (see the top): the learnt total, 0 when nothing is known or it was
+   * forgotten. Every rank prepares the same calls on a communicator, so the counters
+   * agree. The state exists: the dispatch looked it up before preparing. */
+  struct gc_comm_state *st = gc_comm_state_get(call->comm);
+  struct gc_alltoallv_state *vs = st ? gc_alltoallv_state(st) : NULL;
+  size_t key = 0;
+  if (vs) {
+    vs->calls++;
+    if (vs->known && vs->calls - vs->lg_calls > GC_ALLTOALLV_FORGET)
+      vs->known = 0;
+    key = vs->known ? (size_t)vs->total : 0;
+  }
+  *out = (struct gc_call){.comm = call->comm, .bytes = key, .root = -1};
+  return 1;
+}
+
+GC_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+  if (!gc_is_active() || !gc_guard_enter())
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm);
+  struct gc_alltoallv_call call = {.sendbuf = sendbuf, .sendcounts = sendcounts,
+                                   .sdispls = sdispls, .sendtype = sendtype,
+                                   .recvbuf = recvbuf, .recvcounts = recvcounts,
+                                   .rdispls = rdispls, .recvtype = recvtype, .comm = comm};
+  int rc = gc_dispatch(&gc_alltoallv_op, &call, comm);
+  gc_guard_leave();
+  return rc;
+}
+
+#if GC_HAVE_MPI4
+GC_EXPORT int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm)
+{
+  if (!gc_is_active() || !gc_guard_enter())
+    return PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                            rdispls, recvtype, comm);
+  struct gc_alltoallv_call call = {.sendbuf = sendbuf, .sendcounts = sendcounts,
+                                   .sdispls = sdispls, .sendtype = sendtype,
+                                   .recvbuf = recvbuf, .recvcounts = recvcounts,
+                                   .rdispls = rdispls, .recvtype = recvtype, .comm = comm,
+                                   .large = 1};
+  int rc = gc_dispatch(&gc_alltoallv_op, &call, comm);
+  gc_guard_leave();
+  return rc;
+}
+#endif

@@ -1,0 +1,71 @@
+/* MPI_Alltoallv: the call as gridcoll sees it, the table's MPI side, and what the
+ * operation keeps per communicator.
+ *
+ * The counts differ per rank, so no rank knows the call's size as a whole: the dispatch's
+ * gc_call.bytes (what supports, predict and the decision cache may read) is the byte
+ * total of the last call every rank learnt (the history below), identical everywhere. */
+#ifndef GC_ALLTOALLV_H
+#define GC_ALLTOALLV_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include "comm_state.h"
+#include "op.h"
+
+/* MPI_Alltoallv and MPI_Alltoallv_c both arrive here: counts are int[] or, when large,
+ * MPI_Count[]; displacements int[] or MPI_Aint[] (read them with the helpers below). */
+struct gc_alltoallv_call {
+  const void *sendbuf; /* may be MPI_IN_PLACE: then the send side is the receive side */
+  const void *sendcounts, *sdispls;
+  MPI_Datatype sendtype;
+  void *recvbuf;
+  const void *recvcounts, *rdispls;
+  MPI_Datatype recvtype;
+  MPI_Comm comm;
+  int large;                /* the application called MPI_Alltoallv_c: so does the native run */
+  int size;                 /* set by prepare: the communicator's size */
+  MPI_Count send_size, recv_size; /* set by prepare: the types' sizes in bytes */
+};
+
+static inline MPI_Count gc_alltoallv_count(const void *counts, int large, int i)
+{
+  return large ? ((const MPI_Count *)counts)[i] : ((const int *)counts)[i];
+}
+
+static inline MPI_Aint gc_alltoallv_displ(const void *displs, int large, int i)
+{
+  return large ? ((const MPI_Aint *)displs)[i] : ((const int *)displs)[i];
+}
+
+/* What every rank learnt of earlier calls on this communicator (st->op[GC_OP_ALLTOALLV]).
+ * LG-v's wide messages carry each cluster's row of byte totals, so after an LG-v call
+ * that every rank completed, every rank holds the same k x k matrix: `auto` chooses from
+ * it (SPEC section 5: combined data, learnt where it costs nothing on the wide area). */
+struct gc_alltoallv_state {
+  int known;       /* a matrix was learnt */
+  double *bytes;   /* [k*k] bytes cluster c sent cluster d in the last LG-v call */
+  double total;    /* sum of bytes: the key of the dispatch's decision cache */
+  unsigned long long calls, lg_calls; /* blocking calls seen; LG-v runs among them */
+  void *lg;        /* lgv.c's schedule and buffers, built on its first run */
+};
+
+extern const struct gc_op gc_alltoallv_op;
+
+/* The op's state on st, created on first use (NULL when out of memory: identical on
+ * every rank only at creation, so callers treat NULL as "no history", never as a
+ * reason to leave the common road). */
+struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st);
+
+int gc_alltoallv_native_supports(const void *call, const struct gc_comm_state *st);
+int gc_alltoallv_native_run(const void *call, struct gc_comm_state *st,
+                            const struct gc_plan *plan);
+int gc_alltoallv_lg_supports(const void *call, const struct gc_comm_state *st);
+int gc_alltoallv_lg_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan);
+void gc_alltoallv_lg_free(void *lg);
+
+int gc_alltoallv_call_prepare(void *call, struct gc_call *out);
+
+/* Base of LG-v's tags ("LV"): sizes, staged parts, wide (low bit: the verdict), direct. */
+#define GC_ALLTOALLV_LG_TAG 0x4c56
+
+#endif

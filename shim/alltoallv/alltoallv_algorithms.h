@@ -1,0 +1,32 @@
+/* The MPI_Alltoallv algorithms as pure rows: name, description and formula (pure C, no
+ * MPI). The library's table (alltoallv.c) points at these rows and adds the MPI side. */
+#ifndef GC_ALLTOALLV_ALGORITHMS_H
+#define GC_ALLTOALLV_ALGORITHMS_H
+
+#include "algorithm.h"
+#include "layout.h"
+#include "network.h"
+
+/* Row indexes; the first is the MPI library's own algorithm (select.h: GC_NATIVE). */
+enum gc_alltoallv_id { GC_ALLTOALLV_NATIVE, GC_ALLTOALLV_LG, GC_ALLTOALLV_LAST };
+
+struct gc_alltoallv_model {
+  struct gc_algorithm_about about;
+  /* Predicted seconds for the per-cluster-pair byte totals bytes[k*k] (NULL: none known
+   * yet, no prediction); < 0: no model. */
+  double (*predict)(const struct gc_network *net, const struct gc_layout *layout,
+                    const double *bytes, const char **model);
+};
+
+extern const struct gc_alltoallv_model gc_alltoallv_models[GC_ALLTOALLV_LAST];
+
+double gc_alltoallv_native_predict(const struct gc_network *net, const struct gc_layout *layout,
+                                   const double *bytes, const char **model);
+double gc_alltoallv_lg_predict(const struct gc_network *net, const struct gc_layout *layout,
+                               const double *bytes, const char **model);
+
+/* LG-v serves what LG serves: two clusters or more, one of them of two processes or more
+ * (alltoall_predict.h: gc_alltoall_lg_applies). */
+int gc_alltoallv_lg_applies(const struct gc_layout *layout);
+
+#endif
