@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "alltoall_algorithms.h"
+#include "alltoallv_algorithms.h"
 #include "alltoall_predict.h"
 #include "bcast_algorithms.h"
 #include "bcast_predict.h"
@@ -64,10 +65,12 @@ static const char *env_get(const char *name) {
  * (filled by setup()). */
 static const char *alltoall_list[GC_ALLTOALL_LAST + 2] = {"auto"};
 static const char *bcast_list[GC_BCAST_LAST + 2] = {"auto"};
+static const char *alltoallv_list[GC_ALLTOALLV_LAST + 2] = {"auto"};
 
 static void setup(void) {
   for (int i = 0; i < GC_ALLTOALL_LAST; i++) alltoall_list[i + 1] = gc_alltoall_models[i].about.name;
   for (int i = 0; i < GC_BCAST_LAST; i++) bcast_list[i + 1] = gc_bcast_models[i].about.name;
+  for (int i = 0; i < GC_ALLTOALLV_LAST; i++) alltoallv_list[i + 1] = gc_alltoallv_models[i].about.name;
   fd = memfd_create("gridcoll-fuzz.cfg", 0);
   if (fd < 0) abort();
   snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
@@ -126,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   if (ftruncate(fd, 0) != 0 || pwrite(fd, data, file_len, 0) != (ssize_t)file_len) abort();
 
-  const struct gc_config_names names = {alltoall_list, bcast_list};
+  const struct gc_config_names names = {alltoall_list, bcast_list, alltoallv_list};
   struct gc_config cfg;
   char err[GC_ERR_MAX];
   gc_config_defaults(&cfg);
