@@ -159,10 +159,10 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
   return GC_MODEL_OK;
 }
 
-int gc_model_tree_leaders(const struct gc_tree_input *in, const struct gc_tree *t, double *out)
+/* The latest of the clusters' completions: arrival T(i), plus local[i] when given. */
+static int latest(const struct gc_tree_input *in, const struct gc_tree *t, const double *local,
+                  double *out)
 {
-  if (!out || !t || t->n < 1)
-    return GC_MODEL_EINVAL;
   double *T = malloc(sizeof(double) * (size_t)t->n);
   if (!T)
     return GC_MODEL_ENOMEM;
@@ -170,11 +170,18 @@ int gc_model_tree_leaders(const struct gc_tree_input *in, const struct gc_tree *
   if (rc == GC_MODEL_OK) {
     double worst = 0.0;
     for (int i = 0; i < t->n; i++)
-      worst = gc_model_max(worst, T[i]);
+      worst = fmax(worst, T[i] + (local ? local[i] : 0.0));
     *out = worst;
   }
   free(T);
   return rc;
+}
+
+int gc_model_tree_leaders(const struct gc_tree_input *in, const struct gc_tree *t, double *out)
+{
+  if (!out || !t || t->n < 1)
+    return GC_MODEL_EINVAL;
+  return latest(in, t, NULL, out);
 }
 
 int gc_model_bcast_tree(const struct gc_tree_input *in, const struct gc_tree *t,
@@ -185,16 +192,5 @@ int gc_model_bcast_tree(const struct gc_tree_input *in, const struct gc_tree *t,
   for (int i = 0; i < t->n; i++)
     if (!gc_model_param_ok(local[i]))
       return GC_MODEL_EINVAL;
-  double *T = malloc(sizeof(double) * (size_t)t->n);
-  if (!T)
-    return GC_MODEL_ENOMEM;
-  int rc = gc_model_tree_arrivals(in, t, T);
-  if (rc == GC_MODEL_OK) {
-    double worst = -1.0;
-    for (int i = 0; i < t->n; i++)
-      worst = fmax(worst, T[i] + local[i]);
-    *out = worst;
-  }
-  free(T);
-  return rc;
+  return latest(in, t, local, out);
 }
