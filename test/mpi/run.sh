@@ -65,34 +65,18 @@ no_failures() { [ "$rc" = 0 ] && grep -q ' 0 failed' out && ! grep -q '^FAIL' ou
 # "op,algorithm=count ..." of a log file, sorted.
 ops_in() { tail -n +2 "$1" | cut -d, -f5,6 | LC_ALL=C sort | uniq -c | awk '{printf "%s=%s ", $2, $1}'; }
 
-# ONLY=files or ONLY=fastpath: one group of cases alone (test/mpi/files.sh: the files
-# gridcoll reads and writes; test/mpi/fastpath.sh: the passthrough path, the decision
-# cache, the first call), for a quick check.
+# ONLY=GROUP: one group of cases alone, for a quick check: files (test/mpi/files.sh: the
+# files gridcoll reads and writes), fastpath (the passthrough path, the decision cache),
+# calibrate (gridcoll-calibrate), log (the per-call log); alltoallv runs its cases below.
 case ${ONLY:-} in
-  '') ;;
-  files | fastpath)
+  '' | alltoallv) ;;
+  files | fastpath | calibrate | log)
     . "$ROOT/test/mpi/$ONLY.sh"
     echo "mpi $ONLY ($GC_LAUNCHER): $passed passed, $failed failed"
     [ "$failed" = 0 ]
     exit ;;
-  *) echo "test/mpi/run.sh: ONLY=$ONLY: expected files or fastpath" >&2; exit 2 ;;
+  *) echo "test/mpi/run.sh: ONLY=$ONLY: expected files, fastpath, calibrate, log or alltoallv" >&2; exit 2 ;;
 esac
-
-# ONLY=calibrate: the gridcoll-calibrate cases alone (test/mpi/calibrate.sh).
-if [ "${ONLY:-}" = calibrate ]; then
-  . "$ROOT/test/mpi/calibrate.sh"
-  echo "mpi calibrate ($GC_LAUNCHER): $passed passed, $failed failed"
-  [ "$failed" = 0 ]
-  exit
-fi
-
-# ONLY=log: the per-call log's cases alone (test/mpi/log.sh).
-if [ "${ONLY:-}" = log ]; then
-  . "$ROOT/test/mpi/log.sh"
-  echo "mpi log ($GC_LAUNCHER): $passed passed, $failed failed"
-  [ "$failed" = 0 ]
-  exit
-fi
 
 # --- correctness under every topology and algorithm --------------------------------
 cat >interleaved.cfg <<'CFG'
