@@ -7,9 +7,9 @@
 #   make MPI=openmpi  the same against Open MPI: build/openmpi/libgridcoll-openmpi.so
 #                     (mk/openmpi.mk: check-openmpi, part of make check)
 #
-# config/, model/ and the pure parts of shim/ (layouts, schedules, trees) are also
-# compiled with plain $(CC) into build/libgcpure.a: the unit tests link against that,
-# which proves those files need no MPI.
+# config/, model/ and the pure folders of shim/ (shim/pure/, shim/<op>/pure/: layouts,
+# schedules, trees, algorithm rows) are also compiled with plain $(CC) into
+# build/libgcpure.a: the unit tests link against that, which proves those files need no MPI.
 
 # MPI=openmpi builds the same sources against Debian's Open MPI into build/openmpi/,
 # library libgridcoll-openmpi.so (mk/openmpi.mk: check-openmpi). MPICH is the default.
@@ -48,18 +48,19 @@ CHECK_LIBS       := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
 CONFIG_SRC    := $(wildcard config/*.c)
 MODEL_SRC     := $(wildcard model/*.c)
-SHIM_PURE_SRC := shim/layout.c shim/select.c shim/network.c shim/probe_schedule.c shim/decision.c \
-                 shim/bcast/tree_cache.c shim/alltoall/alltoall_algorithms.c \
-                 shim/alltoallv/alltoallv_algorithms.c \
-                 shim/bcast/bcast_algorithms.c \
-                 $(wildcard shim/*/*_schedule.c shim/*/*_tree.c shim/*/*_predict.c)
+# Pure code sits in pure/ folders: shim/pure/ for the shared layer, shim/<op>/pure/ for
+# each collective. They are compiled with plain $(CC) and only pure folders on the include
+# path (PURE_INCLUDES), so a file there that reaches for MPI does not build.
+SHIM_PURE_SRC := $(wildcard shim/pure/*.c shim/*/pure/*.c)
 SHIM_MPI_SRC  := $(filter-out $(SHIM_PURE_SRC),$(wildcard shim/*.c shim/*/*.c))
 PURE_SRC      := $(CONFIG_SRC) $(MODEL_SRC) $(SHIM_PURE_SRC)
 LIB_SRC       := $(PURE_SRC) $(SHIM_MPI_SRC)
 
 LIB      := $(BUILD)/$(LIB_NAME)
 PURE_LIB := $(BUILD)/libgcpure.a
-INCLUDES := -I. -Iconfig -Imodel -Ishim -Ishim/alltoall -Ishim/alltoallv -Ishim/bcast
+SHIM_OPS      := alltoall alltoallv bcast
+PURE_INCLUDES := -Iconfig -Imodel -Ishim/pure $(SHIM_OPS:%=-Ishim/%/pure)
+INCLUDES      := -I. $(PURE_INCLUDES) -Ishim $(SHIM_OPS:%=-Ishim/%)
 
 UNIT_TESTS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(wildcard test/unit/check_*.c))
 MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.c)) \
@@ -99,7 +100,7 @@ endif
 # --- pure code, compiled without MPI ---------------------------------------
 $(BUILD)/pure/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $(LIBCONFIG_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(PURE_INCLUDES) $(LIBCONFIG_CFLAGS) -MMD -MP -c $< -o $@
 
 $(PURE_LIB): $(PURE_SRC:%.c=$(BUILD)/pure/%.o)
 	rm -f $@ && ar rcs $@ $^
@@ -107,7 +108,7 @@ $(PURE_LIB): $(PURE_SRC:%.c=$(BUILD)/pure/%.o)
 # gridcoll-predict: main in tools/, its steps in tools/predict/ (plain C, no MPI).
 PREDICT_SRC := tools/gridcoll-predict.c $(wildcard tools/predict/*.c)
 $(BUILD)/gridcoll-predict: $(PREDICT_SRC) tools/predict/predict.h $(PURE_LIB)
-	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) -Itools/predict $(PREDICT_SRC) -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(PURE_INCLUDES) -Itools/predict $(PREDICT_SRC) -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
 
 # An MPI program that calls the MPI library itself (never run under gridcoll), with
 # the pure configuration loader and fits: main in tools/, its steps in tools/calibrate/.
@@ -118,13 +119,13 @@ $(CALIBRATE): $(CALIBRATE_SRC) tools/calibrate/calibrate.h $(PURE_LIB)
 # --- tests -------------------------------------------------------------------
 $(BUILD)/test/check_%: test/unit/check_%.c $(PURE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) $(CHECK_CFLAGS) $< -o $@ $(PURE_LIB) $(CHECK_LIBS) $(LIBCONFIG_LIBS) -lm
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(PURE_INCLUDES) $(CHECK_CFLAGS) $< -o $@ $(PURE_LIB) $(CHECK_LIBS) $(LIBCONFIG_LIBS) -lm
 
 # gridcoll-calibrate's pure parts (its platform writer, its log refit) are tested here.
 CALIBRATE_PURE_SRC := tools/calibrate/platform.c tools/calibrate/fromlog.c
 $(BUILD)/test/check_calibrate_tool: test/unit/check_calibrate_tool.c $(CALIBRATE_PURE_SRC) tools/calibrate/platform.h tools/calibrate/fromlog.h $(PURE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) -Itools/calibrate $(CHECK_CFLAGS) $< $(CALIBRATE_PURE_SRC) -o $@ $(PURE_LIB) $(CHECK_LIBS) $(LIBCONFIG_LIBS) -lm
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(PURE_INCLUDES) -Itools/calibrate $(CHECK_CFLAGS) $< $(CALIBRATE_PURE_SRC) -o $@ $(PURE_LIB) $(CHECK_LIBS) $(LIBCONFIG_LIBS) -lm
 
 # MPI test programs are linked WITHOUT gridcoll: they get it only through LD_PRELOAD.
 $(BUILD)/test/mpi/%: test/mpi/%.c test/mpi/mpitest.h test/mpi/memusage.h

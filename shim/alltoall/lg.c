@@ -19,7 +19,7 @@
  * datatype byte-identical to PMPI_Alltoall, and a contiguous unit of one block (m bytes)
  * keeps counts and displacements small however large the total. */
 #include "lg.h"
-#include "alltoall_predict.h"
+#include "alltoall_algorithms.h"
 
 #include <limits.h>
 #include <stdint.h>

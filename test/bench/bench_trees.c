@@ -1,13 +1,13 @@
 /* How long building a broadcast tree takes, per builder, for 8 to 64 clusters.
  * A benchmark, not a test: it prints, it asserts nothing. Trees are rebuilt at every
  * broadcast (tree_exec.h), so this must stay far below a wide-area latency.
- *   make build/libgcpure.a && cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Ishim \
+ *   make build/libgcpure.a && cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Imodel -Ishim/bcast/pure \
  *     test/bench/bench_trees.c build/libgcpure.a -lm -o build/bench_trees && build/bench_trees */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "bcast/tree.h"
+#include "tree.h"
 
 static double now(void)
 {

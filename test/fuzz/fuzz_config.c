@@ -22,9 +22,7 @@
 
 #include "alltoall_algorithms.h"
 #include "alltoallv_algorithms.h"
-#include "alltoall_predict.h"
 #include "bcast_algorithms.h"
-#include "bcast_predict.h"
 #include "config.h"
 #include "layout.h"
 #include "network.h"

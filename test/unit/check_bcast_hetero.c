@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "bcast_algorithms.h"
-#include "bcast_predict.h"
 #include "layout.h"
 #include "network.h"
 

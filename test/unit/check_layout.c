@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "alltoall_predict.h"
+#include "alltoall_algorithms.h"
 #include "layout.h"
 #include "network.h"
 #include "select.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alltoall/lg_schedule.h"
+#include "lg_schedule.h"
 #include "layout.h"
 #include "model.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alltoallv/lgv_schedule.h"
+#include "lgv_schedule.h"
 #include "layout.h"
 
 #define GAP 0xee /* bytes of a receive buffer no block may touch */

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bcast/bcast_predict.h"
-#include "bcast/tree.h"
+#include "bcast_algorithms.h"
+#include "tree.h"
 #include "config.h"
 #include "layout.h"
 #include "network.h"

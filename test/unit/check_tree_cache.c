@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcast/bcast_predict.h"
-#include "bcast/tree_cache.h"
+#include "bcast_algorithms.h"
+#include "tree_cache.h"
 
 typedef double (*predict_fn)(const struct gc_network *, const struct gc_layout *, double, int,
                              const char **);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcast/tree.h"
+#include "tree.h"
 
 typedef int (*builder_fn)(const struct gc_tree_input *, struct gc_tree *);
 static const struct {

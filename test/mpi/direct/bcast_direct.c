@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcast/bcast_algorithms.h"
+#include "bcast_algorithms.h"
 #include "bcast/tree_exec.h"
 #include "bcast_check.h"
 #include "comm_state_stub.h"

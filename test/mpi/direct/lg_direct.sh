@@ -14,7 +14,7 @@ exe=$BUILD/test/direct/lg_direct
 make -s "$BUILD/libgcpure.a" || exit 1
 mkdir -p "$(dirname "$exe")"
 $MPICC -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g \
-  -I. -Iconfig -Imodel -Ishim -Ishim/bcast -Itest/mpi -Itest/mpi/direct \
+  -I. -Iconfig -Imodel -Ishim -Ishim/pure -Ishim/bcast -Ishim/bcast/pure -Ishim/alltoall/pure -Itest/mpi -Itest/mpi/direct \
   test/mpi/direct/lg_direct.c test/mpi/direct/lg_limits.c test/mpi/direct/comm_state_stub.c \
   shim/alltoall/lg.c -o "$exe" "$BUILD/libgcpure.a" $(pkg-config --libs libconfig) -lm || exit 1
 

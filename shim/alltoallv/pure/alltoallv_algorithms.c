@@ -2,7 +2,7 @@
  * model/alltoallv.c on the byte matrix every rank learnt (alltoallv.h). */
 #include "alltoallv_algorithms.h"
 
-#include "alltoall_predict.h"
+#include "alltoall_algorithms.h"
 #include "model.h"
 
 int gc_alltoallv_lg_applies(const struct gc_layout *layout)

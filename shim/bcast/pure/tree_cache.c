@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "bcast_predict.h"
+#include "bcast_algorithms.h"
 
 void gc_tree_cache_clear(struct gc_tree_cache *c)
 {

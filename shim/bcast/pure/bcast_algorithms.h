@@ -1,16 +1,19 @@
-/* Predicted time of each broadcast algorithm for a call, and the tree input every tree
- * is built from: pure C, no MPI. The run and the prediction build their tree from the
- * same gc_bcast_tree_input, so the tree that runs is the tree that was predicted. */
-#ifndef GC_BCAST_PREDICT_H
-#define GC_BCAST_PREDICT_H
+/* The broadcast algorithms as pure rows: name, description, formula and, for the trees,
+ * the builder (pure C, no MPI). The library's table (bcast.c) points at these rows and
+ * adds the MPI side (supports, run); gridcoll-predict reads them directly. */
+#ifndef GC_BCAST_ALGORITHMS_H
+#define GC_BCAST_ALGORITHMS_H
 
+#include "algorithm.h"
 #include "layout.h"
 #include "network.h"
 #include "tree.h"
+#include "tree_cache.h"
 
 /* Tree input for a broadcast of m bytes from communicator rank `root`: the configured
  * one-way latencies and bandwidths between the communicator's clusters, and as send gap
- * (o_s + g of 001 Eq. 2) the start-up time alpha of the root's cluster network. */
+ * (o_s + g of 001 Eq. 2) the start-up time alpha of the root's cluster network. The run
+ * and the prediction build their tree from it, so the tree that runs is the one predicted. */
 void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *layout, int root,
                          double m, struct gc_tree_input *in);
 
@@ -36,5 +39,28 @@ double gc_bcast_greedy_predict(const struct gc_network *net, const struct gc_lay
                                double m, int root, const char **model);
 double gc_bcast_multilevel_predict(const struct gc_network *net, const struct gc_layout *layout,
                                    double m, int root, const char **model);
+
+/* Row indexes; the first is the MPI library's own algorithm (select.h: GC_NATIVE). */
+enum gc_bcast_id {
+  GC_BCAST_NATIVE,
+  GC_BCAST_FLAT,
+  GC_BCAST_BINOMIAL,
+  GC_BCAST_HLOT,
+  GC_BCAST_SPT,
+  GC_BCAST_GREEDY,
+  GC_BCAST_MULTILEVEL,
+  GC_BCAST_LAST
+};
+
+struct gc_bcast_model {
+  struct gc_algorithm_about about;
+  /* Predicted seconds for a broadcast of m bytes from root (above); < 0: none. */
+  double (*predict)(const struct gc_network *net, const struct gc_layout *layout, double m,
+                    int root, const char **model);
+  /* Tree algorithms: the builder (tree.h); NULL for the others. */
+  gc_tree_builder build;
+};
+
+extern const struct gc_bcast_model gc_bcast_models[GC_BCAST_LAST];
 
 #endif

@@ -1,4 +1,6 @@
-#include "alltoall_predict.h"
+/* The all-to-all rows (alltoall_algorithms.h) and their formulas: each algorithm's
+ * predicted time, from the models of model/ on the layout and network of the call. */
+#include "alltoall_algorithms.h"
 
 #include "model.h"
 
@@ -47,3 +49,13 @@ double gc_alltoall_lg_predict(const struct gc_network *net, const struct gc_layo
     t = -1;
   return t;
 }
+
+const struct gc_alltoall_model gc_alltoall_models[GC_ALLTOALL_LAST] = {
+    [GC_ALLTOALL_NATIVE] = {.about = {.name = "native",
+                                      .desc = "the MPI library's own MPI_Alltoall"},
+                            .predict = gc_alltoall_native_predict},
+    [GC_ALLTOALL_LG] = {.about = {.name = "lg",
+                                  .desc = "LG two-phase exchange: every block crosses the "
+                                          "wide area once, packed"},
+                        .predict = gc_alltoall_lg_predict},
+};

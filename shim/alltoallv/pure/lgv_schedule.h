@@ -26,7 +26,7 @@
 #ifndef GC_ALLTOALLV_LGV_SCHEDULE_H
 #define GC_ALLTOALLV_LGV_SCHEDULE_H
 
-#include "alltoall/lg_schedule.h"
+#include "lg_schedule.h"
 
 struct gc_alltoallv_lg_plan {
   const struct gc_alltoall_lg_schedule *s; /* the placement; not owned */
