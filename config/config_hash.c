@@ -5,6 +5,7 @@
  * FNV-1a 64 over a canonical serialization: each field tagged, integers as 8 bytes
  * little-endian, doubles by their bits (-0 as 0), strings with their length first.
  * Left out: the file's path, line numbers and verbosity, which change no choice. */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ static void tag(struct fnv *f, char t) { bytes(f, &t, 1); }
 
 static void num(struct fnv *f, double d) {
   uint64_t v;
-  if (d == 0) d = 0; /* -0 and 0 choose alike */
+  if (fpclassify(d) == FP_ZERO) d = 0; /* -0 and 0 choose alike */
   memcpy(&v, &d, sizeof v);
   u64(f, v);
 }

@@ -99,6 +99,26 @@ static void hockney_row(const void *ctx, int i, double *y, double *p, double *q,
   *y = s->t, *p = 1.0, *q = s->m, *w = 1.0 / (s->t * s->t);
 }
 
+/* The smallest and largest size of the samples: two different sizes are there when the
+ * largest lies above the smallest. */
+static double smallest(const struct gc_fit_sample *s, int ns)
+{
+  double v = INFINITY;
+  for (int i = 0; i < ns; i++)
+    if (s[i].m < v)
+      v = s[i].m;
+  return v;
+}
+
+static double largest(const struct gc_fit_sample *s, int ns)
+{
+  double v = -INFINITY;
+  for (int i = 0; i < ns; i++)
+    if (s[i].m > v)
+      v = s[i].m;
+  return v;
+}
+
 struct hockney_ctx {
   const struct gc_fit_sample *s;
   double alpha, beta;
@@ -119,10 +139,7 @@ int gc_fit_hockney(const struct gc_fit_sample *s, int ns, double *alpha, double 
   for (int i = 0; i < ns; i++)
     if (!gc_model_param_ok(s[i].m) || !time_ok(s[i].t))
       return GC_MODEL_EINVAL;
-  int distinct = 0;
-  for (int i = 1; i < ns && !distinct; i++)
-    distinct = s[i].m != s[0].m;
-  if (ns < 2 || !distinct)
+  if (ns < 2 || !(largest(s, ns) > smallest(s, ns)))
     return GC_MODEL_EDEGENERATE; /* a line needs two different sizes */
   struct ls2_fit f = ls2(hockney_row, s, ns);
   if (!isfinite(f.ssr))
@@ -141,7 +158,7 @@ int gc_fit_tail_bandwidth(const struct gc_fit_sample *s, int ns, double *bandwid
     if (!gc_model_param_ok(s[i].m) || !time_ok(s[i].t))
       return GC_MODEL_EINVAL;
   /* m2: the largest size; m1: the largest below it; t: the smallest time of each. */
-  double m2 = -1, t2 = 0, m1 = -1, t1 = 0;
+  double m2 = -1, t2 = INFINITY, m1 = -1, t1 = INFINITY;
   for (int i = 0; i < ns; i++)
     if (s[i].m > m2)
       m2 = s[i].m;
@@ -151,9 +168,9 @@ int gc_fit_tail_bandwidth(const struct gc_fit_sample *s, int ns, double *bandwid
   if (m1 < 0)
     return GC_MODEL_EDEGENERATE;
   for (int i = 0; i < ns; i++) {
-    if (s[i].m == m2 && (t2 == 0 || s[i].t < t2))
+    if (s[i].m >= m2 && s[i].t < t2) /* at the largest size */
       t2 = s[i].t;
-    if (s[i].m == m1 && (t1 == 0 || s[i].t < t1))
+    if (s[i].m >= m1 && s[i].m < m2 && s[i].t < t1) /* at the largest below it */
       t1 = s[i].t;
   }
   if (!(t2 > t1))
@@ -199,6 +216,15 @@ static double next_size(const struct gc_fit_a2a_sample *s, int ns, double above)
   return next;
 }
 
+static double a2a_largest(const struct gc_fit_a2a_sample *s, int ns)
+{
+  double v = -INFINITY;
+  for (int i = 0; i < ns; i++)
+    if (s[i].m > v)
+      v = s[i].m;
+  return v;
+}
+
 /* Candidates for M: "no delta" first, then every distinct sample size in ascending order
  * (delta from it on).  A candidate replaces the best so far only when it lowers the
  * residual by more than rounding (rms relative residual 1e-12), so on a tie the earlier
@@ -213,10 +239,7 @@ int gc_fit_signature(const struct gc_fit_a2a_sample *s, int ns, double alpha, do
   for (int i = 0; i < ns; i++)
     if (s[i].n < 2 || !gc_model_param_ok(s[i].m) || !time_ok(s[i].t))
       return GC_MODEL_EINVAL;
-  int distinct = 0;
-  for (int i = 1; i < ns && !distinct; i++)
-    distinct = s[i].m != s[0].m;
-  if (ns < 2 || !distinct)
+  if (ns < 2 || !(next_size(s, ns, -1.0) < a2a_largest(s, ns)))
     return GC_MODEL_EDEGENERATE; /* gamma and delta need two different sizes */
 
   const double tol = 1e-24 * ns;
@@ -226,7 +249,7 @@ int gc_fit_signature(const struct gc_fit_a2a_sample *s, int ns, double alpha, do
   best.gamma = f.a, best.delta = 0.0;
   double best_ssr = f.ssr;
   c.use_delta = 1;
-  for (c.M = next_size(s, ns, -1.0); c.M != INFINITY; c.M = next_size(s, ns, c.M)) {
+  for (c.M = next_size(s, ns, -1.0); isfinite(c.M); c.M = next_size(s, ns, c.M)) {
     f = ls2(sig_row, &c, ns);
     /* A fit with delta = 0 is the "no delta" candidate again. */
     if (f.b > 0.0 && f.ssr < best_ssr - tol) {

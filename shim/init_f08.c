@@ -20,6 +20,12 @@ typedef void (*f08_init)(MPI_Fint *ierror);
 typedef void (*f08_init_thread)(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror);
 typedef void (*f08_finalize)(MPI_Fint *ierror);
 
+/* The bindings' own symbols, wrapped below: no MPI header declares them (the mpi_f08
+ * module calls them by name), so their prototypes are here. */
+GC_EXPORT void mpi_init_f08_(MPI_Fint *ierror);
+GC_EXPORT void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror);
+GC_EXPORT void mpi_finalize_f08_(MPI_Fint *ierror);
+
 /* The bindings' routine `name`; the program called it, so its library is loaded. */
 static void *next(const char *name)
 {

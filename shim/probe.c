@@ -91,7 +91,7 @@ int gc_probe_latency(struct gc_comm_state *st)
   }
   if (rc == MPI_SUCCESS)
     rc = PMPI_Bcast(lat, (int)kk + 1, MPI_DOUBLE, 0, priv);
-  if (rc == MPI_SUCCESS && lat[kk] == 0 && gc_probe_symmetrise(k, lat) == 0) {
+  if (rc == MPI_SUCCESS && lat[kk] <= 0 && gc_probe_symmetrise(k, lat) == 0) {
     memcpy(configured, st->network.latency, kk * sizeof *configured);
     for (size_t i = 0; i < kk; i++)
       if (i % (size_t)(k + 1) != 0) /* the diagonal is the cluster's own alpha */

@@ -62,7 +62,7 @@ static double error_median(const struct histogram *h)
   double n = 0, seen = 0;
   for (int b = 0; h && b < GC_ERR_BINS; b++)
     n += h->count[b];
-  if (n == 0)
+  if (n < 1) /* counts are whole: no call */
     return -1;
   int b = 0;
   while (b < GC_ERR_BINS - 1 && (seen += h->count[b]) < n / 2)
@@ -160,7 +160,7 @@ static void print_rows(FILE *f, const char *prefix, int phase, double (*sums)[GC
       for (int b = 0; b < GC_BUCKETS; b++) {
         int c = cell(phase, op, a, b);
         double n = sums[F_CALLS][c];
-        if (n == 0)
+        if (n < 1) /* a count of calls: none */
           continue;
         char size[80], mean[32], max[32], pred[32] = "-", err[32] = "-";
         bucket_label(b, size, sizeof size);

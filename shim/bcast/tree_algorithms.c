@@ -53,7 +53,7 @@ static int tree_for(const struct gc_bcast_call *call, struct gc_comm_state *st, 
   if (!c)
     return GC_TREE_ENOMEM;
   return gc_tree_cache_get(c, gc_bcast_models[algorithm].build, &st->network, &st->layout,
-                           call->root, (double)call->bytes, e);
+                           call->root, call->bytes, e);
 }
 
 int gc_bcast_tree_supports(const void *args, const struct gc_comm_state *st)

@@ -46,8 +46,10 @@ static void fill_bcast(double *x, int root, int shift)
 static int check_bcast(const char *name, const double *x, int root, int shift)
 {
   int bad = 0;
-  for (int k = 0; k < 5; k++)
-    bad |= x[k] != 0.5 + k + 100 * root + shift;
+  for (int k = 0; k < 5; k++) { /* byte for byte what the root sent */
+    double want = 0.5 + k + 100 * root + shift;
+    bad |= memcmp(&x[k], &want, sizeof want) != 0;
+  }
   return verdict(name, bad);
 }
 

@@ -74,8 +74,10 @@ static int check(MPI_Comm comm, int n0, int n1)
       a[(size_t)i * (size_t)n1 + (size_t)j] = element(row0 + i, j);
   bad |= transpose(comm, a, t, n0, n1) != MPI_SUCCESS;
   for (int j = 0; j < trows; j++) /* row j of the transpose is column trow0 + j of a */
-    for (int i = 0; i < n0; i++)
-      bad |= t[(size_t)j * (size_t)n0 + (size_t)i] != element(i, trow0 + j);
+    for (int i = 0; i < n0; i++) { /* byte for byte the element sent */
+      double complex want = element(i, trow0 + j);
+      bad |= memcmp(&t[(size_t)j * (size_t)n0 + (size_t)i], &want, sizeof want) != 0;
+    }
   bad |= transpose(comm, t, back, n1, n0) != MPI_SUCCESS;
   bad |= memcmp(a, back, sizeof(double complex) * (size_t)rows * (size_t)n1) != 0;
   free(count), free(a), free(t), free(back);

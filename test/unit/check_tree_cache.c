@@ -77,7 +77,7 @@ static int matches_fresh(int a, int root, double m, const struct gc_tree_cache_e
  * second root of each cluster and every repeat are hits; results equal fresh builds. */
 START_TEST(hits_per_root_cluster)
 {
-  static const double sizes[] = {0, 4096, 1 << 20};
+  static const size_t sizes[] = {0, 4096, 1 << 20};
   unsigned long long builds = 0;
   for (int s = 0; s < 3; s++) {
     for (int pass = 0; pass < 2; pass++)
@@ -85,7 +85,7 @@ START_TEST(hits_per_root_cluster)
         for (int a = 0; a < NALGS; a++) {
           const struct gc_tree_cache_entry *e;
           ck_assert_int_eq(gc_tree_cache_get(&cache, algs[a].build, &net, &layout, root, sizes[s], &e), 0);
-          ck_assert_msg(matches_fresh(a, root, sizes[s], e), "alg %d root %d m %g", a, root, sizes[s]);
+          ck_assert_msg(matches_fresh(a, root, (double)sizes[s], e), "alg %d root %d m %zu", a, root, sizes[s]);
         }
     builds += NALGS * K;
     ck_assert_uint_eq(cache.builds, builds);
@@ -99,10 +99,10 @@ START_TEST(evicts_least_recently_used)
 {
   const struct gc_tree_cache_entry *e;
   for (int i = 0; i < GC_TREE_CACHE_SIZE + 8; i++)
-    ck_assert_int_eq(gc_tree_cache_get(&cache, gc_bcast_hlot_tree, &net, &layout, 1, 1000.0 * i, &e), 0);
+    ck_assert_int_eq(gc_tree_cache_get(&cache, gc_bcast_hlot_tree, &net, &layout, 1, 1000 * (size_t)i, &e), 0);
   ck_assert_uint_eq(cache.builds, GC_TREE_CACHE_SIZE + 8);
   for (int i = 8; i < GC_TREE_CACHE_SIZE + 8; i++) { /* the 32 most recent: all hits */
-    ck_assert_int_eq(gc_tree_cache_get(&cache, gc_bcast_hlot_tree, &net, &layout, 1, 1000.0 * i, &e), 0);
+    ck_assert_int_eq(gc_tree_cache_get(&cache, gc_bcast_hlot_tree, &net, &layout, 1, 1000 * (size_t)i, &e), 0);
     ck_assert(matches_fresh(2, 1, 1000.0 * i, e));
   }
   ck_assert_uint_eq(cache.builds, GC_TREE_CACHE_SIZE + 8);
@@ -124,8 +124,8 @@ START_TEST(rejects_bad_calls)
   ck_assert_ptr_null(e);
   ck_assert_int_eq(gc_tree_cache_get(&cache, gc_bcast_flat_tree, &net, &layout, P, 0, &e), GC_TREE_EINVAL);
   ck_assert_int_eq(gc_tree_cache_get(&cache, NULL, &net, &layout, 0, 0, &e), GC_TREE_EINVAL);
-  ck_assert_int_eq(gc_tree_cache_get(&cache, gc_bcast_flat_tree, &net, &layout, 0, NAN, &e), GC_TREE_EINVAL);
-  ck_assert_int_eq(gc_tree_cache_get(&cache, gc_bcast_flat_tree, &net, &layout, 0, -1, &e), GC_TREE_EINVAL);
+  /* m is a whole number of bytes (size_t): a NaN or negative size cannot reach the cache;
+   * the builders reject it themselves (check_trees.c). */
   ck_assert_uint_eq(cache.builds + cache.hits, 0); /* nothing stored */
   /* One cluster: no tree to build. */
   struct gc_layout one;

@@ -390,6 +390,11 @@ START_TEST(limits)
     in.send_gap = -1;
     ck_assert_int_eq(builders[b].build(&in, &t), GC_TREE_EINVAL);
     in.send_gap = 0;
+    in.bytes = NAN; /* a size no call has: the tree cache's key is whole bytes */
+    ck_assert_int_eq(builders[b].build(&in, &t), GC_TREE_EINVAL);
+    in.bytes = -1;
+    ck_assert_int_eq(builders[b].build(&in, &t), GC_TREE_EINVAL);
+    in.bytes = 0;
     double zero_bw[4] = {0, 0, 1, 0};
     in.bw = zero_bw;
     ck_assert_int_eq(builders[b].build(&in, &t), GC_TREE_EINVAL);

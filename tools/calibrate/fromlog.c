@@ -120,7 +120,7 @@ int gc_log_parse_line(const char *line, const int *cols, struct gc_log_record *r
   if (number(f[GC_LOG_PREDICTED], &x.predicted) < 0 || number(f[GC_LOG_ACTUAL], &x.actual) < 0 ||
       x.predicted < 0 || x.actual < 0)
     return -1;
-  if (x.actual == 0 || x.predicted == 0)
+  if (x.actual <= 0 || x.predicted <= 0) /* < 0 returned above: these are 0 */
     return 1;
   *r = x;
   return 0;
@@ -300,8 +300,10 @@ static int cmp_call(const void *pa, const void *pb)
     return a->comm < b->comm ? -1 : 1;
   if (a->call != b->call)
     return a->call < b->call ? -1 : 1;
-  if (a->bytes != b->bytes)
-    return a->bytes < b->bytes ? -1 : 1;
+  if (a->bytes < b->bytes)
+    return -1;
+  if (a->bytes > b->bytes)
+    return 1;
   return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
@@ -315,7 +317,8 @@ static int one_per_call(const struct gc_log_record *rec, int n, struct gc_log_re
   int m = 0;
   for (int i = 0; i < n; i++) {
     if (m > 0 && out[m - 1].comm == out[i].comm && out[m - 1].call == out[i].call &&
-        same_kind(&out[m - 1], &out[i]) && out[m - 1].bytes == out[i].bytes) {
+        /* sorted by size within a call: a size not below the last one's is the same */
+        same_kind(&out[m - 1], &out[i]) && !(out[m - 1].bytes < out[i].bytes)) {
       if (out[i].actual > out[m - 1].actual)
         out[m - 1].actual = out[i].actual;
       continue;

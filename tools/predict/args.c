@@ -77,7 +77,7 @@ static double parse_size(const char *text)
   char err[256];
   if (gc_units_parse(GC_UNIT_BYTES, GC_BOUND_NONNEG, text, &v, err, sizeof err) != 0)
     predict_bad_usage("-s: %s", err);
-  if (v > 1e15 || v != floor(v))
+  if (v > 1e15 || v > floor(v)) /* a fraction left over */
     predict_bad_usage("-s: \"%s\" is not a whole number of bytes below 1 PB", text);
   return v;
 }

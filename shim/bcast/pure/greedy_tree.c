@@ -79,7 +79,8 @@ int gc_bcast_greedy_ecef_tree(const struct gc_tree_input *in, struct gc_tree *ou
         continue;
       }
       double v = ready[n] + gc_tree_edge_lat(in, n, m) + in->recv_overhead;
-      if (v < best[m] || (v == best[m] && n < best_c[m])) {
+      /* Earlier, or a tie (neither earlier) won by the lower cluster index. */
+      if (v < best[m] || (!(best[m] < v) && n < best_c[m])) {
         best[m] = v;
         best_c[m] = n;
       }

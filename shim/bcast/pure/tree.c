@@ -123,8 +123,9 @@ int gc_tree_order_children(const struct gc_tree_input *in, struct gc_tree *t)
      * rank. Lists are short (at most k-1 entries, k a few dozen clusters). */
     for (int j = first + 1; j < end; j++) {
       int n = t->children[j], i = j;
-      while (i > first && (q[t->children[i - 1]] < q[n] ||
-                           (q[t->children[i - 1]] == q[n] && t->children[i - 1] > n))) {
+      int p;
+      /* p after n: a smaller q, or a tie (neither smaller) and the higher index. */
+      while (i > first && (p = t->children[i - 1], q[p] < q[n] || (!(q[n] < q[p]) && p > n))) {
         t->children[i] = t->children[i - 1];
         i--;
       }

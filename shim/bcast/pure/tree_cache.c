@@ -16,7 +16,7 @@ void gc_tree_cache_clear(struct gc_tree_cache *c)
 
 int gc_tree_cache_get(struct gc_tree_cache *c, gc_tree_builder build,
                       const struct gc_network *net, const struct gc_layout *layout, int root,
-                      double m, const struct gc_tree_cache_entry **out)
+                      size_t m, const struct gc_tree_cache_entry **out)
 {
   *out = NULL;
   if (!build || root < 0 || root >= layout->size || layout->nclusters < 2)
@@ -24,7 +24,7 @@ int gc_tree_cache_get(struct gc_tree_cache *c, gc_tree_builder build,
   int rc = layout->cluster_of[root], victim = 0;
   for (int i = 0; i < GC_TREE_CACHE_SIZE; i++) {
     struct gc_tree_cache_entry *e = &c->entry[i];
-    /* m compared exactly: sizes are whole bytes, and only an equal m gives an equal tree. */
+    /* Only an equal m gives an equal tree: sizes are whole bytes, so an integer key. */
     if (e->build == build && e->root_cluster == rc && e->bytes == m) {
       e->last_used = ++c->tick;
       c->hits++;
@@ -37,7 +37,7 @@ int gc_tree_cache_get(struct gc_tree_cache *c, gc_tree_builder build,
   }
   struct gc_tree_input in;
   struct gc_tree tree;
-  gc_bcast_tree_input(net, layout, root, m, &in);
+  gc_bcast_tree_input(net, layout, root, (double)m, &in);
   int err = build(&in, &tree);
   if (err != 0)
     return err;

@@ -4,7 +4,7 @@
  * the builder, the root's cluster (not the root itself: the tree input only reads
  * cluster_of[root]) and m, which enters through the bandwidth term (m/bw on every
  * edge) and the clusters' own broadcasts. So an entry is keyed by exactly
- * (builder, root cluster, m): a hit returns what a fresh build would, bit for bit.
+ * (builder, root cluster, m), m a whole number of bytes: a hit returns what a fresh build would, bit for bit.
  * Policy: 32 entries per communicator, least recently used evicted. `auto` costs every
  * tree algorithm's tree (six) per call, so this holds five (root cluster, size) pairs; a
  * program that cycles through more pays a rebuild (microseconds, test/bench/bench_trees.c), never a
@@ -24,7 +24,7 @@ enum { GC_TREE_CACHE_SIZE = 32 };
 struct gc_tree_cache_entry {
   gc_tree_builder build; /* NULL: empty slot */
   int root_cluster;
-  double bytes;          /* m */
+  size_t bytes;          /* m: a whole number of bytes, compared exactly */
   struct gc_tree tree;
   double predicted;      /* gc_bcast_tree_predict of this tree, s; < 0: none */
   unsigned long long last_used;
@@ -45,6 +45,6 @@ void gc_tree_cache_clear(struct gc_tree_cache *c);
  * root, a layout of one cluster, bad input) or GC_TREE_ENOMEM, with nothing stored. */
 int gc_tree_cache_get(struct gc_tree_cache *c, gc_tree_builder build,
                       const struct gc_network *net, const struct gc_layout *layout, int root,
-                      double m, const struct gc_tree_cache_entry **out);
+                      size_t m, const struct gc_tree_cache_entry **out);
 
 #endif
