@@ -72,7 +72,7 @@ MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.
 TOOLS      := $(BUILD)/gridcoll-predict
 CALIBRATE  := $(BUILD)/gridcoll-calibrate
 
-.PHONY: all check check-unit check-mpi demo install clean deps deps-tools bench-model bench-overhead bench-first-call
+.PHONY: all lint check check-unit check-mpi demo install clean deps deps-tools bench-model bench-overhead bench-first-call
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(PURE_LIB) $(TOOLS) $(CALIBRATE) $(UNIT_TESTS) $(MPI_TESTS)
@@ -153,14 +153,31 @@ check-unit: $(UNIT_TESTS) $(TOOLS)
 check-mpi: $(LIB) $(MPI_TESTS) $(TOOLS) $(CALIBRATE)
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" GRIDCOLL_LIB="$(LIB)" test/mpi/run.sh
 
+# Static analysis of the library's and the tools' sources (about 10 s of CPU).
+# warning, portability, performance: the checks that find bugs; "style" is taste, and
+# would need suppressions that say nothing. No MPI header is on cppcheck's path (it does
+# not need one to follow the code, and would otherwise analyse the MPI library too).
+# Where cppcheck is wrong, the line says so in an inline suppression with its reason.
+# cppcheck 2.10 does not read C11's _Noreturn (it then follows predict_bad_usage's
+# return, which never happens): it is told the GNU spelling it does read.
+CPPCHECK ?= cppcheck
+lint:
+	$(CPPCHECK) -q --error-exitcode=1 --enable=warning,portability,performance --std=c11 \
+	  --inline-suppr -D_POSIX_C_SOURCE=200809L '-D_Noreturn=__attribute__((noreturn))' \
+	  $(filter-out -I.,$(INCLUDES)) \
+	  -Itools/predict -Itools/calibrate config model shim tools
+
 # Packages only some targets need (scripts/deps.sh installs them when asked):
-# python3-matplotlib draws scripts/gridcoll-report's plots (check-mpi tests one).
+# python3-matplotlib draws scripts/gridcoll-report's plots (check-mpi tests one);
+# cppcheck runs make lint.
 TOOLS_DEPS := python3-matplotlib
+LINT_DEPS  := cppcheck
 
 # The two commands of the README: both install what is missing first.
 check:
-	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS) $(SMPI_DEPS) $(OPENMPI_DEPS)" scripts/deps.sh
+	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS) $(LINT_DEPS) $(SMPI_DEPS) $(OPENMPI_DEPS)" scripts/deps.sh
 	$(MAKE) all
+	$(MAKE) lint
 	$(MAKE) check-unit
 	$(MAKE) check-fuzz-regress
 	$(MAKE) check-mpi

@@ -179,7 +179,7 @@ int gc_key_unit(struct gc_loader *ld, config_setting_t *s, const char *key, void
   if (k->max > 0 && v > k->max)
     return gc_config_fail(ld, s, key, "expected at most %.17g (2^%d), got %s", k->max,
                           (int)log2(k->max), gc_config_describe(s, got, sizeof got));
-  *(double *)((char *)base + k->off) = v;
+  memcpy((char *)base + k->off, &v, sizeof v); /* the field at k->off is a double */
   return 0;
 }
 

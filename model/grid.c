@@ -13,7 +13,8 @@
  * The LG schedule (shim/alltoall/lg_schedule.c) and both LG models read this one rule. */
 int gc_model_lg_plays_a(const int *size, int x, int y)
 {
-  return size[x] < size[y] || (size[x] == size[y] && x < y);
+  int sx = size[x], sy = size[y];
+  return sx < sy || (sx == sy && x < y);
 }
 
 /* The shared backbone (network.wan.aggregate): every byte an all-to-all sends from

@@ -5,6 +5,7 @@
 # and `make bench-model` pass python3-matplotlib (scripts/gridcoll-report's plots);
 # `make check`, `make check-openmpi` and `make demo MPI=openmpi` pass openmpi-bin and
 # libopenmpi-dev (mk/openmpi.mk).
+# `make check` passes cppcheck (make lint).
 # `make fuzz` passes clang and libclang-rt-dev (libFuzzer: with --no-install-recommends,
 # clang alone lacks its runtime libraries). `make check-fuzz-regress` needs only gcc.
 set -euo pipefail

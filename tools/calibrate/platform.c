@@ -2,6 +2,7 @@
  * style is scripts/gen-platform.py's: one Full-routed zone, SimGrid clusters with a
  * router each, wide-area links between the routers. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "platform.h"
 
@@ -83,14 +84,18 @@ int gc_platform_write_hosts(FILE *f, const struct gc_platform *p)
 {
   if (!f || !valid(p) || p->nranks < 1 || !p->rank_cluster)
     return -1;
-  int used[p->k];
-  for (int c = 0; c < p->k; c++)
-    used[c] = 0;
-  for (int r = 0; r < p->nranks; r++) {
+  /* On the heap: k comes from the user's configuration, no bound for the stack. */
+  int *used = calloc((size_t)p->k, sizeof *used);
+  if (!used)
+    return -1;
+  int rc = 0;
+  for (int r = 0; r < p->nranks && rc == 0; r++) {
     int c = p->rank_cluster[r];
     if (c < 0 || c >= p->k || used[c] >= p->cl[c].n)
-      return -1;
-    fprintf(f, "%s-%d\n", p->cl[c].name, used[c]++);
+      rc = -1;
+    else
+      fprintf(f, "%s-%d\n", p->cl[c].name, used[c]++);
   }
-  return ferror(f) ? -1 : 0;
+  free(used);
+  return rc == 0 && !ferror(f) ? 0 : -1;
 }

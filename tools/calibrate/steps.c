@@ -178,7 +178,7 @@ static void fit_backbone(struct wan_fit *w, int flows, const double *sizes, int 
 {
   struct gc_fit_sample s[MAX_SIZES];
   for (int i = 0; i < ns; i++)
-    s[i] = (struct gc_fit_sample){(double)flows * sizes[i], w->agg_t[i]};
+    s[i] = (struct gc_fit_sample){.m = (double)flows * sizes[i], .t = w->agg_t[i]};
   double bw = 0;
   if (gc_fit_tail_bandwidth(s, ns, &bw) != 0)
     bw = 0;

@@ -29,7 +29,7 @@ void predict_usage(FILE *f)
           "  -h, --help         this text\n");
 }
 
-void predict_bad_usage(const char *fmt, const char *arg)
+_Noreturn void predict_bad_usage(const char *fmt, const char *arg)
 {
   fprintf(stderr, PROG ": ");
   fprintf(stderr, fmt, arg);

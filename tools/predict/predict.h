@@ -38,7 +38,7 @@ struct predict_args {
 
 /* args.c. Every function here exits with status 2 after a usage message on bad input. */
 void predict_usage(FILE *f);
-void predict_bad_usage(const char *fmt, const char *arg);
+_Noreturn void predict_bad_usage(const char *fmt, const char *arg);
 /* 1 when -h asked for the usage (printed on stdout), 0 otherwise. */
 int predict_parse_args(int argc, char **argv, struct predict_args *a);
 /* "LO:HI" or "A,B,C" into sizes[MAX_SIZES]; returns the count. */

@@ -25,7 +25,7 @@ void *gc_tree_scratch(size_t nd, size_t ni, double **d, int **i)
   double *block = malloc(sizeof(double) * nd + sizeof(int) * ni);
   if (block) {
     *d = block;
-    *i = (int *)(block + nd);
+    *i = (int *)((char *)block + sizeof(double) * nd);
   }
   return block;
 }
