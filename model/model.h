@@ -22,28 +22,19 @@
 #include "config.h"
 #include "tree_cost.h"
 
-/* Error codes and their messages, from one list so that they cannot drift (libuv style). */
-#define GC_MODEL_ERRNO_MAP(XX)                                       \
-  XX(EINVAL, -1, "invalid argument")                                 \
-  XX(ENOMEM, -2, "out of memory")                                    \
-  XX(EDEGENERATE, -3, "samples do not determine the parameters")
-
+/* Status codes. The callers (the shim's rows, gridcoll-calibrate) say in their own words
+ * what a failure means for them, so no message table. */
 enum {
   GC_MODEL_OK = 0,
-#define GC_MODEL_XX(name, code, msg) GC_MODEL_##name = (code),
-  GC_MODEL_ERRNO_MAP(GC_MODEL_XX)
-#undef GC_MODEL_XX
+  GC_MODEL_EINVAL = -1,     /* invalid argument */
+  GC_MODEL_ENOMEM = -2,     /* out of memory */
+  GC_MODEL_EDEGENERATE = -3 /* the samples do not determine the parameters */
 };
-
-/* Message of a status code ("unknown error" for codes outside the list). */
-const char *gc_model_strerror(int err);
 
 /* ---- names written into the logs: one row per formula, id -> name ----------------- */
 enum gc_model_id {
   GC_MODEL_HOCKNEY_LINEAR,    /* gc_model_alltoall_linear: 000 Eq. 1, Prop. 1 */
   GC_MODEL_SIGNATURE,         /* gc_model_alltoall_signature: 000 Eq. 4, 5 */
-  GC_MODEL_NAIVE_GRID,        /* gc_model_naive_grid: 000 Eq. 6 */
-  GC_MODEL_LG_GRID,           /* gc_model_lg_grid: 000 Eq. 7 (m*n1 corrected) */
   GC_MODEL_BINOMIAL_HOCKNEY,  /* gc_model_bcast_binomial_hockney */
   GC_MODEL_BINOMIAL_GRID,     /* gc_model_bcast_binomial_grid */
   GC_MODEL_TREE_NIC_FANOUT,   /* gc_model_bcast_tree (tree_cost.h): 001 Eq. 2, NIC shared */
@@ -95,10 +86,6 @@ struct gc_model_grid {
                                    without; NULL: none, no backbone term */
 };
 
-/* Native all-to-all across clusters (000 Eq. 6, generalised in grid.c). */
-int gc_model_naive_grid(const struct gc_model_grid *g, size_t m, double *t);
-/* LG all-to-all (000 Eq. 7 with m*n1; pairs of clusters concurrent, see grid.c). */
-int gc_model_lg_grid(const struct gc_model_grid *g, size_t m, double *t);
 
 /* As the algorithms run (grid_exchange.c; issue 13): latency once per posted batch, each
  * process's interface (1/beta) carrying all its bytes, wan_bandwidth[c][d] the capacity

@@ -50,8 +50,6 @@ static inline double gc_model_max(double a, double b)
 
 /* 0 when every size is >= 1, every lan valid and (k > 1) both matrices present and valid. */
 int gc_model_grid_check(const struct gc_model_grid *g);
-/* max over clusters of the signature time of an all-to-all among its own members. */
-double gc_model_grid_local_max(const struct gc_model_grid *g, size_t m);
 
 /* One wide-area message of `bytes` from cluster c to cluster d: alpha_w + bytes*beta_w. */
 static inline double gc_model_wan_msg(const struct gc_model_grid *g, int c, int d, double bytes)

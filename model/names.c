@@ -1,4 +1,4 @@
-/* The model names written into the logs, and the status messages.  One table with
+/* The model names written into the logs.  One table with
  * designated initializers (UCC style) so that id, name and source stay together; a name
  * is written nowhere else (the log, gridcoll-predict and the report print this one). */
 #include "model.h"
@@ -10,11 +10,6 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
   [GC_MODEL_SIGNATURE] = {.id = GC_MODEL_SIGNATURE, .name = "signature",
                           .source = "000 Eq. 4, 5",
                           .desc = "(n-1)(alpha + m*beta*gamma [+ delta from M on])"},
-  [GC_MODEL_NAIVE_GRID] = {.id = GC_MODEL_NAIVE_GRID, .name = "naive-grid",
-                           .source = "000 Eq. 6",
-                           .desc = "native all-to-all: slowest cluster + remote messages"},
-  [GC_MODEL_LG_GRID] = {.id = GC_MODEL_LG_GRID, .name = "lg-grid", .source = "000 Eq. 7",
-                        .desc = "LG: slowest cluster + ceil(b/a)(alpha_w + a*m*beta_w)"},
   [GC_MODEL_BINOMIAL_HOCKNEY] = {.id = GC_MODEL_BINOMIAL_HOCKNEY, .name = "binomial-hockney",
                                  .source = "Hockney; 003 Sec. 3 tree",
                                  .desc = "ceil(log2 P)(alpha + m*beta)"},
@@ -62,18 +57,4 @@ const char *gc_model_name(enum gc_model_id id)
 {
   const struct gc_model_info *i = gc_model_info(id);
   return i ? i->name : "?";
-}
-
-const char *gc_model_strerror(int err)
-{
-  switch (err) {
-  case GC_MODEL_OK:
-    return "success";
-#define GC_MODEL_XX(name, code, msg) \
-  case GC_MODEL_##name:              \
-    return msg;
-    GC_MODEL_ERRNO_MAP(GC_MODEL_XX)
-#undef GC_MODEL_XX
-  }
-  return "unknown error";
 }

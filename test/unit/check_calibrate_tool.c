@@ -155,11 +155,11 @@ START_TEST(log_lines)
   int cols[GC_LOG_COLUMNS];
   struct gc_log_record r;
   ck_assert_int_eq(gc_log_parse_header(header, cols), 0);
-  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,lg,,1024,2,lg-grid,1.5e-05,2e-05,native=3e-05;lg=1.5e-05\n", cols, &r), 0);
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,lg,,1024,2,lg-backbone,1.5e-05,2e-05,native=3e-05;lg=1.5e-05\n", cols, &r), 0);
   ck_assert(r.rank == 0 && r.comm == 7 && r.comm_size == 4 && r.root == -1 && r.clusters == 2);
   ck_assert_str_eq(r.op, "alltoall");
   ck_assert_str_eq(r.algorithm, "lg");
-  ck_assert_str_eq(r.model, "lg-grid");
+  ck_assert_str_eq(r.model, "lg-backbone");
   ck_assert(r.bytes == 1024 && r.predicted == 1.5e-5 && r.actual == 2e-5);
   ck_assert_int_eq(gc_log_parse_line("3,7,4,2,bcast,hlot,1,65536,2,tree,1e-3,2e-3,\n", cols, &r), 0);
   ck_assert(r.root == 1 && r.rank == 3);
@@ -169,13 +169,13 @@ START_TEST(log_lines)
   ck_assert_int_eq(gc_log_parse_line("\n", cols, &r), 1);
   /* Malformed. */
   ck_assert_int_eq(gc_log_parse_line("0,7,4\n", cols, &r), -1);
-  ck_assert_int_eq(gc_log_parse_line("x,7,4,1,alltoall,lg,,1024,2,lg-grid,1e-5,2e-5,\n", cols, &r), -1);
-  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,lg,,1024,2,lg-grid,fast,2e-5,\n", cols, &r), -1);
-  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,lg,,1024,2,lg-grid,1e-5,-2e-5,\n", cols, &r), -1);
+  ck_assert_int_eq(gc_log_parse_line("x,7,4,1,alltoall,lg,,1024,2,lg-backbone,1e-5,2e-5,\n", cols, &r), -1);
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,lg,,1024,2,lg-backbone,fast,2e-5,\n", cols, &r), -1);
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,lg,,1024,2,lg-backbone,1e-5,-2e-5,\n", cols, &r), -1);
   /* Columns found by name: a column added in front moves nothing. */
   ck_assert_int_eq(gc_log_parse_header("extra,rank,comm,comm_size,call,op,algorithm,root,bytes,"
                                        "clusters,model,predicted_s,actual_s,candidates", cols), 0);
-  ck_assert_int_eq(gc_log_parse_line("9,0,7,4,1,alltoall,lg,,1024,2,lg-grid,1e-5,2e-5,\n", cols, &r), 0);
+  ck_assert_int_eq(gc_log_parse_line("9,0,7,4,1,alltoall,lg,,1024,2,lg-backbone,1e-5,2e-5,\n", cols, &r), 0);
   ck_assert(r.bytes == 1024 && r.actual == 2e-5);
   ck_assert_int_eq(gc_log_parse_header("rank,comm,op\n", cols), -1);
 }
@@ -205,7 +205,7 @@ START_TEST(refit_recovers)
   ck_assert_msg(gc_config_load(&cfg, path, NULL, err, sizeof err) == 0, "%s", err);
 
   /* The log: per size, one all-to-all inside cluster a (signature model of 4 processes,
-   * start-up 3*(alpha + delta from M), per byte 3*m*beta*gamma) and one across (lg-grid:
+   * start-up 3*(alpha + delta from M), per byte 3*m*beta*gamma) and one across (lg-backbone:
    * latency, 4m bytes over one flow), every call logged by ranks 0 and 4, rank 4 having
    * only passed the message on (nanoseconds: the call is the slowest rank's time). */
   char logpath[] = "/tmp/gc_refit_log_XXXXXX";
@@ -220,7 +220,7 @@ START_TEST(refit_recovers)
       fprintf(f, "%d,11,4,%d,alltoall,native,,%.0f,1,signature,%.9g,%.9g,\n", rank, call, m,
               start + bytes, rank ? 1e-8 : 3 * start + 2 * bytes);
       double wl = 5e-3, wb = 4 * m / 125e6;
-      fprintf(f, "%d,12,8,%d,alltoall,lg,,%.0f,2,lg-grid,%.9g,%.9g,\n", rank, call, m, wl + wb,
+      fprintf(f, "%d,12,8,%d,alltoall,lg,,%.0f,2,lg-backbone,%.9g,%.9g,\n", rank, call, m, wl + wb,
               rank ? 1e-8 : 1.5 * wl + 4 * wb);
     }
   }

@@ -1,8 +1,10 @@
-/* All-to-all across clusters: naive grid (000 Eq. 6) and LG (000 Eq. 7), for two clusters
- * and k clusters, and the limits of every grid formula.  Expected values worked out by hand
+/* All-to-all across clusters: the published naive grid (000 Eq. 6) and LG (000 Eq. 7)
+ * formulas (grid_reference.h), for two clusters and k clusters, and the limits every grid
+ * formula shares (gc_model_grid_check).  Expected values worked out by hand
  * beside each assertion. */
 #include "model.h"
 #include "model_check.h"
+#include "grid_reference.h"
 
 #include <string.h>
 
@@ -22,11 +24,11 @@ static const struct gc_lan lan2 = {.alpha = 2e-4, .beta = 1e-8, .gamma = 1, .del
 START_TEST(two_clusters_core)
 {
   double t;
-  ck_assert_int_eq(grid2(gc_model_naive_grid, 3, 5, 1000, &lan1, &lan2, AW, BW, &t), 0);
+  ck_assert_int_eq(grid2(ref_naive_grid, 3, 5, 1000, &lan1, &lan2, AW, BW, &t), 0);
   ck_assert_rel(t, 52.74e-3, REL); /* 2.24 + max(3,5) * 10.1 = 2.24 + 50.5 ms */
-  ck_assert_int_eq(grid2(gc_model_lg_grid, 3, 5, 1000, &lan1, &lan2, AW, BW, &t), 0);
+  ck_assert_int_eq(grid2(ref_lg_grid, 3, 5, 1000, &lan1, &lan2, AW, BW, &t), 0);
   ck_assert_rel(t, 22.84e-3, REL); /* 2.24 + ceil(5/3) * 10.3 = 2.24 + 20.6 ms */
-  ck_assert_int_eq(grid2(gc_model_lg_grid, 5, 3, 1000, &lan2, &lan1, AW, BW, &t), 0);
+  ck_assert_int_eq(grid2(ref_lg_grid, 5, 3, 1000, &lan2, &lan1, AW, BW, &t), 0);
   ck_assert_rel(t, 22.84e-3, REL); /* the smaller cluster plays A whichever comes first */
 }
 END_TEST
@@ -48,11 +50,11 @@ START_TEST(k_clusters_core)
   /* T_C: n = 2: 1 * 110 us; n = 4: 3 * 110 = 330 us -> 0.33 ms.  A remote message of 1000 B
    * costs W + 0.1 ms.  Naive: a process of C0 sends 2*10.1 + 4*20.1 = 100.6 ms, of C1
    * 2*10.1 + 4*30.1 = 140.6 ms, of C2 2*20.1 + 2*30.1 = 100.4 ms -> 0.33 + 140.6 ms. */
-  ck_assert_int_eq(gc_model_naive_grid(&g, 1000, &t), 0);
+  ck_assert_int_eq(ref_naive_grid(&g, 1000, &t), 0);
   ck_assert_rel(t, 140.93e-3, REL);
   /* LG: pair (0,1) a = b = 2: 1 round of 2000 B: 10.2 ms; (0,2) a = 2, b = 4: 2 rounds of
    * 20.2 ms = 40.4; (1,2): 2 * 30.2 = 60.4 ms -> 0.33 + 60.4 = 60.73 ms. */
-  ck_assert_int_eq(gc_model_lg_grid(&g, 1000, &t), 0);
+  ck_assert_int_eq(ref_lg_grid(&g, 1000, &t), 0);
   ck_assert_rel(t, 60.73e-3, REL);
 }
 END_TEST
@@ -66,9 +68,9 @@ START_TEST(k_equals_two)
   struct gc_model_grid g = {.k = 2, .size = size, .lan = lans, .wan_latency = lat,
                             .wan_bandwidth = bw};
   double t;
-  ck_assert_int_eq(gc_model_naive_grid(&g, 1000, &t), 0);
+  ck_assert_int_eq(ref_naive_grid(&g, 1000, &t), 0);
   ck_assert_rel(t, 52.74e-3, REL);
-  ck_assert_int_eq(gc_model_lg_grid(&g, 1000, &t), 0);
+  ck_assert_int_eq(ref_lg_grid(&g, 1000, &t), 0);
   ck_assert_rel(t, 22.84e-3, REL);
 }
 END_TEST
@@ -88,22 +90,22 @@ START_TEST(aggregate_backbone)
   const size_t m = 1 << 20;
   double local = 31 * (1e-4 + m * 1e-8), t;
   struct gc_model_grid g = {2, size, lan, lat, bw, NULL};
-  ck_assert_int_eq(gc_model_naive_grid(&g, m, &t), 0);
+  ck_assert_int_eq(ref_naive_grid(&g, m, &t), 0);
   ck_assert_rel(t, local + 32 * (5.5e-3 + m / 1.25e8), REL);
-  ck_assert_int_eq(gc_model_lg_grid(&g, m, &t), 0);
+  ck_assert_int_eq(ref_lg_grid(&g, m, &t), 0);
   ck_assert_rel(t, local + 5.5e-3 + 32.0 * m / 1.25e8, REL);
   g.wan_aggregate = none;
-  ck_assert_int_eq(gc_model_lg_grid(&g, m, &t), 0);
+  ck_assert_int_eq(ref_lg_grid(&g, m, &t), 0);
   ck_assert_rel(t, local + 5.5e-3 + 32.0 * m / 1.25e8, REL);
   g.wan_aggregate = agg;
   double backbone = 5.5e-3 + 1024.0 * m / 1.25e9;
-  ck_assert_int_eq(gc_model_naive_grid(&g, m, &t), 0);
+  ck_assert_int_eq(ref_naive_grid(&g, m, &t), 0);
   ck_assert_rel(t, local + backbone, REL);
-  ck_assert_int_eq(gc_model_lg_grid(&g, m, &t), 0);
+  ck_assert_int_eq(ref_lg_grid(&g, m, &t), 0);
   ck_assert_rel(t, local + backbone, REL);
   const double bad[4] = {0, NAN, 1.25e9, 0};
   g.wan_aggregate = bad;
-  ck_assert_int_eq(gc_model_lg_grid(&g, m, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(ref_lg_grid(&g, m, &t), GC_MODEL_EINVAL);
 }
 END_TEST
 
@@ -117,26 +119,26 @@ START_TEST(grid_limits)
    * 4 * (100 + 10 us) = 440 us. */
   gc_model_alltoall_signature(5, 1000, &plain, &sig);
   ck_assert_rel(sig, 440e-6, REL);
-  ck_assert_int_eq(gc_model_naive_grid(&g, 1000, &t), 0);
+  ck_assert_int_eq(ref_naive_grid(&g, 1000, &t), 0);
   ck_assert_rel(t, sig, REL);
-  ck_assert_int_eq(gc_model_lg_grid(&g, 1000, &t), 0);
+  ck_assert_int_eq(ref_lg_grid(&g, 1000, &t), 0);
   ck_assert_rel(t, sig, REL);
   /* A cluster of one process (a = 1) against 3: LG has 3 rounds of m bytes:
    * T_C = 2 * 110 us = 0.22 ms; 3 * (10 ms + 0.1 ms) = 30.3 ms. */
-  ck_assert_int_eq(grid2(gc_model_lg_grid, 1, 3, 1000, &plain, &plain, AW, BW, &t), 0);
+  ck_assert_int_eq(grid2(ref_lg_grid, 1, 3, 1000, &plain, &plain, AW, BW, &t), 0);
   ck_assert_rel(t, 30.52e-3, REL);
   /* m = 0: only latencies: naive 1 vs 1: T_C = 0, 1 * 10 ms. */
-  ck_assert_int_eq(grid2(gc_model_naive_grid, 1, 1, 0, &plain, &plain, AW, BW, &t), 0);
+  ck_assert_int_eq(grid2(ref_naive_grid, 1, 1, 0, &plain, &plain, AW, BW, &t), 0);
   ck_assert_rel(t, 10e-3, REL);
   /* beta_w = 0 (infinite bandwidth): 2 rounds of 10 ms for 2 vs 4 + T_C = 3 * 100 us. */
-  ck_assert_int_eq(grid2(gc_model_lg_grid, 2, 4, 0, &plain, &plain, AW, 0, &t), 0);
+  ck_assert_int_eq(grid2(ref_lg_grid, 2, 4, 0, &plain, &plain, AW, 0, &t), 0);
   ck_assert_rel(t, 20.3e-3, REL);
 
   t = -1;
   g.k = 3; /* matrices missing */
-  ck_assert_int_eq(gc_model_lg_grid(&g, 1000, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(ref_lg_grid(&g, 1000, &t), GC_MODEL_EINVAL);
   g.wan_latency = lat3, g.wan_bandwidth = bw3;
-  ck_assert_int_eq(gc_model_lg_grid(&g, 1000, &t), 0);
+  ck_assert_int_eq(ref_lg_grid(&g, 1000, &t), 0);
   size[1] = 0; /* an empty cluster */
   t = -1;
   ck_assert_int_eq(gc_model_lg_backbone(&g, 1000, &t), GC_MODEL_EINVAL);
@@ -145,21 +147,21 @@ START_TEST(grid_limits)
   memcpy(badbw, bw3, sizeof badbw);
   badbw[1] = 0; /* zero bandwidth off the diagonal */
   g.wan_bandwidth = badbw;
-  ck_assert_int_eq(gc_model_naive_grid(&g, 1000, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(ref_naive_grid(&g, 1000, &t), GC_MODEL_EINVAL);
   badbw[1] = NAN;
-  ck_assert_int_eq(gc_model_naive_grid(&g, 1000, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(ref_naive_grid(&g, 1000, &t), GC_MODEL_EINVAL);
   g.wan_bandwidth = bw3, g.size = NULL;
-  ck_assert_int_eq(gc_model_naive_grid(&g, 1000, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(ref_naive_grid(&g, 1000, &t), GC_MODEL_EINVAL);
   g.size = size, g.lan = NULL;
-  ck_assert_int_eq(gc_model_naive_grid(&g, 1000, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(ref_naive_grid(&g, 1000, &t), GC_MODEL_EINVAL);
   g.k = 0;
-  ck_assert_int_eq(gc_model_naive_grid(&g, 1000, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(gc_model_naive_grid(NULL, 1000, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(grid2(gc_model_lg_grid, 0, 3, 1, &plain, &plain, AW, BW, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(grid2(gc_model_lg_grid, 2, 3, 1, NULL, &plain, AW, BW, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(grid2(gc_model_lg_grid, 2, 3, 1, &plain, &plain, -1, BW, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(ref_naive_grid(&g, 1000, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(ref_naive_grid(NULL, 1000, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(grid2(ref_lg_grid, 0, 3, 1, &plain, &plain, AW, BW, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(grid2(ref_lg_grid, 2, 3, 1, NULL, &plain, AW, BW, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(grid2(ref_lg_grid, 2, 3, 1, &plain, &plain, -1, BW, &t), GC_MODEL_EINVAL);
   ck_assert_int_eq(grid2(gc_model_lg_backbone, 2, 3, 1, &plain, &plain, AW, NAN, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(grid2(gc_model_lg_grid, 2, 3, 1, &plain, &plain, AW, BW, NULL), GC_MODEL_EINVAL);
+  ck_assert_int_eq(grid2(ref_lg_grid, 2, 3, 1, &plain, &plain, AW, BW, NULL), GC_MODEL_EINVAL);
   ck_assert_rel(t, -1, 0); /* untouched by every failed call */
 }
 END_TEST
