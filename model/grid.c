@@ -5,7 +5,7 @@
 
 /* SPEC section 3: the smaller cluster of a pair plays A; on a tie the lower index does
  * (with equal sizes both roles stage the same counts, but every rank must agree on one).
- * The LG schedule (shim/alltoall/lg_schedule.c) and both LG models read this one rule. */
+ * The LG schedule (shim/alltoall/pure/lg_schedule.c) and both LG models read this one rule. */
 int gc_model_lg_plays_a(const int *size, int x, int y)
 {
   int sx = size[x], sy = size[y];

@@ -13,8 +13,8 @@
  *
  * Every formula the library evaluates at run time is here, under one name (names.c): the
  * log's `model` column, gridcoll-predict's header and scripts/gridcoll-report all print
- * that name, and it means that formula.  The shim's *_predict.c only choose which
- * formula applies to a call and gather its inputs. */
+ * that name, and it means that formula.  The shim's rows (shim/<op>/pure/
+ * <op>_algorithms.c) only choose which formula applies to a call and gather its inputs. */
 #ifndef GC_MODEL_H
 #define GC_MODEL_H
 
@@ -103,7 +103,7 @@ int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t);
  * (the diagonal: inside c), each finite and >= 0. */
 /* Native MPI_Alltoallv: 000 Eq. 6 with each pair's average block. */
 int gc_model_naive_grid_v(const struct gc_model_grid *g, const double *bytes, double *t);
-/* LG-v (shim/alltoallv/lgv_schedule.h): LG's rounds with each pair's average message. */
+/* LG-v (shim/alltoallv/pure/lgv_schedule.h): LG's rounds with each pair's average message. */
 int gc_model_lgv_grid(const struct gc_model_grid *g, const double *bytes, double *t);
 
 /* ---- broadcast (bcast.c; trees over clusters in tree_cost.h) ------------------------ */

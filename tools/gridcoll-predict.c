@@ -7,7 +7,7 @@
  *
  * The steps, each in tools/predict/: read the arguments (args.c), find the operation's
  * algorithm table, built from the collective's X-macro list so that an algorithm added to
- * shim/<op>/<op>_algorithms.h appears here unchanged (algorithms.c), load the
+ * shim/<op>/pure/<op>_algorithms.h appears here unchanged (algorithms.c), load the
  * configuration, place the ranks into clusters (ranks.c), build the layout and network
  * view, print the header and one row per size (table.c). */
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* What every algorithm table row says about itself, MPI or not: pure C.
  *
- * Each collective keeps its rows in one pure table (shim/<op>/<op>_algorithms.c: name,
+ * Each collective keeps its rows in one pure table (shim/<op>/pure/<op>_algorithms.c: name,
  * description, formula, tree builder) that gridcoll-predict links; the library's table
  * (shim/<op>/<op>.c) points at the same rows, so the two cannot drift. */
 #ifndef GC_ALGORITHM_H

@@ -1,7 +1,7 @@
 # Sourced by test/mpi/run.sh (ONLY=fastpath runs these cases alone): what gridcoll does
 # on calls whose outcome it already knows.
 #
-# The decision cache (shim/decision.h). test/mpi/decide makes, on two communicators, for
+# The decision cache (shim/pure/decision.h). test/mpi/decide makes, on two communicators, for
 # 4 sizes (two of them in one size class), broadcasts from each of 4 roots 3 times, then
 # 3 all-to-alls; roots 0-1 are one cluster, 2-3 the other. At verbose 3, without a log,
 # gridcoll says each choice `auto` makes and keeps. A working cache makes exactly one per

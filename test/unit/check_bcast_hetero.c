@@ -1,5 +1,5 @@
 /* Broadcast predictions with the 004 parameters of a cluster's processors (network view +
- * bcast_predict.c): Eq. 8 where the configuration gives them, the Hockney forms unchanged
+ * bcast_algorithms.c): Eq. 8 where the configuration gives them, the Hockney forms unchanged
  * where it does not. Expected values by hand in the comments. */
 #include <check.h>
 #include <math.h>

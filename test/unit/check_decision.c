@@ -1,4 +1,4 @@
-/* The decision cache (shim/decision.c): what `auto` chose is found again only for the
+/* The decision cache (shim/pure/decision.c): what `auto` chose is found again only for the
  * same bytes, the same root cluster and the same network version. */
 #include <check.h>
 #include <limits.h>

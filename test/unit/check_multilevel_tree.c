@@ -1,4 +1,4 @@
-/* The two-level broadcast tree (shim/bcast/multilevel_tree.c): HLOT between sites,
+/* The two-level broadcast tree (shim/bcast/pure/multilevel_tree.c): HLOT between sites,
  * flat inside each site from the sub-root the root reaches soonest. */
 #include <check.h>
 #include <stdlib.h>

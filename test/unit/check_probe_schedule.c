@@ -1,4 +1,4 @@
-/* The latency probe's pairing schedule and symmetrising (shim/probe_schedule.c). */
+/* The latency probe's pairing schedule and symmetrising (shim/pure/probe_schedule.c). */
 #include <check.h>
 #include <stdlib.h>
 

@@ -1,4 +1,4 @@
-/* The per-communicator broadcast tree cache (shim/bcast/tree_cache.c): a hit gives the
+/* The per-communicator broadcast tree cache (shim/bcast/pure/tree_cache.c): a hit gives the
  * tree and prediction a fresh build gives, bit for bit, and is not rebuilt. */
 #include <check.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Broadcast trees over cluster leaders (shim/bcast/, the *_tree.c files): shape, cost. */
+/* Broadcast trees over cluster leaders (shim/bcast/pure/: tree.c and the *_tree.c files): shape, cost. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

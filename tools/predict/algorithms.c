@@ -1,5 +1,5 @@
 /* The operations gridcoll-predict knows, read from each collective's pure rows
- * (shim/<op>/<op>_algorithms.c, the rows the library's own table points at), so an
+ * (shim/<op>/pure/<op>_algorithms.c, the rows the library's own table points at), so an
  * algorithm added there appears here unchanged. */
 #include <string.h>
 
