@@ -6,7 +6,7 @@
  *   gridcoll-predict -c examples/grid5000.cfg -l 32,32 -s 1KiB:1MiB
  *
  * The steps, each in tools/predict/: read the arguments (args.c), find the operation's
- * algorithm table, built from the collective's X-macro list so that an algorithm added to
+ * algorithm rows, the collective's own pure table, so that an algorithm added to
  * shim/<op>/pure/<op>_algorithms.h appears here unchanged (algorithms.c), load the
  * configuration, place the ranks into clusters (ranks.c), build the layout and network
  * view, print the header and one row per size (table.c). */
