@@ -27,6 +27,9 @@ FUZZ_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/test/fuzz/lsan.supp:print_suppre
 # float-cast-overflow is not part of gcc's "undefined": a double too large for an int is.
 FUZZ_SAN := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 FUZZ_CFLAGS := $(STD) $(WARN) -g -O1 -fno-omit-frame-pointer $(INCLUDES) $(LIBCONFIG_CFLAGS)
+# The harnesses assert exact round trips (a value printed with %.17g parses back to the
+# same double), as the unit tests do: -Wfloat-equal is off for them (Makefile: UNIT_WARN).
+FUZZ_HARNESS_WARN := -Wno-float-equal
 # The replay builds with $(CC)'s sanitizers where it has them (gcc on Debian does), and
 # without where it does not: the inputs still run. Probed once, on first use.
 REPLAY_SAN = $(eval REPLAY_SAN := $(shell echo 'int main(void){return 0;}' | \
@@ -49,10 +52,10 @@ $(FUZZ_OUT)/libgc-replay.a: $(PURE_SRC:%.c=$(FUZZ_OUT)/replay-obj/%.o)
 	rm -f $@ && ar rcs $@ $^
 
 $(FUZZ_OUT)/fuzz_%: test/fuzz/fuzz_%.c $(FUZZ_OUT)/libgc-fuzz.a
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) $< -o $@ $(FUZZ_OUT)/libgc-fuzz.a $(LIBCONFIG_LIBS) -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_HARNESS_WARN) -fsanitize=fuzzer $(FUZZ_SAN) $< -o $@ $(FUZZ_OUT)/libgc-fuzz.a $(LIBCONFIG_LIBS) -lm
 
 $(FUZZ_OUT)/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay.c $(FUZZ_OUT)/libgc-replay.a
-	$(CC) $(FUZZ_CFLAGS) $(REPLAY_SAN) test/fuzz/replay.c $< -o $@ $(FUZZ_OUT)/libgc-replay.a $(LIBCONFIG_LIBS) -lm
+	$(CC) $(FUZZ_CFLAGS) $(FUZZ_HARNESS_WARN) $(REPLAY_SAN) test/fuzz/replay.c $< -o $@ $(FUZZ_OUT)/libgc-replay.a $(LIBCONFIG_LIBS) -lm
 
 fuzz:
 	GRIDCOLL_DEPS_EXTRA="$(FUZZ_DEPS)" scripts/deps.sh

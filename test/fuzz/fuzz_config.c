@@ -116,6 +116,9 @@ static void topology(const struct gc_config *cfg) {
   predict_all(cfg, WORLD / 2, sub);
 }
 
+/* The entry point libFuzzer (or replay.c) calls; no header of theirs declares it. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char marker[] = "\n#%env\n";
   if (fd < 0) setup();

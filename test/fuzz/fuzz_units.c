@@ -74,6 +74,9 @@ static void ranges(const char *text) {
   free(r);
 }
 
+/* The entry point libFuzzer (or replay.c) calls; no header of theirs declares it. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = malloc(size + 1);
   if (!text) return 0;
