@@ -48,7 +48,7 @@ CHECK_LIBS       := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
 CONFIG_SRC    := $(wildcard config/*.c)
 MODEL_SRC     := $(wildcard model/*.c)
-SHIM_PURE_SRC := shim/layout.c shim/select.c shim/network.c shim/probe_schedule.c shim/decision.c \
+SHIM_PURE_SRC := shim/layout.c shim/select.c shim/network.c shim/probe_schedule.c shim/decision.c shim/learn.c \
                  shim/bcast/tree_cache.c shim/alltoall/alltoall_algorithms.c \
                  shim/alltoallv/alltoallv_algorithms.c \
                  shim/bcast/bcast_algorithms.c \
