@@ -130,12 +130,15 @@ static int known(const struct gc_op *op, const void *call, struct gc_comm_state 
   int a = gc_decision_find(os->decision, c->bytes, rc_of, st->version);
   if (a < 0 && gc_g.cfg.learn) {
     const struct gc_learn *e = gc_learn_find(&os->learn, c->bytes, rc_of, st->version);
-    if (e && e->choice >= 0 && op->algorithms[e->choice].supports(call, st)) {
-      a = e->choice;
-      keep(op, os, c, rc_of, st->version, a, " (measured fastest)");
+    /* Measured (more than one candidate), so the choice serves the whole class. */
+    if (e && e->ncandidates > 1 && e->choice >= 0 &&
+        op->algorithms[e->choice].supports(call, st)) {
+      keep(op, os, c, rc_of, st->version, e->choice, " (measured fastest)");
+      return e->choice;
     }
   }
-  return a >= 0 && op->algorithms[a].supports(call, st) ? a : -1;
+  /* The MPI library's own serves every call: no question asked on the fast path. */
+  return a == GC_NATIVE || (a > 0 && op->algorithms[a].supports(call, st)) ? a : -1;
 }
 
 /* `auto`'s algorithm for a call, given the models' pick: what is known (step 6), else
@@ -154,6 +157,8 @@ static int decide(const struct gc_op *op, const void *call, struct gc_comm_state
     return pick;
   }
   struct gc_learn *e = gc_learn_find(&os->learn, c->bytes, rc_of, st->version);
+  if (e && e->ncandidates == 1 && e->bytes != c->bytes)
+    e = NULL; /* decided at once for other bytes: these may have other candidates */
   if (!e) {
     int n = rec->ncandidates, supported[GC_MAX_ALGORITHMS], cand[GC_LEARN_MAX];
     double predicted[GC_MAX_ALGORITHMS];
@@ -168,8 +173,12 @@ static int decide(const struct gc_op *op, const void *call, struct gc_comm_state
       return pick;
     }
   }
+  if (e->choice >= 0) { /* measured, but the choice cannot serve this call */
+    keep(op, os, c, rc_of, st->version, pick, "");
+    return pick;
+  }
   /* Another size of the class while it is learnt: not the same work, not measured. */
-  if (e->choice >= 0 || e->bytes != c->bytes)
+  if (e->bytes != c->bytes)
     return pick;
   a = gc_learn_next(e);
   if (!op->algorithms[a].supports(call, st)) { /* another root of the cluster */
