@@ -30,7 +30,11 @@ int gc_learn_candidates(int n, const int *supported, const double *predicted, in
   for (int i = 0; i < n; i++)
     if (supported[i] && predicted[i] >= 0 && predicted[i] < best)
       best = predicted[i];
-  if (pick != GC_NATIVE)
+  /* Native first of the others when it is within the factor: the tie-breaker, and what
+   * the program would run without gridcoll. Not beyond: on korea8 it is predicted (and
+   * is) up to 13x slower than the trees, and two calls of it would cost more than any
+   * choice learning could mend. */
+  if (pick != GC_NATIVE && predicted[GC_NATIVE] <= best * GC_LEARN_FACTOR)
     out[count++] = GC_NATIVE;
   /* The others within the factor, nearest the best first (a selection: n <= 8). */
   while (count < GC_LEARN_MAX) {

@@ -59,8 +59,9 @@ struct gc_learn_table {
 
 /* Candidates among n algorithms (index 0 the MPI library's own): supported ones with a
  * prediction within GC_LEARN_FACTOR of the best prediction, nearest first, at most
- * GC_LEARN_MAX, always with `pick` (gc_select's) first and the native one. Without a
- * native prediction nothing can be compared: `pick` alone. Returns the count (>= 1). */
+ * GC_LEARN_MAX, always with `pick` (gc_select's) first, then the native one if it is
+ * within the factor. Without a native prediction nothing can be compared: `pick` alone.
+ * Returns the count (>= 1). */
 int gc_learn_candidates(int n, const int *supported, const double *predicted, int pick,
                         int out[GC_LEARN_MAX]);
 

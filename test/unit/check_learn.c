@@ -28,17 +28,22 @@ static int learn_all(struct gc_learn *e, const double *times)
 }
 
 /* The model's pick first, then native, then the others within the factor of the best
- * prediction, nearest first; unsupported and unpredicted rows never. */
+ * prediction, nearest first; unsupported and unpredicted rows never, nor native beyond
+ * the factor. */
 START_TEST(candidates_within_the_factor)
 {
   int out[GC_LEARN_MAX];
   int supported[6] = {1, 1, 1, 0, 1, 1};
   double predicted[6] = {3.0, 1.0, 2.4, 1.1, 2.6, -1};
   int n = gc_learn_candidates(6, supported, predicted, 1, out);
-  ck_assert_int_eq(n, 3);
+  ck_assert_int_eq(n, 2);
   ck_assert_int_eq(out[0], 1); /* the pick */
-  ck_assert_int_eq(out[1], 0); /* native, though 3x the best */
-  ck_assert_int_eq(out[2], 2); /* 2.4 <= 2.5; 3 unsupported, 4 too slow, 5 unpredicted */
+  ck_assert_int_eq(out[1], 2); /* 2.4 <= 2.5; native 3x, 3 unsupported, 4 too slow, 5 unpredicted */
+  predicted[0] = 2.5; /* native within the factor: second */
+  n = gc_learn_candidates(6, supported, predicted, 1, out);
+  ck_assert_int_eq(n, 3);
+  ck_assert_int_eq(out[1], 0);
+  ck_assert_int_eq(out[2], 2);
   /* At most GC_LEARN_MAX, the nearest kept. */
   int all[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   double close[8] = {1.0, 1.7, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6};
@@ -147,8 +152,9 @@ START_TEST(limits_single_candidate)
   double none[3] = {-1, 1.0, 2.0};
   ck_assert_int_eq(gc_learn_candidates(3, supported, none, 0, out), 1);
   ck_assert_int_eq(out[0], 0);
-  double far[3] = {10.0, 1.0, 3.0}; /* nothing but the pick and native */
-  ck_assert_int_eq(gc_learn_candidates(3, supported, far, 1, out), 2);
+  double far[3] = {10.0, 1.0, 3.0}; /* nothing within the factor but the pick */
+  ck_assert_int_eq(gc_learn_candidates(3, supported, far, 1, out), 1);
+  ck_assert_int_eq(out[0], 1);
   double alone[1] = {1.0};
   ck_assert_int_eq(gc_learn_candidates(1, supported, alone, 0, out), 1);
   struct gc_learn_table *t = table();
