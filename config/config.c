@@ -14,6 +14,7 @@ void gc_config_defaults(struct gc_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
   cfg->enabled = 1;
   cfg->verbose = 1;
+  cfg->learn = 1;
   cfg->topology = GC_TOPOLOGY_NODE;
   cfg->lan = gige;
   strcpy(cfg->alltoall_algorithm, "auto");

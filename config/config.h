@@ -14,7 +14,7 @@
  * alpha 60 us, beta 8e-9 s/byte (1 Gbit/s), gamma 4.3628, delta 4.93 ms, threshold
  * 8192 bytes; algorithms "auto"; no log file, log mode sync, log_summary -1 (on iff a
  * log file is configured), summary to stderr, no candidates; strict 0, verbose 1
- * (warnings), probe 0.
+ * (warnings), probe 0, learn 1.
  *
  * Clusters: a rank belongs to the cluster whose `ranks` contain its MPI_COMM_WORLD
  * rank; only a rank that no `ranks` list names is matched by host globs. So ranks take
@@ -87,6 +87,8 @@ struct gc_config {
   int strict;  /* configuration errors abort at MPI_Init */
   int verbose; /* 0 silent .. 3 debug */
   int probe;   /* measure the wide-area latency at run time (bcast) */
+  int learn;   /* `auto` times the algorithms it cannot tell apart and keeps the fastest
+                  (shim/pure/learn.h); 0: it trusts the models alone */
 
   enum gc_topology_mode topology;
   int nclusters;
@@ -160,6 +162,7 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
  *   GRIDCOLL_VERBOSE   0..3
  *   GRIDCOLL_SUMMARY   0 | 1
  *   GRIDCOLL_PROBE     0 | 1
+ *   GRIDCOLL_LEARN     0 | 1: `auto` learns from measured calls (default 1)
  * Same error contract as gc_config_load (message "VARIABLE: ..."; cfg reset to the
  * defaults), except that a valid GRIDCOLL=off is still honoured, so a user can always
  * switch gridcoll off. */

@@ -186,6 +186,7 @@ static const struct env_var vars[] = {
     {.name = "GRIDCOLL_VERBOSE", .apply = env_int, .off = CFG(verbose), .lo = 0, .hi = 3},
     {.name = "GRIDCOLL_SUMMARY", .apply = env_int, .off = CFG(log_summary), .lo = 0, .hi = 1},
     {.name = "GRIDCOLL_PROBE", .apply = env_int, .off = CFG(probe), .lo = 0, .hi = 1},
+    {.name = "GRIDCOLL_LEARN", .apply = env_int, .off = CFG(learn), .lo = 0, .hi = 1},
     {0}};
 
 int gc_config_apply_env(struct gc_config *cfg, const char *(*get)(const char *name),

@@ -60,10 +60,11 @@ static void matrix(struct fnv *f, const double *m, int n) {
 
 unsigned long long gc_config_hash(const struct gc_config *cfg) {
   struct fnv f = {0xcbf29ce484222325ULL};
-  str(&f, "gridcoll-config-4"); /* bump when the serialization changes */
+  str(&f, "gridcoll-config-5"); /* bump when the serialization changes */
   tag(&f, 'E'), u64(&f, (uint64_t)cfg->enabled);
   tag(&f, 'S'), u64(&f, (uint64_t)cfg->strict);
   tag(&f, 'P'), u64(&f, (uint64_t)cfg->probe);
+  tag(&f, 'L'), u64(&f, (uint64_t)cfg->learn);
   tag(&f, 'T'), u64(&f, (uint64_t)cfg->topology);
   tag(&f, 'C'), u64(&f, (uint64_t)cfg->nclusters);
   for (int i = 0; cfg->clusters && i < cfg->nclusters; i++) {

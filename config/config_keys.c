@@ -72,6 +72,7 @@ const struct gc_key gc_config_top_keys[] = {
     {.name = "strict", .parse = gc_key_bool, .off = CFG(strict)},
     {.name = "verbose", .parse = gc_key_int, .off = CFG(verbose), .lo = 0, .hi = 3},
     {.name = "probe", .parse = gc_key_bool, .off = CFG(probe)},
+    {.name = "learn", .parse = gc_key_bool, .off = CFG(learn)},
     {.name = "clusters", .parse = gc_key_defer, .which = GC_DEFER_CLUSTERS},
     {.name = "network", .parse = gc_key_group, .sub = network_keys},
     {.name = "alltoall", .parse = gc_key_group, .sub = alltoall_keys},

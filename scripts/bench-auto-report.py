@@ -18,12 +18,14 @@ def main():
     out = sys.argv[1]
     times = {}     # (scenario, op, root, m, algorithm) -> seconds (the last rep)
     picks = {}     # (scenario, op, root, m) -> what auto ran at its last rep
+    auto_all = defaultdict(list)  # (scenario, op, root, m) -> auto's every timed call, learning included
     with open(os.path.join(out, "raw.csv")) as f:
         for r in csv.DictReader(f):
             key = (r["scenario"], r["op"], int(r["root"]), int(r["m"]))
             times[key + (r["algorithm"],)] = float(r["seconds"])
             if r["algorithm"] == "auto":
                 picks[key] = r["ran"]
+                auto_all[key].append(float(r["seconds"]))
     pred, model = {}, {}
     with open(os.path.join(out, "predicted.csv")) as f:
         for r in csv.DictReader(f):
@@ -35,7 +37,7 @@ def main():
 
     cases = sorted({k[:4] for k in times})
     rows, errors = [], defaultdict(list)
-    lost_all = []
+    lost_all, mean_lost_all = [], []
     for case in cases:
         algs = sorted(a for (*c, a) in times if tuple(c) == case and a != "auto")
         if not algs:
@@ -44,6 +46,11 @@ def main():
         auto = times.get(case + ("auto",))
         lost = 100.0 * (auto / times[case + (best,)] - 1) if auto else float("nan")
         lost_all.append(lost)
+        # Learning's price: auto's mean over all its timed calls (exploring ones included).
+        calls = auto_all.get(case, [])
+        mean_lost = (100.0 * (statistics.mean(calls) / times[case + (best,)] - 1)
+                     if calls else float("nan"))
+        mean_lost_all.append(mean_lost)
         for a in algs:
             t = times[case + (a,)]
             p = pred.get(case + (a,))
@@ -55,7 +62,8 @@ def main():
                              predicted_s=p if p is not None else "",
                              error_pct=f"{err:.1f}" if err is not None else "",
                              best=best, auto_ran=picks.get(case, ""),
-                             auto_lost_pct=f"{lost:.1f}"))
+                             auto_lost_pct=f"{lost:.1f}",
+                             auto_mean_lost_pct=f"{mean_lost:.1f}"))
 
     scen = None
     for case in cases:
@@ -64,7 +72,8 @@ def main():
             algs = sorted({r["algorithm"] for r in rows if (r["scenario"], r["op"], r["root"]) == scen})
             root = "" if scen[1] == "alltoall" else f", root {scen[2]}"
             print(f"\n== {scen[0]} {scen[1]}{root}: simulated ms (model error %)")
-            print(f"{'bytes':>8} " + " ".join(f"{a:>17}" for a in algs) + "  auto ran   lost")
+            print(f"{'bytes':>8} " + " ".join(f"{a:>17}" for a in algs) +
+                  "  auto ran   lost  (mean of its calls)")
         cells = []
         line = [r for r in rows if (r["scenario"], r["op"], r["root"], r["m"]) == case]
         byalg = {r["algorithm"]: r for r in line}
@@ -77,7 +86,8 @@ def main():
             cells.append(f"{1000 * r['actual_s']:>9.2f}{e:>8}")
         r0 = line[0]
         print(f"{case[3]:>8} " + " ".join(cells) +
-              f"  {r0['auto_ran'] or '?':>8} {float(r0['auto_lost_pct']):>5.1f}%")
+              f"  {r0['auto_ran'] or '?':>8} {float(r0['auto_lost_pct']):>5.1f}%"
+              f"  ({float(r0['auto_mean_lost_pct']):>5.1f}%)")
 
     print("\n== models: |predicted - actual| / actual over every scenario, root and size")
     print(f"{'op':>9} {'algorithm':>11} {'model':>22} {'n':>4} {'median':>7} {'worst':>7}  where")
@@ -100,7 +110,11 @@ def main():
     if lost_all:
         print(f"\nauto lost to the best: median {statistics.median(lost_all):.1f}%, worst "
               f"{max(lost_all):.1f}%, within 2% in {sum(l <= 2 for l in lost_all)} of "
-              f"{len(lost_all)} cases")
+              f"{len(lost_all)} cases (steady state: auto's last call)")
+        ok = [l for l in mean_lost_all if l == l]
+        if ok:
+            print(f"auto's mean over all its calls, learning included: median "
+                  f"{statistics.median(ok):.1f}%, worst {max(ok):.1f}% above the best")
 
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["scenario"])

@@ -12,9 +12,12 @@
 #             ranks interleaved round-robin over the clusters; all-to-all and broadcast
 #             from rank 0 and rank 1 (another cluster).
 # Each simulation (one scenario, one algorithm) runs test/bench/auto_bench.c over every
-# size; `auto` runs REPS_AUTO calls per size (its last call counts; its pick comes from its
-# local-mode log). The predictions come from gridcoll-predict on the same configuration:
-# the same formulas the library evaluates. scripts/bench-auto-report.py then prints, per
+# size; `auto` runs REPS_AUTO calls per size and root (default 15: learning measures up to 6
+# candidates twice, the untimed first call included, so the last calls run what it kept).
+# Its steady-state time is its last call's (its pick comes from its local-mode log); the
+# report also gives the mean of all its calls, what learning costs over REPS_AUTO calls.
+# The predictions come from gridcoll-predict on the same configuration: the same formulas
+# the library evaluates. scripts/bench-auto-report.py then prints, per
 # scenario, size and root, every algorithm's simulated time, auto's pick, the % auto lost
 # to the best, and every model's error, and writes results.csv, errors.csv and auto.png.
 #   BUILD=build SMPIRUN=smpirun scripts/bench-auto.sh       (after `make smpi` and `all`)
@@ -32,7 +35,7 @@ OUT=${OUT:-out/bench-auto}
 SIZES=${SIZES:-1024,4096,16384,65536,262144,1048576}
 A2A_SIZES=${A2A_SIZES:-1024,4096,16384,65536,262144}
 SCENARIOS=${SCENARIOS:-"g5k2 g5k2-16x48 korea8 gen3 gen4 gen8"}
-JOBS=${JOBS:-2} REPS_AUTO=${REPS_AUTO:-3}
+JOBS=${JOBS:-2} REPS_AUTO=${REPS_AUTO:-15}
 BENCH=$(realpath "$BUILD/smpi/auto_bench")
 PREDICT=$(realpath "$BUILD/gridcoll-predict")
 mkdir -p "$OUT"

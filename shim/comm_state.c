@@ -56,6 +56,9 @@ static int delete_state(MPI_Comm comm, int kv, void *value, void *extra)
   /* Before the free: a slot naming st is stale from here on, in every thread. */
   atomic_fetch_add_explicit(&deletions, 1, memory_order_release);
   int entered = gc_guard_enter();
+  /* MPI_Comm_free is collective: every member posted the same measurements. */
+  for (int op = 0; op < GC_OP_LAST; op++)
+    gc_measure_settle(&st->op[op].measure);
   for (int op = 0; op < GC_OP_LAST; op++)
     if (st->op[op].data && st->op[op].free_data)
       st->op[op].free_data(st, st->op[op].data);

@@ -11,6 +11,8 @@
 #include <mpi.h>
 #include "decision.h"
 #include "layout.h"
+#include "learn.h"
+#include "measure.h"
 #include "network.h"
 #include "op.h"
 
@@ -25,6 +27,11 @@ struct gc_op_state {
    * forced `native`, or no grid algorithm serves its clusters, with logging off). */
   int known, native_only;
   struct gc_decision decision[GC_DECISIONS];
+  /* What a learning `auto` measured (learn.h), and its measurement in flight (measure.h):
+   * in the state itself, not allocated on first use, so that no rank can be without it
+   * while the others learn. */
+  struct gc_learn_table learn;
+  struct gc_measure measure;
 };
 
 struct gc_comm_state {
@@ -40,9 +47,9 @@ struct gc_comm_state {
   unsigned long long calls; /* intercepted calls so far on this communicator */
   struct gc_log_window *log_window; /* log.c's records awaiting their completion time */
   int probed;               /* the latency probe ran (probe.h); network.latency is measured */
-  /* Bumped by whatever changes what a choice reads (the probe's new network view;
-   * later, what measured calls teach): caches built on the old view (trees, decisions)
-   * check it and rebuild. */
+  /* Bumped by whatever changes what a choice reads (the probe's new network view):
+   * caches built on the old view (trees, decisions, what `auto` learnt) check it and
+   * rebuild. */
   unsigned long long version;
   struct gc_op_state op[GC_OP_LAST];
 };

@@ -7,19 +7,28 @@
  *      outside MPI_COMM_WORLD): the MPI library;
  *   3. nothing to choose on this communicator (one cluster, logging off): the library;
  *   4. the call validated by its op (prepare); invalid: the library, untouched;
- *   5. `auto` with logging off and this (bytes, root cluster) decided before under the
- *      same network view: that algorithm, no prediction;
- *   6. otherwise the probe (once per communicator), every algorithm asked, predicted,
- *      gc_select, the chosen plan run, GC_FALLBACK to row 0, the record.
+ *   5. `auto`: the measurement the previous call of this op posted, completed and
+ *      recorded (measure.h; nothing when none is pending);
+ *   6. `auto` with logging off and this (bytes, root cluster) decided before under the
+ *      same network view, by the models or by measurement: that algorithm, no
+ *      prediction;
+ *   7. otherwise the probe (once per communicator), every algorithm asked, predicted,
+ *      gc_select; for `auto`, what is decided or learnt (decide: learning explores the
+ *      algorithms predicted within 2.5x of the best, learn.h, and the call runs the
+ *      next of them, timed, its completion time posted for every rank to record); the
+ *      plan run, GC_FALLBACK to row 0, the record (of what ran).
  * Steps 1-3 read no clock, allocate nothing and validate nothing: the MPI library
  * validates the call it runs. Every test reads data identical on every rank (the
- * agreed configuration, the layout, the call's bytes and root), so every rank takes
- * the same exit and runs the same algorithm. */
+ * agreed configuration, the layout, the call's bytes and root, the allreduced times),
+ * so every rank takes the same exit and runs the same algorithm. */
 #include "dispatch.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "gridcoll.h"
+#include "learn.h"
+#include "measure.h"
 #include "probe.h"
 #include "select.h"
 
@@ -44,7 +53,7 @@ static int run_native(const struct gc_op *op, void *call, struct gc_comm_state *
 
 /* Step 3, decided at the first call of op on st: identical on every rank. Out of line:
  * it runs once, and inlined it would make every call save registers. */
-static __attribute__((noinline)) void learn(const struct gc_op *op, struct gc_op_state *os, const struct gc_comm_state *st)
+static __attribute__((noinline)) void classify(const struct gc_op *op, struct gc_op_state *os, const struct gc_comm_state *st)
 {
   int grid_possible = 0;
   for (int i = 1; i < op->nalgorithms; i++)
@@ -94,6 +103,98 @@ static int choose(const struct gc_op *op, const void *call, struct gc_comm_state
   return a;
 }
 
+/* The record says a ran (its prediction, its model), not gc_select's pick. */
+static void record_choice(const struct gc_op *op, const struct gc_plan *plans, int a,
+                          struct gc_record *rec)
+{
+  rec->algorithm = a;
+  rec->algorithm_name = op->algorithms[a].about->name;
+  rec->predicted = plans[a].predicted;
+  rec->model = plans[a].model;
+}
+
+/* Remembers a for the same call again (step 6). What test/mpi/fastpath.sh counts: one
+ * line per choice kept, none per reuse. */
+static void keep(const struct gc_op *op, struct gc_op_state *os, const struct gc_call *c,
+                 int rc_of, unsigned long long version, int a, const char *how)
+{
+  gc_decision_put(os->decision, c->bytes, rc_of, version, a);
+  if (!gc_log_enabled())
+    gc_debug(3, "%s of %zu B (root cluster %d): auto chose %s%s, kept for the same call again",
+             op->name, c->bytes, rc_of, op->algorithms[a].about->name, how);
+}
+
+/* What step 6 finds without predicting: the decision cache, then a finished learning
+ * of the call's size class (kept for its bytes then). -1: unknown. */
+static int known(const struct gc_op *op, const void *call, struct gc_comm_state *st,
+                 struct gc_op_state *os, const struct gc_call *c, int rc_of)
+{
+  int a = gc_decision_find(os->decision, c->bytes, rc_of, st->version);
+  if (a < 0 && gc_g.cfg.learn) {
+    const struct gc_learn *e = gc_learn_find(&os->learn, c->bytes, rc_of, st->version);
+    /* Measured (more than one candidate), so the choice serves the whole class. */
+    if (e && e->ncandidates > 1 && e->choice >= 0 &&
+        op->algorithms[e->choice].supports(call, st)) {
+      keep(op, os, c, rc_of, st->version, e->choice, " (measured fastest)");
+      return e->choice;
+    }
+  }
+  /* The MPI library's own serves every call: no question asked on the fast path. */
+  return a == GC_NATIVE || (a > 0 && op->algorithms[a].supports(call, st)) ? a : -1;
+}
+
+/* `auto`'s algorithm for a call, given the models' pick: what is known (step 6), else
+ * learning's next candidate (*explore set: the call is measured), else the pick, kept.
+ * Every input is identical on every rank, the learnt times included. */
+static int decide(const struct gc_op *op, const void *call, struct gc_comm_state *st,
+                  struct gc_op_state *os, const struct gc_call *c, const struct gc_record *rec,
+                  int pick, struct gc_learn **explore)
+{
+  int rc_of = root_cluster(st, c);
+  int a = known(op, call, st, os, c, rc_of);
+  if (a >= 0)
+    return a;
+  if (!gc_g.cfg.learn) {
+    keep(op, os, c, rc_of, st->version, pick, "");
+    return pick;
+  }
+  struct gc_learn *e = gc_learn_find(&os->learn, c->bytes, rc_of, st->version);
+  if (e && e->ncandidates == 1 && e->bytes != c->bytes)
+    e = NULL; /* decided at once for other bytes: these may have other candidates */
+  if (!e) {
+    int n = rec->ncandidates, supported[GC_MAX_ALGORITHMS], cand[GC_LEARN_MAX];
+    double predicted[GC_MAX_ALGORITHMS];
+    for (int i = 0; i < n; i++) {
+      predicted[i] = rec->candidates[i].predicted;
+      supported[i] = predicted[i] >= 0 || i == pick;
+    }
+    int k = gc_learn_candidates(n, supported, predicted, pick, cand);
+    e = gc_learn_start(&os->learn, c->bytes, rc_of, st->version, k, cand);
+    if (k == 1) { /* nothing to compare: the models' pick at once, at no cost */
+      keep(op, os, c, rc_of, st->version, pick, "");
+      return pick;
+    }
+  }
+  if (e->choice >= 0) { /* measured, but the choice cannot serve this call */
+    keep(op, os, c, rc_of, st->version, pick, "");
+    return pick;
+  }
+  /* Another size of the class while it is learnt: not the same work, not measured. */
+  if (e->bytes != c->bytes)
+    return pick;
+  a = gc_learn_next(e);
+  if (!op->algorithms[a].supports(call, st)) { /* another root of the cluster */
+    gc_learn_record(e, a, HUGE_VAL); /* the same on every rank: never chosen */
+    return pick;
+  }
+  if (!gc_log_enabled())
+    gc_debug(3, "%s of %zu B (root cluster %d): auto measures %s (run %d of %d)", op->name,
+             c->bytes, rc_of, op->algorithms[a].about->name, e->runs + 1,
+             GC_LEARN_ROUNDS * e->ncandidates);
+  *explore = e;
+  return a;
+}
+
 /* Runs the plan's algorithm; GC_FALLBACK (decided before any traffic, identically on
  * every rank) hands the call to the MPI library's own. *ran: the algorithm that ran. A
  * grid algorithm's error (from our private duplicate, where errors return as codes)
@@ -112,7 +213,7 @@ static int run(const struct gc_op *op, void *call, struct gc_comm_state *st,
   return rc;
 }
 
-/* Steps 4-6. Out of line, so that steps 2-3 save no registers. */
+/* Steps 4-7. Out of line, so that steps 2-3 save no registers. */
 static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void *call,
                                                    struct gc_comm_state *st,
                                                    struct gc_op_state *os)
@@ -123,11 +224,13 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
 
   int logging = gc_log_enabled(), ran, rc;
   int automatic = is(op->wanted, "auto");
+  if (os->measure.pending) /* the previous call of op here was measured */
+    gc_measure_settle(&os->measure);
   if (!logging && automatic) {
-    int a = gc_decision_find(os->decision, c.bytes, root_cluster(st, &c), st->version);
+    int a = known(op, call, st, os, &c, root_cluster(st, &c));
     if (a == GC_NATIVE)
       return run_native(op, call, st);
-    if (a > 0 && op->algorithms[a].supports(call, st)) {
+    if (a > 0) {
       struct gc_plan plan = {.algorithm = a, .predicted = -1};
       return run(op, call, st, &plan, &ran);
     }
@@ -138,20 +241,27 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
   struct gc_plan plans[GC_MAX_ALGORITHMS];
   struct gc_record rec = {.op = op->id, .op_name = op->name, .root = c.root, .bytes = c.bytes};
   int a = choose(op, call, st, plans, &rec);
+  struct gc_learn *explore = NULL;
+  MPI_Comm priv;
   if (automatic) {
-    int rc_of = root_cluster(st, &c);
-    gc_decision_put(os->decision, c.bytes, rc_of, st->version, a);
-    /* What test/mpi/fastpath.sh counts: one line per choice made, none per reuse. */
-    if (!logging)
-      gc_debug(3, "%s of %zu B (root cluster %d): auto chose %s, kept for the same call again",
-               op->name, c.bytes, rc_of, rec.algorithm_name);
+    a = decide(op, call, st, os, &c, &rec, a, &explore);
+    record_choice(op, plans, a, &rec);
+    /* Made outside the timed region, on every member (each decided to explore). */
+    if (explore && gc_comm_private(st, &priv) != MPI_SUCCESS)
+      explore = NULL;
   }
-  if (!logging)
+  if (!logging && !explore)
     return run(op, call, st, &plans[a], &ran);
 
   struct gc_timing timing;
-  gc_call_start(st, &timing);
+  if (logging)
+    gc_call_start(st, &timing);
+  double t0 = explore ? PMPI_Wtime() : 0;
   rc = run(op, call, st, &plans[a], &ran);
+  if (explore)
+    gc_measure_post(st, &os->measure, explore, a, c.root, t0, PMPI_Wtime());
+  if (!logging)
+    return rc;
   if (ran != a) { /* the record says what ran: the library's own, unpredicted */
     rec.algorithm = GC_NATIVE;
     rec.algorithm_name = op->algorithms[GC_NATIVE].about->name;
@@ -169,7 +279,7 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
     return run_native(op, call, NULL);
   struct gc_op_state *os = &st->op[op->id];
   if (!os->known)
-    learn(op, os, st);
+    classify(op, os, st);
   if (os->native_only)
     return run_native(op, call, st);
   return dispatch_call(op, call, st, os);

@@ -138,7 +138,6 @@ static void write_failed(const char *what)
 
 static void flush_records(void);
 static void write_latency(void);
-static void clock_sync(void);
 static void windows_abandon(void);
 
 /* A program that exits without MPI_Finalize still gets the records it buffered (users
@@ -169,7 +168,7 @@ void gc_log_open(const struct gc_config *cfg)
   lg.sync = cfg->log_mode == GC_LOG_SYNC;
   lg.candidates = cfg->log_candidates;
   if (lg.timing && lg.sync)
-    clock_sync();
+    gc_clock_sync();
   if (!cfg->log_file)
     return;
   char *path = lg.path;
@@ -275,6 +274,11 @@ struct gc_log_window {
 static struct gc_log_window *windows;
 static double clock_offset; /* this rank's clock minus world rank 0's */
 
+double gc_clock_offset(void)
+{
+  return clock_offset;
+}
+
 /* One ping-pong series from `me` measuring `peer`'s clock against its own: the sample of
  * least round trip, offset = t_peer - (t_send + rtt/2) (SKaMPI, ReproMPI). Returns the
  * peer's clock minus mine. */
@@ -305,9 +309,14 @@ static void answer_offset(MPI_Comm c, int measurer)
 /* Collective over the world at MPI_Init: each rank's offset to world rank 0. Leaders (the
  * lowest world rank of each cluster) first, measured by world rank 0 over the wide area
  * one after the other; then every leader measures its members over its own cluster, the
- * clusters at once, and hands each its total (member to leader plus leader to rank 0). */
-static void clock_sync(void)
+ * clusters at once, and hands each its total (member to leader plus leader to rank 0).
+ * Once: the log and `auto`'s learning (dispatch.c) share it. */
+static int clock_synced;
+void gc_clock_sync(void)
 {
+  if (clock_synced)
+    return;
+  clock_synced = 1;
   int global = 0, found = 0, *flag = NULL;
   PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &flag, &found);
   global = found && flag && *flag;

@@ -169,6 +169,19 @@ static void fail_startup(int speaker, int strict)
   gc_g.active = 0;
 }
 
+/* `auto` may learn (learn.h): on, for some operation, over two clusters or more. From the
+ * agreed configuration and cluster table: the same on every rank. */
+static int learning_possible(void)
+{
+  const struct gc_config *c = &gc_g.cfg;
+  int autos = !strcmp(c->alltoall_algorithm, "auto") || !strcmp(c->bcast_algorithm, "auto") ||
+              !strcmp(c->alltoallv_algorithm, "auto");
+  for (int r = 1; c->learn && autos && r < gc_g.world_size; r++)
+    if (gc_g.world_cluster[r] != gc_g.world_cluster[0])
+      return 1;
+  return 0;
+}
+
 void gc_startup(void)
 {
   if (gc_g.started)
@@ -229,6 +242,8 @@ void gc_startup(void)
     }
   }
   gc_comm_state_init_keyval();
+  if (learning_possible())
+    gc_clock_sync(); /* measured calls are timed in one clock (measure.h) */
   gc_log_open(&gc_g.cfg);
   gc_summary_reset(gc_log_wants_summary(&gc_g.cfg));
   for (int op = 0; op < GC_OP_LAST; op++)
@@ -244,6 +259,7 @@ void gc_shutdown(void)
 {
   if (gc_g.active) {
     gc_g.active = 0; /* from here on, every call passes through */
+    gc_measure_finalize();
     gc_log_finalize();
     gc_summary_finalize(&gc_g.cfg, gc_op_row_name);
     gc_comm_state_free_keyval();

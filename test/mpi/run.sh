@@ -67,15 +67,16 @@ ops_in() { tail -n +2 "$1" | cut -d, -f5,6 | LC_ALL=C sort | uniq -c | awk '{pri
 
 # ONLY=GROUP: one group of cases alone, for a quick check: files (test/mpi/files.sh: the
 # files gridcoll reads and writes), fastpath (the passthrough path, the decision cache),
-# calibrate (gridcoll-calibrate), log (the per-call log); alltoallv runs its cases below.
+# calibrate (gridcoll-calibrate), log (the per-call log), learn (`auto` learning from
+# measured calls); alltoallv runs its cases below.
 case ${ONLY:-} in
   '' | alltoallv) ;;
-  files | fastpath | calibrate | log)
+  files | fastpath | calibrate | log | learn)
     . "$ROOT/test/mpi/$ONLY.sh"
     echo "mpi $ONLY ($GC_LAUNCHER): $passed passed, $failed failed"
     [ "$failed" = 0 ]
     exit ;;
-  *) echo "test/mpi/run.sh: ONLY=$ONLY: expected files, fastpath, calibrate, log or alltoallv" >&2; exit 2 ;;
+  *) echo "test/mpi/run.sh: ONLY=$ONLY: expected files, fastpath, calibrate, log, learn or alltoallv" >&2; exit 2 ;;
 esac
 
 # --- correctness under every topology and algorithm --------------------------------
@@ -325,6 +326,7 @@ no_failures && [ "$(warnings)" = 1 ] && grep -q 'differs between ranks' err && [
 
 # --- the passthrough path: the decision cache, the first call on a communicator ----------
 . "$ROOT/test/mpi/fastpath.sh"
+. "$ROOT/test/mpi/learn.sh"
 
 # --- gridcoll-report: a real sweep's logs, merged per call ------------------------------
 # 4 ranks in two virtual clusters, sizes 1, 4, 16 KiB, 2 calls each (merged over the 4

@@ -9,7 +9,8 @@
 #   make smpi         build/smpi/{alltoall,bcast,alltoall_bench,bcast_bench}
 #   make check-smpi   byte-for-byte tests at 32..256 simulated ranks (test/smpi/run.sh), then
 #                     the calibrate, platform, simulate loop (test/smpi/calibrate-loop.sh),
-#                     the log's actual time against the simulated one (test/smpi/log-actual.sh)
+#                     the log's actual time against the simulated one (test/smpi/log-actual.sh),
+#                     auto learning under a configuration wrong by 2x (test/smpi/learn.sh)
 #   make bench-grid   simulated timings, tables, CSVs and PNGs: all-to-all (scripts/bench-grid.sh)
 #                     then broadcast (scripts/bench-grid-bcast.sh)
 #   make bench-grid-bcast  the broadcast part alone
@@ -55,7 +56,8 @@ $(SMPI_BUILD)/gridcoll-calibrate: $(CALIBRATE_SRC) tools/calibrate/calibrate.h $
 
 # run.sh: byte-for-byte tests; calibrate-loop.sh: calibrate a simulated grid, write its
 # platform (-p), predictions from the written configuration against runs on it (~30 s);
-# log-actual.sh: the logged completion time equals the simulated one (~5 s).
+# log-actual.sh: the logged completion time equals the simulated one (~5 s); learn.sh: auto
+# converges to the fastest measured broadcast under a configuration wrong by 2x (~20 s).
 check-smpi:
 	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
 	$(MAKE) smpi $(TOOLS)
@@ -63,6 +65,7 @@ check-smpi:
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/alltoallv.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/calibrate-loop.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/log-actual.sh
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/learn.sh
 
 bench-grid:
 	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh

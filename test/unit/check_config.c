@@ -73,7 +73,7 @@ static void load_fails(const char *text, int line, const char *key, const char *
   "log      = { file = \"gridcoll-%r.csv\"; mode = \"local\"; summary = true; summary_file = \"x.txt\"; candidates = false; };\n"
 
 START_TEST(defaults) {
-  ck_assert(cfg.enabled == 1 && cfg.strict == 0 && cfg.verbose == 1 && cfg.probe == 0);
+  ck_assert(cfg.enabled == 1 && cfg.strict == 0 && cfg.verbose == 1 && cfg.probe == 0 && cfg.learn == 1);
   ck_assert(cfg.topology == GC_TOPOLOGY_NODE && cfg.nclusters == 0 && cfg.clusters == NULL);
   ck_assert(cfg.lan.alpha == 60e-6 && cfg.lan.beta == 8e-9 && cfg.lan.gamma == 4.3628);
   ck_assert(cfg.lan.delta == 4.93e-3 && cfg.lan.threshold == 8192);
@@ -119,12 +119,12 @@ END_TEST
 
 START_TEST(variants) {
   /* Numbers instead of strings, arrays instead of lists, a single host string, an int rank. */
-  ck_assert_msg(load("verbose = 3; strict = true; probe = 1;\n"
+  ck_assert_msg(load("verbose = 3; strict = true; probe = 1; learn = false;\n"
                      "clusters = ( { name = \"a\"; hosts = \"n-*\"; ranks = 0; }, { name = \"b\"; ranks = \"1-3, 8\"; } );\n"
                      "network = { lan = { alpha = 5e-5; beta = 125000000; gamma = 2; delta = 0; threshold = 0; };\n"
                      "  wan = { latency = ( [0.0, 0.01], [0.01, 0.0] ); bandwidth = ( [0, 1000], [1000, 0] ); }; };\n"
                      "log = { file = \"\"; summary = false; };\n") == 0, "%s", err);
-  ck_assert(cfg.verbose == 3 && cfg.strict == 1 && cfg.probe == 1 && cfg.log_summary == 0 && cfg.log_file == NULL);
+  ck_assert(cfg.verbose == 3 && cfg.strict == 1 && cfg.probe == 1 && cfg.learn == 0 && cfg.log_summary == 0 && cfg.log_file == NULL);
   ck_assert(cfg.clusters[0].nhosts == 1 && cfg.clusters[0].nranks == 1 && cfg.clusters[0].ranks[0].hi == 0);
   ck_assert_str_eq(cfg.clusters[0].hosts[0], "n-*");
   ck_assert(cfg.clusters[1].nranks == 2 && cfg.clusters[1].ranks[1].lo == 8);
@@ -211,7 +211,9 @@ START_TEST(hash) {
   ck_assert(gc_config_hash(&other) == full);
   other.probe = 1;
   ck_assert(gc_config_hash(&other) != full);
-  other.probe = 0, other.log_mode = GC_LOG_SYNC;
+  other.probe = 0, other.learn = 0;
+  ck_assert(gc_config_hash(&other) != full);
+  other.learn = 1, other.log_mode = GC_LOG_SYNC;
   ck_assert(gc_config_hash(&other) != full);
   gc_config_free(&other);
   ck_assert(gc_config_hash(&other) == defaults_hash);
@@ -313,8 +315,10 @@ START_TEST(env_overrides) {
   ck_assert_msg(apply((const char *const[]){"GRIDCOLL", "off", "GRIDCOLL_ALLTOALL", "lg", "GRIDCOLL_BCAST", "native",
                                              "GRIDCOLL_LOG", "run-%r.csv", "GRIDCOLL_LOG_MODE", "local",
                                              "GRIDCOLL_VERBOSE", "0", "GRIDCOLL_SUMMARY", "1", "GRIDCOLL_PROBE", "1",
+                                             "GRIDCOLL_LEARN", "0",
                                              "GRIDCOLL_CLUSTERS", "0-3,4-9", NULL}) == 0, "%s", err);
-  ck_assert(cfg.enabled == 0 && cfg.verbose == 0 && cfg.log_summary == 1 && cfg.probe == 1);
+  ck_assert(cfg.enabled == 0 && cfg.verbose == 0 && cfg.log_summary == 1 && cfg.probe == 1 &&
+            cfg.learn == 0);
   ck_assert_str_eq(cfg.alltoall_algorithm, "lg");
   ck_assert_str_eq(cfg.bcast_algorithm, "native");
   ck_assert_str_eq(cfg.log_file, "run-%r.csv");
@@ -517,7 +521,7 @@ END_TEST
 
 START_TEST(unknown_keys) {
   load_fails("verbose = 1;\ncolour = \"red\";\n", 2, "colour",
-             "unknown key; allowed at the top level: strict, verbose, probe, clusters, network, alltoall, bcast, alltoallv, log");
+             "unknown key; allowed at the top level: strict, verbose, probe, learn, clusters, network, alltoall, bcast, alltoallv, log");
   load_fails("network = {\n  lan = {\n    alhpa = \"60 us\";\n  };\n};\n", 3, "network.lan.alhpa",
              "allowed in this group: alpha, beta, gamma, delta, threshold");
   load_fails("network = { wan = { jitter = 1; }; };\n", 1, "network.wan.jitter", "allowed in this group: latency, bandwidth");
