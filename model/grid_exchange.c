@@ -28,7 +28,7 @@ static double link_cap(const struct gc_model_grid *g, int c, int d)
 
 static double flow_cap(const struct gc_model_grid *g, int c, int d)
 {
-  return g->wan_bandwidth[(size_t)c * (size_t)g->k + (size_t)d];
+  return gc_model_wan_rate(g, c, d);
 }
 
 static double nic_time(const struct gc_model_grid *g, int c, double bytes)
@@ -45,7 +45,8 @@ static double nic_time(const struct gc_model_grid *g, int c, double bytes)
  * a fluid network shares an interface in proportion to the inverse of the flows'
  * latencies, so the short local flows go first); remote = (n - n_c) m beta_c, its
  * wide-area bytes through its interface; link_c = max over d of n_c n_d m / bw, the
- * shared links in both directions.  One cluster: alpha + (n-1) m beta gamma. */
+ * shared links in both directions, and at least m / rate(c, d), one message at the rate
+ * one flow may reach (network.wan.window).  One cluster: alpha + (n-1) m beta gamma. */
 int gc_model_linear_grid(const struct gc_model_grid *g, size_t m, double *t)
 {
   if (!t || gc_model_grid_check(g) != GC_MODEL_OK)
@@ -63,6 +64,7 @@ int gc_model_linear_grid(const struct gc_model_grid *g, size_t m, double *t)
       double flows = (double)g->size[c] * (double)g->size[d] * bytes;
       wlat = gc_model_max(wlat, gc_model_max(g->wan_latency[cd], g->wan_latency[dc]));
       link = gc_model_max(link, gc_model_max(flows / link_cap(g, c, d), flows / link_cap(g, d, c)));
+      link = gc_model_max(link, bytes / fmin(flow_cap(g, c, d), flow_cap(g, d, c)));
     }
     double local = nic_time(g, c, (double)(g->size[c] - 1) * bytes);
     double remote = (double)(n - g->size[c]) * bytes * g->lan[c].beta;
@@ -133,7 +135,8 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
  * over its links, all pairs posted at once: an A member sends ceil(b/a) messages of a*m
  * bytes, a B member about a*m bytes (ceil(a/r) messages of r*m, r its block's size):
  *   T2 = max_c (alpha_c + W_c) + max(max over links a b m / bw, max_c its bytes * beta_c)
- * W_c the largest latency of c's pairs.  T = T1 + T2: every block crosses the wide area
+ * W_c the largest latency of c's pairs; and no less than one a*m-byte message at the
+ * rate one flow may reach (network.wan.window).  T = T1 + T2: every block crosses the wide area
  * once, so T2 alone is at least the shared-link bound. */
 int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t)
 {
@@ -159,6 +162,8 @@ int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t)
       }
       double flows = (double)g->size[c] * (double)g->size[d] * bytes;
       link = gc_model_max(link, gc_model_max(flows / link_cap(g, c, d), flows / link_cap(g, d, c)));
+      double one = (double)gc_model_min_int(g->size[c], g->size[d]) * bytes;
+      link = gc_model_max(link, one / fmin(flow_cap(g, c, d), flow_cap(g, d, c)));
       wc = gc_model_max(wc, gc_model_max(g->wan_latency[c * k + d], g->wan_latency[d * k + c]));
     }
     double held = (double)(n - 1) - kept;

@@ -65,13 +65,14 @@ int gc_tree_bfs_order(const struct gc_tree *t, int *order)
   return tail;
 }
 
-/* Progressive filling (max-min fairness) of nk flows of `bytes` each, flow j capped at
- * cap[j] bytes/s, all sharing `nic` bytes/s (INFINITY: nothing shared): x[j] receives
- * the time flow j ends.  Each round gives the running flows whose cap is below the fair
- * share their cap, splits what is left among the others, and advances to the next end;
- * at most nk rounds of O(nk^2).  left[] and rate[] are scratch of nk doubles. */
-static void fan_out(int nk, const double *cap, double nic, double bytes, double *left,
-                    double *rate, double *x)
+/* Weighted progressive filling of nk flows of `bytes` each, flow j capped at cap[j]
+ * bytes/s, all sharing `nic` bytes/s (INFINITY: nothing shared) in proportion to
+ * weight[j] (NULL: evenly, max-min fairness): x[j] receives the time flow j ends.  Each
+ * round gives the running flows whose cap is below their share their cap, splits what
+ * is left among the others by weight, and advances to the next end; at most nk rounds
+ * of O(nk^2).  left[] and rate[] are scratch of nk doubles. */
+void gc_model_fan_out(int nk, const double *cap, const double *weight, double nic,
+                      double bytes, double *left, double *rate, double *x)
 {
   int running = nk;
   double now = 0.0;
@@ -79,19 +80,29 @@ static void fan_out(int nk, const double *cap, double nic, double bytes, double 
     left[j] = bytes, x[j] = -1.0;
   while (running > 0) {
     double room = nic;
-    int open = running;
     for (int j = 0; j < nk; j++)
       rate[j] = x[j] < 0.0 ? -1.0 : 0.0; /* -1: running, share not fixed yet */
-    while (open > 0) {
-      double share = room / open;
+    for (;;) {
+      double wsum = 0.0;
+      for (int j = 0; j < nk; j++)
+        if (rate[j] < 0.0)
+          wsum += weight ? weight[j] : 1.0;
+      if (wsum <= 0.0)
+        break;
+      /* Shares computed once per pass: fixing a flow below its share only raises the
+       * others', so every flow fixed in this pass was rightly fixed. */
+      double unit = room / wsum;
       int fixed = 0;
       for (int j = 0; j < nk; j++)
-        if (rate[j] < 0.0 && cap[j] <= share)
-          rate[j] = cap[j], room -= cap[j], open--, fixed = 1;
+        if (rate[j] < 0.0 && cap[j] <= unit * (weight ? weight[j] : 1.0)) {
+          rate[j] = cap[j], fixed = 1;
+          if (isfinite(room))
+            room -= cap[j];
+        }
       if (!fixed) {
         for (int j = 0; j < nk; j++)
           if (rate[j] < 0.0)
-            rate[j] = share;
+            rate[j] = unit * (weight ? weight[j] : 1.0);
         break;
       }
     }
@@ -108,11 +119,20 @@ static void fan_out(int nk, const double *cap, double nic, double bytes, double 
     for (int j = 0; j < nk; j++) {
       if (x[j] >= 0.0)
         continue;
+      if (isinf(rate[j])) { /* nothing limits it: done at once (0 * INFINITY is NaN) */
+        x[j] = now, running--;
+        continue;
+      }
       left[j] -= step * rate[j];
       if (left[j] <= bytes * 1e-12)
         x[j] = now, running--;
     }
   }
+}
+
+static double edge_latency(const struct gc_tree_input *in, int c, int n)
+{
+  return in->W ? in->W[(size_t)c * (size_t)in->k + (size_t)n] : in->uniform;
 }
 
 int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree *t,
@@ -126,14 +146,14 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
       return GC_MODEL_EINVAL;
   int n = t->n;
   int *bfs = malloc(sizeof(int) * (size_t)n);
-  double *scratch = malloc(sizeof(double) * (size_t)n * 5);
+  double *scratch = malloc(sizeof(double) * (size_t)n * 6);
   if (!bfs || !scratch) {
     free(bfs);
     free(scratch);
     return GC_MODEL_ENOMEM;
   }
   double *first = scratch, *cap = scratch + n, *left = scratch + 2 * n, *x = scratch + 3 * n,
-         *rate = scratch + 4 * n;
+         *rate = scratch + 4 * n, *weight = scratch + 5 * n;
   double m = in->bw ? in->bytes : 0.0;
   double seg = in->segment > 0.0 && in->segment < m ? in->segment : m;
   gc_tree_bfs_order(t, bfs);
@@ -141,13 +161,15 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
   for (int h = 0; h < n; h++) {
     int c = bfs[h], start = t->child_start[c], nk = t->child_start[c + 1] - start;
     const int *kids = t->children + start;
-    for (int j = 0; j < nk; j++)
-      cap[j] = in->bw ? in->bw[(size_t)c * (size_t)in->k + (size_t)kids[j]] : INFINITY;
+    for (int j = 0; j < nk; j++) {
+      cap[j] = gc_tree_edge_rate(in, c, kids[j]);
+      weight[j] = gc_model_rtt_weight(edge_latency(in, c, kids[j]));
+    }
     if (m > 0.0)
-      fan_out(nk, cap, in->nic ? in->nic[c] : INFINITY, m, left, rate, x);
+      gc_model_fan_out(nk, cap, weight, in->nic ? in->nic[c] : INFINITY, m, left, rate, x);
     for (int j = 0; j < nk; j++) {
       int v = kids[j];
-      double w = in->W ? in->W[(size_t)c * (size_t)in->k + (size_t)v] : in->uniform;
+      double w = edge_latency(in, c, v);
       double post = j * in->send_gap + w + in->recv_overhead;
       double xfer = m > 0.0 ? x[j] : 0.0, one = m > 0.0 ? xfer * seg / m : 0.0;
       first[v] = first[c] + post + one;

@@ -69,8 +69,9 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
   }
   net->segment = cfg->bcast_segment;
   net->pairwise = cfg->alltoall_pairwise;
+  net->eager = cfg->bcast_eager;
   net->grid = (struct gc_model_grid){k, layout->cluster_size, net->lan, net->latency,
-                                     net->bandwidth, net->aggregate};
+                                     net->bandwidth, net->aggregate, cfg->wan_window};
   return 0;
 }
 

@@ -18,6 +18,7 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
       .bytes = m,
       .nic = net->nic,
       .segment = net->segment,
+      .window = net->grid.window,
       .site = net->site,
   };
 }
@@ -98,7 +99,7 @@ double gc_bcast_native_predict(const struct gc_network *net, const struct gc_lay
   } else {
     *model = gc_model_name(GC_MODEL_BINOMIAL_GRID);
     if (gc_model_bcast_binomial_grid(&net->grid, layout->size, root, layout->cluster_of,
-                                     (size_t)m, &t) != 0)
+                                     (size_t)m, net->eager, &t) != 0)
       t = -1;
   }
   return t;
