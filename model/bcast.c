@@ -34,9 +34,9 @@ static double edge_rate(const struct gc_model_grid *g, int a, int b)
  * root) mod P receives from v - lowbit(v), then sends to v + mask for each mask below
  * lowbit(v), largest first (the root: every power of two below P), with MPI_Send.
  *  - Below `eager` bytes MPI_Send returns before the transfer (eager protocol; SMPI's
- *    detached sends): a parent's sends all start when it has the data, each child gets
- *    it one latency plus its transfer later, the transfers sharing the parent's
- *    interface in proportion to 1/latency (gc_model_fan_out, gc_model_rtt_weight).
+ *    detached sends): a parent's sends all start when it has the data, each flow pays
+ *    its latency and then shares the parent's interface with the flows in progress, in
+ *    proportion to 1/latency (gc_model_fan_out, gc_model_rtt_weight).
  *  - From `eager` bytes on each MPI_Send waits for its transfer: the j-th child gets the
  *    data after the j messages before it, each latency + m / rate.
  * rate: the cluster's interface inside, the flow's wide-area rate across (window-capped,
@@ -78,9 +78,9 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
     }
     if (posted && nk > 0 && bytes > 0.0) {
       double nic = g->lan[from].beta > 0.0 ? 1.0 / g->lan[from].beta : INFINITY;
-      gc_model_fan_out(nk, cap, weight, nic, bytes, left, rate, x);
+      gc_model_fan_out(nk, cap, weight, lat, nic, bytes, NULL, left, rate, x);
       for (int j = 0; j < nk; j++)
-        arrival[kid[j]] = arrival[v] + lat[j] + x[j];
+        arrival[kid[j]] = arrival[v] + x[j];
     } else {
       double ready = arrival[v];
       for (int j = 0; j < nk; j++) {

@@ -75,11 +75,14 @@ static inline double gc_model_wan_rate(const struct gc_model_grid *g, int c, int
   return bw;
 }
 
-/* Flows sharing one interface: nk flows of `bytes` each, flow j at most cap[j] bytes/s,
- * sharing nic bytes/s in proportion to weight[j] (NULL: evenly); x[j] receives when flow j
- * ends (tree_cost.c).  left[], rate[]: scratch of nk doubles. */
-void gc_model_fan_out(int nk, const double *cap, const double *weight, double nic,
-                      double bytes, double *left, double *rate, double *x);
+/* Flows sharing one interface: nk flows of `bytes` each, flow j starting to send at
+ * release[j] (its latency paid; NULL: all at 0), at most cap[j] bytes/s, the flows in
+ * progress sharing nic bytes/s in proportion to weight[j] (NULL: evenly), flow j
+ * carrying sizes[j] bytes when sizes is not NULL; x[j] receives
+ * when flow j ends, counted from 0 (tree_cost.c).  left[], rate[]: scratch of nk doubles. */
+void gc_model_fan_out(int nk, const double *cap, const double *weight, const double *release,
+                      double nic, double bytes, const double *sizes, double *left, double *rate,
+                      double *x);
 
 /* A flow's share of a link it contends for: TCP's throughput falls as the inverse of the
  * round trip (Mathis et al. 1997; SimGrid's network models weight max-min sharing by the

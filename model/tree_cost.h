@@ -36,6 +36,10 @@ struct gc_tree_input {
   const double *nic; /* optional [k] bandwidth of each leader's network interface, bytes/s,
                         shared by all the sends it has in flight; NULL: unlimited */
   double segment;   /* bytes per pipeline segment; 0 (or >= bytes): the whole message */
+  const double *local_sends;   /* optional [k]: messages of `bytes` each leader sends itself
+                                  in its own cluster's broadcast (started on arrival, through
+                                  the same interface as its wide-area sends); NULL: none */
+  const double *local_latency; /* optional [k]: the latency of those local sends */
   double window;    /* bytes one flow may have in flight (network.wan.window, a TCP
                        window): a flow of latency W runs at most window / (2W); 0: no cap */
   const int *site;  /* optional [k] site of each cluster (equal numbers: one site), read

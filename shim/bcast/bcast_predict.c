@@ -19,6 +19,8 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
       .nic = net->nic,
       .segment = net->segment,
       .window = net->grid.window,
+      .local_sends = net->local_sends,
+      .local_latency = net->local_alpha,
       .site = net->site,
   };
 }

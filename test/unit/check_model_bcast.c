@@ -100,17 +100,15 @@ START_TEST(binomial_grid_eager)
   ck_assert_rel(t, 40e-3, REL);
 
   /* where5 again (inside 1 us + 1 ns/B, across 10 us + 10 ns/B), m = 1000 posted: root 0's
-   * three flows share its 1e9 B/s interface by 1/latency: the two inside flows (weight
-   * 1e6 each) get 1e9 * 1e6 / 2.1e6 = 4.7619e8 B/s, the one across (1e5) 4.7619e7 B/s;
-   * the inside ones end at 1000 / 4.7619e8 = 2.1 us, when the one across has sent 100 B;
-   * alone, it then runs at its 1e8 B/s: 900 B in 9 us, ending at 11.1 us.  Rank 2 has it
-   * at 10 + 11.1 = 21.1 us and sends to rank 3 alone: 21.1 + 1 + 1 = 23.1 us (24 us with
-   * the sends one after the other, binomial_grid_core). */
+   * flows pay their latencies, then share its 1e9 B/s interface: the two inside ones from
+   * 1 us at 5e8 B/s each, done at 3 us; the one across from 10 us alone at its 1e8 B/s,
+   * done at 20 us.  Rank 2 sends to rank 3 alone: 20 + 1 + 1 = 22 us (24 us with the
+   * sends one after the other, binomial_grid_core). */
   struct gc_lan lans[2] = {lan_bg, lan_bg};
   struct gc_model_grid g5 = {.k = 2, .size = size2, .lan = lans, .wan_latency = lat2,
                              .wan_bandwidth = bw2};
   ck_assert_int_eq(gc_model_bcast_binomial_grid(&g5, 5, 0, where5, 1000, 65536, &t), 0);
-  ck_assert_rel(t, 23.1e-6, REL);
+  ck_assert_rel(t, 22e-6, REL);
 }
 END_TEST
 
@@ -138,30 +136,38 @@ END_TEST
  * round-trip bias, SimGrid's sharing), and one flow runs at most window / (2W). */
 START_TEST(tree_window_and_rtt_share)
 {
-  /* Root 0 sends to 1 (W 1) and 2 (W 3), units of seconds and bytes, m = 1, interface 1
-   * B/s, links unlimited.  Weights 1 and 1/3: shares 0.75 and 0.25; flow 1 ends at 4/3,
-   * when flow 2 has sent 1/3; alone it sends the other 2/3 at 1: ends at 2.  T1 = 1 + 4/3,
-   * T2 = 3 + 2 (an even share would give T1 = 1 + 2). */
+  /* Root 0 sends to 1 (W 1) and 2 (W 3), units of seconds and bytes, m = 4, interface 1
+   * B/s, links unlimited.  Each flow pays its latency first: flow 1 alone from 1 to 3 (2
+   * bytes); then weights 1 and 1/3, shares 0.75 and 0.25: flow 1 sends its other 2 bytes
+   * in 8/3, ending at 17/3, when flow 2 has sent 2/3; alone, flow 2 sends its other 10/3
+   * at 1: ends at 9.  T1 = 17/3, T2 = 9 (an even share would give T1 = 7). */
   static int par[3] = {-1, 0, 0}, cs[4] = {0, 2, 2, 2}, ch[2] = {1, 2};
   static const double W3[9] = {0, 1, 3, 1, 0, 1, 3, 1, 0};
   static const double bwinf[9] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY,
                                   INFINITY, INFINITY, INFINITY, INFINITY};
   static const double nic1[3] = {1, 1, 1};
   struct gc_tree tr = {.n = 3, .root = 0, .parent = par, .child_start = cs, .children = ch};
-  struct gc_tree_input in = {.k = 3, .root = 0, .W = W3, .bw = bwinf, .bytes = 1, .nic = nic1};
+  struct gc_tree_input in = {.k = 3, .root = 0, .W = W3, .bw = bwinf, .bytes = 4, .nic = nic1};
   double times[3];
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
-  ck_assert_rel(times[1], 1 + 4.0 / 3, REL);
-  ck_assert_rel(times[2], 5, REL);
-  /* A window of 0.5 B: flow 2 runs at most 0.5 / 6 = 1/12 B/s (flow 1 at 0.25, below its
-   * share): flow 1 ends at 4, flow 2 at 12.  T1 = 5, T2 = 15; the edge alone costs the
-   * builders W + m / rate = 3 + 12. */
+  ck_assert_rel(times[1], 17.0 / 3, REL);
+  ck_assert_rel(times[2], 9, REL);
+  /* A window of 0.5 B: flow 1 runs at most 0.5 / 2 = 1/4 B/s, flow 2 at 0.5 / 6 = 1/12,
+   * both below their shares: flow 1 ends at 1 + 16 = 17, flow 2 at 3 + 48 = 51, as each
+   * edge alone costs the builders (W + m / rate). */
   in.window = 0.5;
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
-  ck_assert_rel(times[1], 5, REL);
-  ck_assert_rel(times[2], 15, REL);
-  ck_assert_rel(gc_tree_edge_lat(&in, 0, 2), 15, REL);
+  ck_assert_rel(times[1], 17, REL);
+  ck_assert_rel(times[2], 51, REL);
+  ck_assert_rel(gc_tree_edge_lat(&in, 0, 2), 51, REL);
   ck_assert_rel(gc_tree_edge_rate(&in, 0, 2), 1.0 / 12, REL);
+  /* The leader's own cluster broadcast leaves through the same interface: its 2 sends of
+   * 4 bytes (latency 0.5, so weight 2) take the larger share from 0.5 on, and both
+   * children get the data later than the 17/3 and 9 above. */
+  static const double sends[3] = {2, 0, 0}, alpha[3] = {0.5, 0.5, 0.5};
+  in.window = 0, in.local_sends = sends, in.local_latency = alpha;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert(times[1] > 17.0 / 3 + 1 && times[2] > 9 + 1);
 }
 END_TEST
 
@@ -215,24 +221,20 @@ START_TEST(tree_core)
   in.bw = bw, in.bytes = 500;
   ck_assert_int_eq(gc_model_tree_leaders(&in, &tr, &t), 0);
   ck_assert_rel(t, 24, REL);
-  /* Interfaces of 1000 bytes/s: 0's two sends share it by 1/latency (1/10 and 1/20):
-   * 666.7 and 333.3 bytes/s; 0 -> 1 ends at 0.75 s, when 0 -> 2 has sent 250 bytes, the
-   * other 250 at 1000: x = 1 s.  T1 = 10 + 0.75 + 0.5 = 11.25, T2 = 3 + 20 + 1 + 0.5 =
-   * 24.5; 1 sends alone to 3: T3 = 11.25 + 5 + 0.5 + 0.5 = 17.25 -> 24.5 (an even share,
-   * 500 bytes/s each, would give T1 = 11.5). */
+  /* Interfaces of 1000 bytes/s: each flow pays its latency before it sends, 0 -> 1 from
+   * 10 to 10.5 s, 0 -> 2 from 20 to 20.5: they never share the interface.  T1 = 11, T2 =
+   * 24, T3 = 17 (tree_window_and_rtt_share has flows that overlap). */
   double nic[4] = {1000, 1000, 1000, 1000};
   in.nic = nic;
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
-  ck_assert_rel(times[1], 11.25, REL);
-  ck_assert_rel(times[2], 24.5, REL);
-  ck_assert_rel(times[3], 17.25, REL);
-  /* Edge 0 -> 2 capped at 200 bytes/s: the fair share 500 is above it, so 0 -> 2 runs at
-   * 200 and 0 -> 1 takes the other 800 until it ends at 0.625 s; 0 -> 2 then has 375 of
-   * its 500 bytes left at its cap: 1.875 s more, x = 2.5 s.  T1 = 10 + 0.625 + 0.5 =
-   * 11.125, T2 = 3 + 20 + 2.5 + 0.5 = 26. */
+  ck_assert_rel(times[1], 11, REL);
+  ck_assert_rel(times[2], 24, REL);
+  ck_assert_rel(times[3], 17, REL);
+  /* Edge 0 -> 2 capped at 200 bytes/s: 2.5 s for its 500 bytes.  T1 = 11, T2 = 3 + 20 +
+   * 2.5 + 0.5 = 26. */
   bw[2] = 200;
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
-  ck_assert_rel(times[1], 11.125, REL);
+  ck_assert_rel(times[1], 11, REL);
   ck_assert_rel(times[2], 26, REL);
   /* Segments of 100 bytes (5 of them), interfaces unlimited, every edge 1000 bytes/s: a
    * segment takes 0.1 s an edge.  T1 = 10 + 0.5 + 0.5 = 11 (first segment at 10.6);
