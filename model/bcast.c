@@ -39,8 +39,11 @@ static double edge_rate(const struct gc_model_grid *g, int a, int b)
  *    proportion to 1/latency (gc_model_fan_out, gc_model_rtt_weight).
  *  - From `eager` bytes on each MPI_Send waits for its transfer: the j-th child gets the
  *    data after the j messages before it, each latency + m / rate.
- * rate: the cluster's interface inside, the flow's wide-area rate across (window-capped,
- * gc_model_wan_rate).  The completion is the latest arrival. */
+ * rate: the cluster's interface inside; across, the flow's wide-area rate (window-capped,
+ * gc_model_wan_rate) and no more than its share of the link between the two clusters
+ * among the tree's edges of the same level (mask) between them, which run at about the
+ * same time (network.wan.aggregate when given, else the bandwidth).  The completion is
+ * the latest arrival. */
 int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
                                  const int *cluster_of, size_t m, double eager, double *t)
 {
@@ -52,9 +55,22 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
       return GC_MODEL_EINVAL;
   /* A sender has at most 31 children (ceil(log2 P) <= 31 for an int P). */
   enum { MAXKIDS = 32 };
+  int levels = gc_model_ceil_log2(P), k = g->k;
   double *arrival = malloc(sizeof(double) * (size_t)P);
-  if (!arrival)
+  /* share[l][c*k+d]: edges of level l (mask 1 << l) from cluster c to cluster d. */
+  int *share = calloc((size_t)(levels > 0 ? levels : 1) * (size_t)k * (size_t)k, sizeof(int));
+  if (!arrival || !share) {
+    free(arrival);
+    free(share);
     return GC_MODEL_ENOMEM;
+  }
+  for (int l = 0; l < levels; l++)
+    for (int v = 0; v + (1 << l) < P; v++)
+      if ((v & ((2 << l) - 1)) == 0) { /* v sends at level l: its low bit is above l */
+        int c = cluster_of[(v + root) % P], d = cluster_of[(v + (1 << l) + root) % P];
+        if (c != d)
+          share[(size_t)l * (size_t)k * (size_t)k + (size_t)c * (size_t)k + (size_t)d]++;
+      }
   double bytes = (double)m, worst = 0;
   int posted = bytes < eager;
   arrival[0] = 0;
@@ -73,6 +89,15 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
       kid[nk] = (int)(v + mask);
       lat[nk] = edge_latency(g, from, to);
       cap[nk] = edge_rate(g, from, to);
+      if (from != to) { /* the level's edges between the two clusters share their link */
+        int l = 0;
+        while ((1L << l) < mask)
+          l++;
+        size_t cd = (size_t)from * (size_t)k + (size_t)to;
+        double link = g->wan_aggregate && g->wan_aggregate[cd] > 0 ? g->wan_aggregate[cd]
+                                                                   : g->wan_bandwidth[cd];
+        cap[nk] = fmin(cap[nk], link / share[(size_t)l * (size_t)k * (size_t)k + cd]);
+      }
       weight[nk] = gc_model_rtt_weight(lat[nk]);
       nk++;
     }
@@ -91,6 +116,7 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
     worst = fmax(worst, arrival[v]);
   }
   free(arrival);
+  free(share);
   *t = worst;
   return GC_MODEL_OK;
 }

@@ -23,7 +23,8 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
                               .desc = "below bcast.native_eager a parent's sends start "
                                       "together, pay their latency, share its NIC by "
                                       "1/latency; from it on one after the other, each "
-                                      "latency + m/rate (rate window-capped across)"},
+                                      "latency + m/rate (across: window-capped, the link "
+                                      "shared by the level's edges)"},
   [GC_MODEL_TREE_NIC_FANOUT] = {.id = GC_MODEL_TREE_NIC_FANOUT, .name = "tree-nic-fanout",
                                 .source = "001 Eq. 1-2, sends posted at once",
                                 .desc = "max_i T(i) + local(i); a leader's flows (its own "

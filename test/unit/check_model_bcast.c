@@ -112,6 +112,30 @@ START_TEST(binomial_grid_eager)
 }
 END_TEST
 
+/* The tree's edges of one level between the same two clusters run at about the same time
+ * and share the link between them. */
+START_TEST(binomial_grid_link_share)
+{
+  /* 4 ranks in clusters {0, 1, 0, 1}, nothing inside costs anything; across: latency 1,
+   * a link of 1 byte/s each way; m = 2 from the eager size on.  Root 0 sends to 2 (mask
+   * 2, inside: at 0), then to 1 (mask 1, across); 2 sends to 3 (mask 1, across) at the
+   * same time: the two share the link, 2 bytes at 1/2 each: 1 + 4 = 5 (alone: 1 + 2). */
+  static const int size22[2] = {2, 2}, where4[4] = {0, 1, 0, 1};
+  static const double lat1[4] = {0, 1, 1, 0}, bw1[4] = {INFINITY, 1, 1, INFINITY};
+  struct gc_lan free_lan = {.alpha = 0, .beta = 0, .gamma = 1};
+  struct gc_lan lans[2] = {free_lan, free_lan};
+  struct gc_model_grid g = {.k = 2, .size = size22, .lan = lans, .wan_latency = lat1,
+                            .wan_bandwidth = bw1};
+  double t;
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 4, 0, where4, 2, 0, &t), 0);
+  ck_assert_rel(t, 5, REL);
+  /* Clusters {0, 0, 1, 1}: one edge across (0 -> 2, mask 2), alone on the link: 1 + 2. */
+  static const int block4[4] = {0, 0, 1, 1};
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 4, 0, block4, 2, 0, &t), 0);
+  ck_assert_rel(t, 3, REL);
+}
+END_TEST
+
 /* A flow keeps at most one window in flight per round trip (network.wan.window): across
  * 10 ms, a 1e6-byte window allows 1e6 / 20e-3 = 5e7 B/s, below the 1e8 B/s link. */
 START_TEST(binomial_grid_window)
@@ -339,6 +363,7 @@ int main(void)
   tcase_add_test(core, binomial_grid_core);
   tcase_add_test(core, binomial_grid_eager);
   tcase_add_test(core, binomial_grid_window);
+  tcase_add_test(core, binomial_grid_link_share);
   tcase_add_test(core, tree_window_and_rtt_share);
   tcase_add_test(core, tree_core);
   tcase_add_test(core, tree_reduces_to_eq3_eq4);
