@@ -20,6 +20,8 @@ void gc_config_defaults(struct gc_config *cfg) {
   strcpy(cfg->alltoall_algorithm, "auto");
   cfg->alltoall_pairwise = 32768; /* MPICH: MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE */
   strcpy(cfg->alltoallv_algorithm, "auto");
+  cfg->wan_window = 4194304; /* Linux: net.ipv4.tcp_wmem's maximum; SimGrid: TCP-gamma */
+  cfg->bcast_eager = 65536;  /* SMPI: smpi/send-is-detached-thresh */
   strcpy(cfg->bcast_algorithm, "auto");
   cfg->log_mode = GC_LOG_SYNC;
   cfg->log_summary = -1;

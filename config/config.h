@@ -103,6 +103,10 @@ struct gc_config {
   int wan_aggregate_line;
   int wan_latency_line;   /* line of network.wan.latency in the file, 0 when none */
   int wan_bandwidth_line; /* the diagonal of both matrices is stored as 0 and ignored */
+  double wan_window;      /* network.wan.window: bytes one flow keeps in flight per round
+                             trip (a TCP window), so one wide-area flow of one-way latency
+                             W runs at most wan_window / (2 W); 0: no cap.  4 MiB by
+                             default: Linux's tcp_wmem maximum, SimGrid's TCP-gamma */
 
   char alltoall_algorithm[GC_NAME_MAX]; /* "auto" by default */
   int alltoall_line;
@@ -114,6 +118,12 @@ struct gc_config {
   char alltoallv_algorithm[GC_NAME_MAX]; /* "auto" by default */
   int alltoallv_line;
   double bcast_segment; /* bytes per pipeline segment of the tree broadcasts; 0: whole */
+  double bcast_eager;   /* bcast.native_eager: messages below this many bytes leave the
+                           sender of the MPI library's own (binomial) broadcast at once
+                           (MPI_Send returns before the transfer), so a parent's sends
+                           overlap; from it on each send waits for its transfer.  64 KiB
+                           by default (SMPI's send-is-detached-thresh, Open MPI's TCP
+                           eager limit; MPICH's ch3 uses 128 KiB) */
 
   char *log_file;     /* pattern with %r %p %j; NULL = no per-call log */
   enum gc_log_mode log_mode;

@@ -95,6 +95,8 @@ unsigned long long gc_config_hash(const struct gc_config *cfg) {
   str(&f, cfg->alltoallv_algorithm);
   num(&f, cfg->bcast_segment);
   num(&f, cfg->alltoall_pairwise);
+  num(&f, cfg->wan_window);
+  num(&f, cfg->bcast_eager);
   str(&f, cfg->log_file);
   tag(&f, 'O'), u64(&f, (uint64_t)cfg->log_mode);
   tag(&f, 'Y'), u64(&f, (uint64_t)(int64_t)cfg->log_summary);

@@ -38,6 +38,7 @@ static const struct gc_key wan_keys[] = {
     {.name = "latency", .parse = gc_key_defer, .which = GC_DEFER_WAN_LATENCY},
     {.name = "bandwidth", .parse = gc_key_defer, .which = GC_DEFER_WAN_BANDWIDTH},
     {.name = "aggregate", .parse = gc_key_defer, .which = GC_DEFER_WAN_AGGREGATE},
+    {.name = "window", .parse = gc_key_unit, .off = CFG(wan_window), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
     {0}};
 
 static const struct gc_key network_keys[] = {
@@ -54,6 +55,7 @@ static const struct gc_key bcast_keys[] = {
     {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(bcast_algorithm), .which = GC_CONFIG_BCAST, .line_off = CFG(bcast_line)},
     /* The shim converts it to a size_t: a larger double would be undefined behaviour. */
     {.name = "segment", .parse = gc_key_unit, .off = CFG(bcast_segment), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
+    {.name = "native_eager", .parse = gc_key_unit, .off = CFG(bcast_eager), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
     {0}};
 
 static const struct gc_key alltoallv_keys[] = {

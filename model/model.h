@@ -84,6 +84,10 @@ struct gc_model_grid {
   const double *wan_aggregate;  /* [k*k] bytes/s of many concurrent flows from row to
                                    column cluster (the shared backbone), 0 for a pair
                                    without; NULL: none, no backbone term */
+  double window;                /* bytes one wide-area flow keeps in flight per round trip
+                                   (network.wan.window): a flow of one-way latency W runs at
+                                   most window / (2 W); 0: no cap.  Read by the models of
+                                   grid_exchange.c and binomial-grid, not by 000 Eq. 6-7 */
 };
 
 
@@ -110,10 +114,11 @@ int gc_model_lgv_grid(const struct gc_model_grid *g, const double *bytes, double
 /* Binomial tree, Hockney: ceil(log2 P)*(alpha + m*beta). */
 int gc_model_bcast_binomial_hockney(int P, size_t m, double alpha, double beta, double *t);
 /* The MPI library's binomial tree over P ranks spread over the clusters of g (rank r in
- * cluster cluster_of[r]), rooted at rank root, each edge one Hockney message: the
- * cluster's alpha + m*beta inside a cluster, alpha_w + m/bw across the wide area. */
+ * cluster cluster_of[r]), rooted at rank root ("binomial-grid"): below `eager` bytes a
+ * parent's sends all start at once and share its interface, from it on they follow one
+ * another, each alpha + m*beta inside a cluster, W + m/rate across the wide area. */
 int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
-                                 const int *cluster_of, size_t m, double *t);
+                                 const int *cluster_of, size_t m, double eager, double *t);
 
 /* ---- heterogeneous cluster, 004 (hetero.c) ----------------------------------------- */
 struct gc_model_hetero {

@@ -14,28 +14,34 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
                                  .source = "Hockney; 003 Sec. 3 tree",
                                  .desc = "ceil(log2 P)(alpha + m*beta)"},
   [GC_MODEL_BINOMIAL_GRID] = {.id = GC_MODEL_BINOMIAL_GRID, .name = "binomial-grid",
-                              .source = "MPICH binomial tree, Hockney per edge",
-                              .desc = "j-th child of v: arrival(v) + j messages, each "
-                                      "alpha + m*beta inside, alpha_w + m/bw across"},
+                              .source = "MPICH/SMPI binomial tree, eager sends",
+                              .desc = "below bcast.native_eager a parent's sends start "
+                                      "together, pay their latency, share its NIC by "
+                                      "1/latency; from it on one after the other, each "
+                                      "latency + m/rate (across: window-capped, the link "
+                                      "shared by the level's edges)"},
   [GC_MODEL_TREE_NIC_FANOUT] = {.id = GC_MODEL_TREE_NIC_FANOUT, .name = "tree-nic-fanout",
                                 .source = "001 Eq. 1-2, sends posted at once",
-                                .desc = "max_i T(i) + local(i); a leader's children share its "
-                                        "NIC max-min fairly, segments pipelined"},
+                                .desc = "max_i T(i) + local(i); a leader's flows (its own "
+                                        "cluster's broadcast too) pay their latency, then "
+                                        "share its NIC by 1/latency, window-capped; "
+                                        "segments pipelined"},
   [GC_MODEL_HETERO_BCAST] = {.id = GC_MODEL_HETERO_BCAST, .name = "hetero-004-bcast",
                              .source = "004 Eq. 5, 8",
                              .desc = "max root-to-leaf path sum + Gamma + tau*M"},
   [GC_MODEL_LINEAR_GRID] = {.id = GC_MODEL_LINEAR_GRID, .name = "linear-grid",
                             .source = "000 Eq. 6 posted at once, shared links",
-                            .desc = "alpha + max(local bytes*beta, W) + max(remote bytes*beta, "
-                                    "n_c*n_d*m/bw)"},
+                            .desc = "alpha + max(NIC fed as latencies release its flows, "
+                                    "max over pairs of max(W, local) + n_c*n_d*m/bw)"},
   [GC_MODEL_PAIRWISE_GRID] = {.id = GC_MODEL_PAIRWISE_GRID, .name = "pairwise-grid",
                               .source = "MPICH/Open MPI pairwise exchange",
                               .desc = "sum over n-1 steps of the step's slowest message, "
                                       "links shared by the step's flows"},
   [GC_MODEL_LG_BACKBONE] = {.id = GC_MODEL_LG_BACKBONE, .name = "lg-backbone",
                             .source = "000 Eq. 7, SPEC section 3, shared links",
-                            .desc = "alpha + staged bytes*beta, then alpha + W + "
-                                    "max(a*b*m/bw, bytes*beta)"},
+                            .desc = "alpha + staged bytes*beta, then alpha + max(NIC fed "
+                                    "as latencies release its flows, max over pairs of "
+                                    "W + a*b*m/bw)"},
   [GC_MODEL_NAIVE_GRID_V] = {.id = GC_MODEL_NAIVE_GRID_V, .name = "naive-grid-v",
                              .source = "000 Eq. 6, variable counts",
                              .desc = "native alltoallv: Eq. 6 with each cluster pair's "

@@ -65,37 +65,57 @@ int gc_tree_bfs_order(const struct gc_tree *t, int *order)
   return tail;
 }
 
-/* Progressive filling (max-min fairness) of nk flows of `bytes` each, flow j capped at
- * cap[j] bytes/s, all sharing `nic` bytes/s (INFINITY: nothing shared): x[j] receives
- * the time flow j ends.  Each round gives the running flows whose cap is below the fair
- * share their cap, splits what is left among the others, and advances to the next end;
- * at most nk rounds of O(nk^2).  left[] and rate[] are scratch of nk doubles. */
-static void fan_out(int nk, const double *cap, double nic, double bytes, double *left,
-                    double *rate, double *x)
+/* Weighted progressive filling of nk flows of `bytes` each, flow j entering the sharing at
+ * release[j] (NULL: all at 0; a flow pays its latency first, as in SimGrid's fluid model
+ * and TCP's first round trip, which carries little), capped at cap[j] bytes/s, the
+ * flows in progress sharing `nic` bytes/s (INFINITY: nothing shared) in proportion to
+ * weight[j] (NULL: evenly, max-min fairness); flow j carries sizes[j] bytes when sizes
+ * is given.  x[j] receives the time flow j ends (from
+ * 0, release included).  Each round gives the flows in progress whose cap is below their
+ * share their cap, splits what is left among the others by weight, and advances to the
+ * next end or release: at most 2 nk rounds of O(nk^2).  left[] and rate[]: scratch of
+ * nk doubles. */
+void gc_model_fan_out(int nk, const double *cap, const double *weight, const double *release,
+                      double nic, double bytes, const double *sizes, double *left, double *rate,
+                      double *x)
 {
   int running = nk;
   double now = 0.0;
   for (int j = 0; j < nk; j++)
-    left[j] = bytes, x[j] = -1.0;
+    left[j] = sizes ? sizes[j] : bytes, x[j] = -1.0;
   while (running > 0) {
-    double room = nic;
-    int open = running;
-    for (int j = 0; j < nk; j++)
-      rate[j] = x[j] < 0.0 ? -1.0 : 0.0; /* -1: running, share not fixed yet */
-    while (open > 0) {
-      double share = room / open;
+    double room = nic, next = INFINITY;
+    for (int j = 0; j < nk; j++) {
+      int waiting = release && x[j] < 0.0 && release[j] > now;
+      if (waiting)
+        next = fmin(next, release[j]);
+      rate[j] = x[j] < 0.0 && !waiting ? -1.0 : 0.0; /* -1: in progress, share not fixed */
+    }
+    for (;;) {
+      double wsum = 0.0;
+      for (int j = 0; j < nk; j++)
+        if (rate[j] < 0.0)
+          wsum += weight ? weight[j] : 1.0;
+      if (wsum <= 0.0)
+        break;
+      /* Shares computed once per pass: fixing a flow below its share only raises the
+       * others', so every flow fixed in this pass was rightly fixed. */
+      double unit = room / wsum;
       int fixed = 0;
       for (int j = 0; j < nk; j++)
-        if (rate[j] < 0.0 && cap[j] <= share)
-          rate[j] = cap[j], room -= cap[j], open--, fixed = 1;
+        if (rate[j] < 0.0 && cap[j] <= unit * (weight ? weight[j] : 1.0)) {
+          rate[j] = cap[j], fixed = 1;
+          if (isfinite(room))
+            room -= cap[j];
+        }
       if (!fixed) {
         for (int j = 0; j < nk; j++)
           if (rate[j] < 0.0)
-            rate[j] = share;
+            rate[j] = unit * (weight ? weight[j] : 1.0);
         break;
       }
     }
-    double step = INFINITY;
+    double step = next - now;
     for (int j = 0; j < nk; j++)
       if (x[j] < 0.0 && rate[j] > 0.0)
         step = fmin(step, left[j] / rate[j]);
@@ -104,15 +124,25 @@ static void fan_out(int nk, const double *cap, double nic, double bytes, double 
         x[j] = x[j] < 0.0 ? INFINITY : x[j];
       return;
     }
-    now += step;
+    double then = now + step;
     for (int j = 0; j < nk; j++) {
-      if (x[j] >= 0.0)
+      if (x[j] >= 0.0 || rate[j] <= 0.0)
         continue;
-      left[j] -= step * rate[j];
-      if (left[j] <= bytes * 1e-12)
+      if (isinf(rate[j])) { /* nothing limits it: done at once (0 * INFINITY is NaN) */
         x[j] = now, running--;
+        continue;
+      }
+      left[j] -= step * rate[j];
+      if (left[j] <= (sizes ? sizes[j] : bytes) * 1e-12)
+        x[j] = then, running--;
     }
+    now = then;
   }
+}
+
+static double edge_latency(const struct gc_tree_input *in, int c, int n)
+{
+  return in->W ? in->W[(size_t)c * (size_t)in->k + (size_t)n] : in->uniform;
 }
 
 int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree *t,
@@ -126,14 +156,17 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
       return GC_MODEL_EINVAL;
   int n = t->n;
   int *bfs = malloc(sizeof(int) * (size_t)n);
-  double *scratch = malloc(sizeof(double) * (size_t)n * 5);
+  /* n + 1: a leader's children (at most n - 1) and its own cluster's broadcast. */
+  double *scratch = malloc(sizeof(double) * (size_t)(n + 1) * 8);
   if (!bfs || !scratch) {
     free(bfs);
     free(scratch);
     return GC_MODEL_ENOMEM;
   }
-  double *first = scratch, *cap = scratch + n, *left = scratch + 2 * n, *x = scratch + 3 * n,
-         *rate = scratch + 4 * n;
+  size_t n1 = (size_t)n + 1;
+  double *first = scratch, *cap = scratch + n1, *left = scratch + 2 * n1, *x = scratch + 3 * n1,
+         *rate = scratch + 4 * n1, *weight = scratch + 5 * n1, *release = scratch + 6 * n1,
+         *size = scratch + 7 * n1;
   double m = in->bw ? in->bytes : 0.0;
   double seg = in->segment > 0.0 && in->segment < m ? in->segment : m;
   gc_tree_bfs_order(t, bfs);
@@ -141,15 +174,29 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
   for (int h = 0; h < n; h++) {
     int c = bfs[h], start = t->child_start[c], nk = t->child_start[c + 1] - start;
     const int *kids = t->children + start;
+    for (int j = 0; j < nk; j++) {
+      cap[j] = gc_tree_edge_rate(in, c, kids[j]);
+      weight[j] = gc_model_rtt_weight(edge_latency(in, c, kids[j]));
+    }
     for (int j = 0; j < nk; j++)
-      cap[j] = in->bw ? in->bw[(size_t)c * (size_t)in->k + (size_t)kids[j]] : INFINITY;
+      release[j] = edge_latency(in, c, kids[j]), size[j] = m;
+    /* The leader's own cluster broadcast starts when it has the data too and leaves
+     * through the same interface: one more flow, of its sends' bytes, at its cluster's
+     * latency (so it weighs far more than the wide-area flows). */
+    int nf = nk;
+    if (in->local_sends && in->local_sends[c] > 0.0 && nk > 0) {
+      double a = in->local_latency ? in->local_latency[c] : 0.0;
+      cap[nf] = INFINITY, weight[nf] = gc_model_rtt_weight(a), release[nf] = a;
+      size[nf++] = in->local_sends[c] * m;
+    }
     if (m > 0.0)
-      fan_out(nk, cap, in->nic ? in->nic[c] : INFINITY, m, left, rate, x);
+      gc_model_fan_out(nf, cap, weight, release, in->nic ? in->nic[c] : INFINITY, m, size,
+                       left, rate, x);
     for (int j = 0; j < nk; j++) {
       int v = kids[j];
-      double w = in->W ? in->W[(size_t)c * (size_t)in->k + (size_t)v] : in->uniform;
+      double w = edge_latency(in, c, v);
       double post = j * in->send_gap + w + in->recv_overhead;
-      double xfer = m > 0.0 ? x[j] : 0.0, one = m > 0.0 ? xfer * seg / m : 0.0;
+      double xfer = m > 0.0 ? x[j] - release[j] : 0.0, one = m > 0.0 ? xfer * seg / m : 0.0;
       first[v] = first[c] + post + one;
       times[v] = fmax(first[v] + (xfer - one), times[c] + post + one);
     }

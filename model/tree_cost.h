@@ -11,6 +11,7 @@
 #ifndef GC_TREE_COST_H
 #define GC_TREE_COST_H
 
+#include <math.h>
 #include <stddef.h>
 
 struct gc_tree {
@@ -35,19 +36,39 @@ struct gc_tree_input {
   const double *nic; /* optional [k] bandwidth of each leader's network interface, bytes/s,
                         shared by all the sends it has in flight; NULL: unlimited */
   double segment;   /* bytes per pipeline segment; 0 (or >= bytes): the whole message */
+  const double *local_sends;   /* optional [k]: messages of `bytes` each leader sends itself
+                                  in its own cluster's broadcast (started on arrival, through
+                                  the same interface as its wide-area sends); NULL: none */
+  const double *local_latency; /* optional [k]: the latency of those local sends */
+  double window;    /* bytes one flow may have in flight (network.wan.window, a TCP
+                       window): a flow of latency W runs at most window / (2W); 0: no cap */
   const int *site;  /* optional [k] site of each cluster (equal numbers: one site), read
                        by the multilevel tree only; NULL: every cluster a site of its own */
 };
 
-/* Edge c -> n alone delivers lat(c,n) = W[c][n] (+ m/bw[c][n] with bandwidth) after its
- * send starts.  gap(c,n) = o_s+g (+ m/nic[c]) is what one more child costs its parent's
+/* The rate one flow c -> n may reach: bw[c][n], and no more than window / (2 W[c][n]) (a
+ * sender keeps at most one window in flight per round trip; SimGrid caps its flows the
+ * same way, network/TCP-gamma).  INFINITY without bandwidths. */
+static inline double gc_tree_edge_rate(const struct gc_tree_input *in, int c, int n)
+{
+  if (!in->bw)
+    return INFINITY;
+  double r = in->bw[(size_t)c * (size_t)in->k + (size_t)n];
+  double w = in->W ? in->W[(size_t)c * (size_t)in->k + (size_t)n] : (c == n ? 0.0 : in->uniform);
+  if (in->window > 0.0 && w > 0.0 && in->window / (2.0 * w) < r)
+    r = in->window / (2.0 * w);
+  return r;
+}
+
+/* Edge c -> n alone delivers lat(c,n) = W[c][n] (+ m / rate(c,n) with bandwidth) after
+ * its send starts.  gap(c,n) = o_s+g (+ m/nic[c]) is what one more child costs its parent's
  * interface: the tree builders charge it to the later siblings (the cost model itself,
  * gc_model_tree_arrivals, shares the interface exactly). */
 static inline double gc_tree_edge_lat(const struct gc_tree_input *in, int c, int n)
 {
   double w = in->W ? in->W[(size_t)c * (size_t)in->k + (size_t)n] : (c == n ? 0.0 : in->uniform);
   if (in->bw)
-    w += in->bytes / in->bw[(size_t)c * (size_t)in->k + (size_t)n];
+    w += in->bytes / gc_tree_edge_rate(in, c, n);
   return w;
 }
 
@@ -73,8 +94,9 @@ int gc_tree_bfs_order(const struct gc_tree *t, int *order);
  * 0 and, for the j-th child n of c (in sending order),
  *   T(n) = T(c) + (j-1)(o_s+g) + W[c][n] + x(c,n) + o_r
  * where x(c,n) is the time m bytes take when c sends to all its children at once, each
- * flow at most bw[c][n] and all of them sharing nic[c] max-min fairly (progressive
- * filling: a flow that finishes frees its share).  The executor (tree_exec.c) posts
+ * flow at most gc_tree_edge_rate(c,n) and all of them sharing nic[c] in proportion to
+ * 1 / W[c][n] (gc_model_fan_out: TCP's round-trip bias, as SimGrid shares a link; a
+ * flow that finishes frees its share).  The executor (tree_exec.c) posts
  * every send of a leader at once, so a later child waits only for the posting, not for
  * the earlier transfers; 001 Eq. 2 as published charges every child all (c-1) sends.
  * With segments of s bytes a leader forwards each segment as it arrives: the first

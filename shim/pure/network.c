@@ -10,6 +10,8 @@ void gc_network_free(struct gc_network *net)
   free(net->latency);
   free(net->bandwidth);
   free(net->nic);
+  free(net->local_sends);
+  free(net->local_alpha);
   free(net->aggregate);
   free(net->site);
   free(net->hetero);
@@ -28,6 +30,8 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
   net->bandwidth = malloc(sizeof(double) * (size_t)k * (size_t)k);
   net->site = malloc(sizeof(int) * (size_t)k);
   net->nic = malloc(sizeof(double) * (size_t)k);
+  net->local_sends = malloc(sizeof(double) * (size_t)k);
+  net->local_alpha = malloc(sizeof(double) * (size_t)k);
   net->hetero = calloc((size_t)k, sizeof *net->hetero);
   net->proc_C = malloc(sizeof(double) * (size_t)layout->size);
   net->proc_t = malloc(sizeof(double) * (size_t)layout->size);
@@ -35,7 +39,8 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
     gc_network_free(net);
     return -1;
   }
-  if (!net->lan || !net->latency || !net->bandwidth || !net->site || !net->nic || !net->hetero ||
+  if (!net->lan || !net->latency || !net->bandwidth || !net->site || !net->nic ||
+      !net->local_sends || !net->local_alpha || !net->hetero ||
       !net->proc_C || !net->proc_t) {
     gc_network_free(net);
     return -1;
@@ -44,6 +49,10 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
     int ga = layout->global_id[a];
     net->lan[a] = *gc_config_lan(cfg, ga);
     net->nic[a] = net->lan[a].beta > 0 ? 1.0 / net->lan[a].beta : INFINITY;
+    net->local_alpha[a] = net->lan[a].alpha;
+    net->local_sends[a] = 0;
+    for (int n = 1; n < layout->cluster_size[a]; n <<= 1)
+      net->local_sends[a]++;
     const char *site = gc_config_site(cfg, ga);
     net->site[a] = a;
     for (int b = 0; site[0] && b < a; b++)
@@ -69,8 +78,9 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
   }
   net->segment = cfg->bcast_segment;
   net->pairwise = cfg->alltoall_pairwise;
+  net->eager = cfg->bcast_eager;
   net->grid = (struct gc_model_grid){k, layout->cluster_size, net->lan, net->latency,
-                                     net->bandwidth, net->aggregate};
+                                     net->bandwidth, net->aggregate, cfg->wan_window};
   return 0;
 }
 

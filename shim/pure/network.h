@@ -21,6 +21,11 @@ struct gc_network {
                                 (INFINITY when beta is 0), shared by all its flows */
   double pairwise;           /* alltoall.native_pairwise: block bytes from which the MPI
                                 library's own all-to-all is a pairwise exchange */
+  double *local_sends;       /* [k] ceil(log2 cluster size): messages a leader sends itself
+                                in its cluster's binomial broadcast */
+  double *local_alpha;       /* [k] lan[c].alpha, the latency of those messages */
+  double eager;              /* bcast.native_eager: below it the MPI library's broadcast
+                                posts a parent's sends at once (binomial-grid) */
   double segment;            /* bcast.segment: bytes per pipeline segment of the tree
                                 broadcasts, 0 when whole (the tree model pipelines too) */
   int *site;                 /* [k] site of each cluster: the lowest local cluster of the same

@@ -10,8 +10,9 @@
 #      must be within 10% of the run for: one message inside and across (every size), the
 #      contention signature where the network saturates (64 KiB and up), the native
 #      all-to-all across the shared backbone from 16 KiB (linear-grid, with
-#      network.wan.aggregate). LG is printed, not asserted (lg-backbone is judged by make
-#      bench-auto).
+#      network.wan.aggregate), LG from 256 KiB (lg-backbone; at 16 KiB it is within 10%
+#      too, +5%, but at 64 KiB +11%: the model runs LG's two phases one after the other
+#      where the run overlaps them, so 16 and 64 KiB are printed, not asserted).
 #   BUILD=build SMPIRUN=smpirun test/smpi/calibrate-loop.sh
 set -u
 cd "$(dirname "$0")/../.."
@@ -91,11 +92,11 @@ run cal.hosts alltoall_bench GRIDCOLL_ALLTOALL lg 16384 1048576 4 >a5; predict l
   compare "one message across (wide area, one flow)" 0 a2 p2
   compare "all-to-all of 8 in one cluster (signature)" 65536 a3 p3
   compare "native all-to-all 8+8 (linear-grid, backbone)" 16384 a4 p4
-  compare "lg all-to-all 8+8 (lg-backbone)" 99999999 a5 p5
+  compare "lg all-to-all 8+8 (lg-backbone)" 262144 a5 p5
 } >results
 cat results
 passed=$(grep -c '^PASS' results)
 failed=$(grep -c '^FAIL' results)
-[ "$passed" -ge 13 ] || { echo "FAIL calibrate-loop: only $passed comparisons ran"; failed=$((failed + 1)); }
+[ "$passed" -ge 15 ] || { echo "FAIL calibrate-loop: only $passed comparisons ran"; failed=$((failed + 1)); }
 echo "smpi calibrate-loop: $passed passed, $failed failed ($((SECONDS - start)) s)"
 [ "$failed" = 0 ]

@@ -82,6 +82,22 @@ START_TEST(defaults) {
   ck_assert_str_eq(cfg.bcast_algorithm, "auto");
   ck_assert(cfg.log_file == NULL && cfg.log_mode == GC_LOG_SYNC && cfg.log_summary == -1);
   ck_assert(cfg.summary_file == NULL && cfg.log_candidates == 0 && cfg.path == NULL);
+  /* Linux's tcp_wmem maximum (SimGrid's TCP-gamma) and SMPI's detached-send threshold. */
+  ck_assert(cfg.wan_window == 4194304 && cfg.bcast_eager == 65536);
+}
+END_TEST
+
+/* network.wan.window and bcast.native_eager: byte sizes, 0 allowed (no cap; every send
+ * waits for its transfer), part of the hash every rank compares. */
+START_TEST(window_and_eager) {
+  unsigned long long h0 = gc_config_hash(&cfg);
+  ck_assert_msg(load("network = { wan = { window = \"1 MiB\"; }; };\nbcast = { native_eager = \"128 KiB\"; };\n") == 0, "%s", err);
+  ck_assert(cfg.wan_window == 1048576 && cfg.bcast_eager == 131072);
+  ck_assert(gc_config_hash(&cfg) != h0);
+  ck_assert_msg(load("network = { wan = { window = 0; }; };\nbcast = { native_eager = 0; };\n") == 0, "%s", err);
+  ck_assert(cfg.wan_window == 0 && cfg.bcast_eager == 0);
+  load_fails("network = { wan = { window = -1; }; };", 1, "network.wan.window", "got -1");
+  load_fails("bcast = { native_eager = \"fast\"; };", 1, "bcast.native_eager", "got \"fast\"");
 }
 END_TEST
 
@@ -673,6 +689,7 @@ static Suite *config_suite(void) {
   tcase_add_checked_fixture(core, setup, teardown);
   tcase_add_checked_fixture(limits, setup, teardown);
   tcase_add_test(core, defaults);
+  tcase_add_test(core, window_and_eager);
   tcase_add_test(core, full_example);
   tcase_add_test(core, alltoallv_algorithm);
   tcase_add_test(core, variants);

@@ -72,8 +72,12 @@ START_TEST(network_follows_local_numbering) {
   /* The grid the models read: binomial-grid from rank 0 sends to rank 2 first (cluster 1,
    * across: latency + m/bandwidth), then to rank 1 (inside: alpha + m*beta). */
   double t;
-  ck_assert_int_eq(gc_model_bcast_binomial_grid(&net.grid, 3, 0, l.cluster_of, 2000000, &t), 0);
-  ck_assert(fabs(t - (7e-3 + 1e-3 + 10e-6 + 2e6 * cfg.lan.beta)) < 1e-15);
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&net.grid, 3, 0, l.cluster_of, 2000000,
+                                                net.eager, &t), 0);
+  /* 2 MB is above bcast.native_eager (64 KiB): the sends follow one another; the one
+   * across runs at the 4 MiB window per 14 ms round trip, below the 2e9 B/s link. */
+  ck_assert(net.eager == 65536 && net.grid.window == 4194304);
+  ck_assert(fabs(t - (7e-3 + 2e6 / (4194304 / 14e-3) + 10e-6 + 2e6 * cfg.lan.beta)) < 1e-15);
   ck_assert(net.grid.k == 2 && net.grid.size[0] == 2 && net.grid.size[1] == 1);
   gc_network_free(&net);
   gc_layout_free(&l);

@@ -45,12 +45,12 @@ START_TEST(binomial_grid_core)
   double t;
   /* Root 0 (relative = absolute): 0 sends to 4 (inside, 2), to 2 (across, 2 + 20 = 22),
    * to 1 (inside, 24), one after the other; 2 then sends to 3 (inside, 22 + 2 = 24 us). */
-  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 0, where5, 1000, &t), 0);
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 0, where5, 1000, 0, &t), 0);
   ck_assert_rel(t, 24e-6, REL);
   /* Root 2: relative v -> rank (v + 2) % 5 = 2, 3, 4, 0, 1.  v0 (cluster 1) sends to v4
    * (rank 1, across: 20), v2 (rank 4, across: 40), v1 (rank 3, inside: 42); v2 sends to v3
    * (rank 0, inside: 40 + 2 = 42 us). */
-  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 2, where5, 1000, &t), 0);
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 2, where5, 1000, 0, &t), 0);
   ck_assert_rel(t, 42e-6, REL);
 }
 END_TEST
@@ -61,17 +61,137 @@ START_TEST(binomial_grid_limits)
   struct gc_model_grid g = {.k = 2, .size = size2, .lan = lans, .wan_latency = lat2,
                             .wan_bandwidth = bw2};
   double t = -1;
-  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 1, 0, where5, 1000, &t), 0);
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 1, 0, where5, 1000, 65536, &t), 0);
   ck_assert_rel(t, 0, 0); /* one rank: nothing to send */
   t = -1;
-  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 5, where5, 1, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 0, NULL, 1, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 0, 0, where5, 1, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 5, where5, 1, 65536, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 0, NULL, 1, 65536, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 0, 0, where5, 1, 65536, &t), GC_MODEL_EINVAL);
   int far[5] = {0, 0, 2, 1, 0}; /* a cluster the grid does not have */
-  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 0, far, 1, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(gc_model_bcast_binomial_grid(NULL, 5, 0, where5, 1, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 0, where5, 1, NULL), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 0, far, 1, 65536, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(NULL, 5, 0, where5, 1, 65536, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 0, where5, 1, 65536, NULL), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 0, where5, 1, NAN, &t), GC_MODEL_EINVAL);
   ck_assert_rel(t, -1, 0);
+}
+END_TEST
+
+/* binomial-grid below the eager size: a parent's sends all leave at once (MPI_Send
+ * returns before the transfer, SMPI's detached sends), so its later children do not wait
+ * for the earlier children's latencies. */
+START_TEST(binomial_grid_eager)
+{
+  /* 3 ranks in 3 clusters, no size term: root 0 sends to rank 2 (mask 2, 10 ms away),
+   * then to rank 1 (mask 1, 30 ms away). */
+  static const int size3[3] = {1, 1, 1}, where3[3] = {0, 1, 2};
+  static const double lat3[9] = {0, 30e-3, 10e-3, 30e-3, 0, 10e-3, 10e-3, 10e-3, 0};
+  static const double bw3[9] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY,
+                                INFINITY, INFINITY, INFINITY, INFINITY};
+  struct gc_lan free_lan = {.alpha = 1e-6, .beta = 0, .gamma = 1};
+  struct gc_lan lans3[3] = {free_lan, free_lan, free_lan};
+  struct gc_model_grid g = {.k = 3, .size = size3, .lan = lans3, .wan_latency = lat3,
+                            .wan_bandwidth = bw3};
+  double t;
+  /* Eager (1 KiB < 64 KiB): rank 2 at 10 ms, rank 1 at 30 ms, both sends posted at 0. */
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 3, 0, where3, 1024, 65536, &t), 0);
+  ck_assert_rel(t, 30e-3, REL);
+  /* From the eager size on the send to rank 1 waits for the one to rank 2: 10 + 30 ms. */
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 3, 0, where3, 65536, 65536, &t), 0);
+  ck_assert_rel(t, 40e-3, REL);
+
+  /* where5 again (inside 1 us + 1 ns/B, across 10 us + 10 ns/B), m = 1000 posted: root 0's
+   * flows pay their latencies, then share its 1e9 B/s interface: the two inside ones from
+   * 1 us at 5e8 B/s each, done at 3 us; the one across from 10 us alone at its 1e8 B/s,
+   * done at 20 us.  Rank 2 sends to rank 3 alone: 20 + 1 + 1 = 22 us (24 us with the
+   * sends one after the other, binomial_grid_core). */
+  struct gc_lan lans[2] = {lan_bg, lan_bg};
+  struct gc_model_grid g5 = {.k = 2, .size = size2, .lan = lans, .wan_latency = lat2,
+                             .wan_bandwidth = bw2};
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g5, 5, 0, where5, 1000, 65536, &t), 0);
+  ck_assert_rel(t, 22e-6, REL);
+}
+END_TEST
+
+/* The tree's edges of one level between the same two clusters run at about the same time
+ * and share the link between them. */
+START_TEST(binomial_grid_link_share)
+{
+  /* 4 ranks in clusters {0, 1, 0, 1}, nothing inside costs anything; across: latency 1,
+   * a link of 1 byte/s each way; m = 2 from the eager size on.  Root 0 sends to 2 (mask
+   * 2, inside: at 0), then to 1 (mask 1, across); 2 sends to 3 (mask 1, across) at the
+   * same time: the two share the link, 2 bytes at 1/2 each: 1 + 4 = 5 (alone: 1 + 2). */
+  static const int size22[2] = {2, 2}, where4[4] = {0, 1, 0, 1};
+  static const double lat1[4] = {0, 1, 1, 0}, bw1[4] = {INFINITY, 1, 1, INFINITY};
+  struct gc_lan free_lan = {.alpha = 0, .beta = 0, .gamma = 1};
+  struct gc_lan lans[2] = {free_lan, free_lan};
+  struct gc_model_grid g = {.k = 2, .size = size22, .lan = lans, .wan_latency = lat1,
+                            .wan_bandwidth = bw1};
+  double t;
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 4, 0, where4, 2, 0, &t), 0);
+  ck_assert_rel(t, 5, REL);
+  /* Clusters {0, 0, 1, 1}: one edge across (0 -> 2, mask 2), alone on the link: 1 + 2. */
+  static const int block4[4] = {0, 0, 1, 1};
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 4, 0, block4, 2, 0, &t), 0);
+  ck_assert_rel(t, 3, REL);
+}
+END_TEST
+
+/* A flow keeps at most one window in flight per round trip (network.wan.window): across
+ * 10 ms, a 1e6-byte window allows 1e6 / 20e-3 = 5e7 B/s, below the 1e8 B/s link. */
+START_TEST(binomial_grid_window)
+{
+  struct gc_lan lans[2] = {lan_bg, lan_bg};
+  static const double lat10[4] = {0, 10e-3, 10e-3, 0};
+  struct gc_model_grid g = {.k = 2, .size = size2, .lan = lans, .wan_latency = lat10,
+                            .wan_bandwidth = bw2, .window = 1e6};
+  double t;
+  /* Root 2 (cluster 1), m = 1e6 from the eager size on: to rank 1 (v4, across: 10 ms +
+   * 1e6 / 5e7 = 30 ms), rank 4 (v2, across: 60 ms), rank 3 (v1, inside: 60 + 1.001 ms);
+   * v2 (rank 4) to rank 0 (inside: 60 + 1.001 ms). */
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 2, where5, 1000000, 0, &t), 0);
+  ck_assert_rel(t, 61.001e-3, REL);
+  g.window = 0; /* no cap: 10 + 10 ms per message across */
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 5, 2, where5, 1000000, 0, &t), 0);
+  ck_assert_rel(t, 41.001e-3, REL);
+}
+END_TEST
+
+/* tree-nic-fanout: a leader's flows share its interface in proportion to 1/latency (TCP's
+ * round-trip bias, SimGrid's sharing), and one flow runs at most window / (2W). */
+START_TEST(tree_window_and_rtt_share)
+{
+  /* Root 0 sends to 1 (W 1) and 2 (W 3), units of seconds and bytes, m = 4, interface 1
+   * B/s, links unlimited.  Each flow pays its latency first: flow 1 alone from 1 to 3 (2
+   * bytes); then weights 1 and 1/3, shares 0.75 and 0.25: flow 1 sends its other 2 bytes
+   * in 8/3, ending at 17/3, when flow 2 has sent 2/3; alone, flow 2 sends its other 10/3
+   * at 1: ends at 9.  T1 = 17/3, T2 = 9 (an even share would give T1 = 7). */
+  static int par[3] = {-1, 0, 0}, cs[4] = {0, 2, 2, 2}, ch[2] = {1, 2};
+  static const double W3[9] = {0, 1, 3, 1, 0, 1, 3, 1, 0};
+  static const double bwinf[9] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY,
+                                  INFINITY, INFINITY, INFINITY, INFINITY};
+  static const double nic1[3] = {1, 1, 1};
+  struct gc_tree tr = {.n = 3, .root = 0, .parent = par, .child_start = cs, .children = ch};
+  struct gc_tree_input in = {.k = 3, .root = 0, .W = W3, .bw = bwinf, .bytes = 4, .nic = nic1};
+  double times[3];
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert_rel(times[1], 17.0 / 3, REL);
+  ck_assert_rel(times[2], 9, REL);
+  /* A window of 0.5 B: flow 1 runs at most 0.5 / 2 = 1/4 B/s, flow 2 at 0.5 / 6 = 1/12,
+   * both below their shares: flow 1 ends at 1 + 16 = 17, flow 2 at 3 + 48 = 51, as each
+   * edge alone costs the builders (W + m / rate). */
+  in.window = 0.5;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert_rel(times[1], 17, REL);
+  ck_assert_rel(times[2], 51, REL);
+  ck_assert_rel(gc_tree_edge_lat(&in, 0, 2), 51, REL);
+  ck_assert_rel(gc_tree_edge_rate(&in, 0, 2), 1.0 / 12, REL);
+  /* The leader's own cluster broadcast leaves through the same interface: its 2 sends of
+   * 4 bytes (latency 0.5, so weight 2) take the larger share from 0.5 on, and both
+   * children get the data later than the 17/3 and 9 above. */
+  static const double sends[3] = {2, 0, 0}, alpha[3] = {0.5, 0.5, 0.5};
+  in.window = 0, in.local_sends = sends, in.local_latency = alpha;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert(times[1] > 17.0 / 3 + 1 && times[2] > 9 + 1);
 }
 END_TEST
 
@@ -125,22 +245,20 @@ START_TEST(tree_core)
   in.bw = bw, in.bytes = 500;
   ck_assert_int_eq(gc_model_tree_leaders(&in, &tr, &t), 0);
   ck_assert_rel(t, 24, REL);
-  /* Interfaces of 1000 bytes/s: 0's two sends share it, 500 bytes/s each, 1 s apiece:
-   * T1 = 10 + 1 + 0.5 = 11.5, T2 = 3 + 20 + 1 + 0.5 = 24.5; 1 sends alone to 3:
-   * T3 = 11.5 + 5 + 0.5 + 0.5 = 17.5 -> 24.5. */
+  /* Interfaces of 1000 bytes/s: each flow pays its latency before it sends, 0 -> 1 from
+   * 10 to 10.5 s, 0 -> 2 from 20 to 20.5: they never share the interface.  T1 = 11, T2 =
+   * 24, T3 = 17 (tree_window_and_rtt_share has flows that overlap). */
   double nic[4] = {1000, 1000, 1000, 1000};
   in.nic = nic;
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
-  ck_assert_rel(times[1], 11.5, REL);
-  ck_assert_rel(times[2], 24.5, REL);
-  ck_assert_rel(times[3], 17.5, REL);
-  /* Edge 0 -> 2 capped at 200 bytes/s: the fair share 500 is above it, so 0 -> 2 runs at
-   * 200 and 0 -> 1 takes the other 800 until it ends at 0.625 s; 0 -> 2 then has 375 of
-   * its 500 bytes left at its cap: 1.875 s more, x = 2.5 s.  T1 = 10 + 0.625 + 0.5 =
-   * 11.125, T2 = 3 + 20 + 2.5 + 0.5 = 26. */
+  ck_assert_rel(times[1], 11, REL);
+  ck_assert_rel(times[2], 24, REL);
+  ck_assert_rel(times[3], 17, REL);
+  /* Edge 0 -> 2 capped at 200 bytes/s: 2.5 s for its 500 bytes.  T1 = 11, T2 = 3 + 20 +
+   * 2.5 + 0.5 = 26. */
   bw[2] = 200;
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
-  ck_assert_rel(times[1], 11.125, REL);
+  ck_assert_rel(times[1], 11, REL);
   ck_assert_rel(times[2], 26, REL);
   /* Segments of 100 bytes (5 of them), interfaces unlimited, every edge 1000 bytes/s: a
    * segment takes 0.1 s an edge.  T1 = 10 + 0.5 + 0.5 = 11 (first segment at 10.6);
@@ -243,6 +361,10 @@ int main(void)
   TCase *core = tcase_create("core"), *limits = tcase_create("limits");
   tcase_add_test(core, binomial_core);
   tcase_add_test(core, binomial_grid_core);
+  tcase_add_test(core, binomial_grid_eager);
+  tcase_add_test(core, binomial_grid_window);
+  tcase_add_test(core, binomial_grid_link_share);
+  tcase_add_test(core, tree_window_and_rtt_share);
   tcase_add_test(core, tree_core);
   tcase_add_test(core, tree_reduces_to_eq3_eq4);
   tcase_add_test(limits, binomial_limits);

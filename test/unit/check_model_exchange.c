@@ -46,6 +46,41 @@ START_TEST(linear_core)
 }
 END_TEST
 
+/* Latency and link paired per cluster pair (gen8's shape): the most loaded link is a short
+ * one.  Clusters of 1, 4 and 4; latency 10 from cluster 0, 2 between 1 and 2; every link
+ * 1 byte/s each way; alpha 1, an interface of 100 bytes/s (beta 0.01); m = 1. */
+START_TEST(linear_pairs)
+{
+  static const int size3[3] = {1, 4, 4};
+  static const double lat9[9] = {0, 10, 10, 10, 0, 2, 10, 2, 0};
+  static const double bw9[9] = {INFINITY, 1, 1, 1, INFINITY, 1, 1, 1, INFINITY};
+  struct gc_lan fast[3] = {{1, 0.01, 1, 0, 0}, {1, 0.01, 1, 0, 0}, {1, 0.01, 1, 0, 0}};
+  struct gc_model_grid g = {.k = 3, .size = size3, .lan = fast, .wan_latency = lat9,
+                            .wan_bandwidth = bw9};
+  double t;
+  /* Cluster 1: to 0, 10 + 4*1*1/1 = 14; to 2, max(2, local 3*0.01) + 16 = 18: 1 + 18 = 19
+   * (the largest latency plus the largest link would say 1 + 10 + 16 = 27).  Cluster 0:
+   * 1 + 10 + 4 = 15. */
+  ck_assert_int_eq(gc_model_linear_grid(&g, 1, &t), 0);
+  ck_assert_rel(t, 19, REL);
+  /* LG, phase 1: cluster 0 (A of both pairs) keeps 4 + 4, holds nothing to send; 1 and 2
+   * (B to 0, A to each other: keep 1 + 1) send 8 - 2 = 6 blocks: 1 + 0.06.  Phase 2, from
+   * cluster 1: to 0 it sends 1 message of 1 byte (10 + 4*1/1 = 14), to 2 one of 4 bytes
+   * (2 + max(16 / 1, 4 / 1) = 18): 1 + 18 = 19.  T = 1.06 + 19. */
+  ck_assert_int_eq(gc_model_lg_backbone(&g, 1, &t), 0);
+  ck_assert_rel(t, 20.06, REL);
+  /* A window of 20 bytes: across 10 (round trip 20) one flow runs at most 1 byte/s, as
+   * fast as the link: unchanged; a window of 2 caps it at 0.1: cluster 1's message to 0
+   * takes 10 + 1/0.1 = 20 (linear-grid: 1 + 20 = 21). */
+  g.window = 20;
+  ck_assert_int_eq(gc_model_linear_grid(&g, 1, &t), 0);
+  ck_assert_rel(t, 19, REL);
+  g.window = 2;
+  ck_assert_int_eq(gc_model_linear_grid(&g, 1, &t), 0);
+  ck_assert_rel(t, 21, REL);
+}
+END_TEST
+
 START_TEST(pairwise_core)
 {
   double t;
@@ -114,6 +149,7 @@ int main(void)
   Suite *s = suite_create("model_exchange");
   TCase *core = tcase_create("core"), *limits = tcase_create("limits");
   tcase_add_test(core, linear_core);
+  tcase_add_test(core, linear_pairs);
   tcase_add_test(core, pairwise_core);
   tcase_add_test(core, lg_core);
   tcase_add_test(limits, exchange_limits);

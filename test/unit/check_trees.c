@@ -242,11 +242,19 @@ START_TEST(cost_by_hand)
   in.bytes = 1e6;
   /* Unlimited interfaces: T2 = 20+10+.5 = 30.5 ms, T1 = 1 + 10+10+.5 = 21.5 ms. */
   ck_assert_double_eq_tol(leaders_time(&in, &t), 0.0305, 1e-12);
-  /* A 100 MB/s interface at the root: the two transfers share it, 20 ms each:
-   * T2 = 20+20+.5 = 40.5 ms, T1 = 1 + 10+20+.5 = 31.5 ms. */
+  /* A 100 MB/s interface at the root: each flow pays its latency first, 0 -> 1 sends from
+   * 10 to 20 ms, 0 -> 2 from 20 to 30 ms: no overlap, T2 = 30.5 ms again.  At 50 MB/s
+   * they overlap: 0 -> 1 sends 0.5 MB by 20 ms, then the two share the interface by
+   * 1/latency (2/3 and 1/3): 0 -> 1 ends at 35 ms, 0 -> 2 has 0.75 MB left then, at 50
+   * MB/s: ends at 50 ms.  T2 = 50.5 ms, T1 = 1 + 35 + .5 = 36.5 ms. */
   double nic[3] = {1e8, 1e8, 1e8};
   in.nic = nic;
-  ck_assert_double_eq_tol(leaders_time(&in, &t), 0.0405, 1e-12);
+  ck_assert_double_eq_tol(leaders_time(&in, &t), 0.0305, 1e-12);
+  nic[0] = 5e7;
+  double T2[3];
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &t, T2), 0);
+  ck_assert_double_eq_tol(T2[2], 0.0505, 1e-12);
+  ck_assert_double_eq_tol(T2[1], 0.0365, 1e-12);
   gc_tree_free(&t);
 }
 END_TEST

@@ -464,13 +464,15 @@ int gc_config_write(FILE *f, const struct gc_config *cfg, const char *header)
     write_matrix(f, "latency", cfg->wan_latency, cfg->nclusters, "s");
     write_matrix(f, "bandwidth", cfg->wan_bandwidth, cfg->nclusters, "B/s");
     write_matrix(f, "aggregate", cfg->wan_aggregate, cfg->nclusters, "B/s");
+    fprintf(f, "    window = \"%.17g B\";\n", cfg->wan_window);
     fprintf(f, "  };\n");
   }
   fprintf(f, "};\nalltoall = { algorithm = ");
   write_string(f, cfg->alltoall_algorithm);
   fprintf(f, "; };\nbcast = { algorithm = ");
   write_string(f, cfg->bcast_algorithm);
-  fprintf(f, "; segment = \"%.17g B\"; };\n", cfg->bcast_segment);
+  fprintf(f, "; segment = \"%.17g B\"; native_eager = \"%.17g B\"; };\n", cfg->bcast_segment,
+          cfg->bcast_eager);
   fprintf(f, "log = { file = ");
   write_string(f, cfg->log_file ? cfg->log_file : "");
   fprintf(f, "; mode = \"%s\";", cfg->log_mode == GC_LOG_LOCAL ? "local" : "sync");

@@ -20,6 +20,9 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
       .bytes = m,
       .nic = net->nic,
       .segment = net->segment,
+      .window = net->grid.window,
+      .local_sends = net->local_sends,
+      .local_latency = net->local_alpha,
       .site = net->site,
   };
 }
@@ -100,7 +103,7 @@ double gc_bcast_native_predict(const struct gc_network *net, const struct gc_lay
   } else {
     *model = gc_model_name(GC_MODEL_BINOMIAL_GRID);
     if (gc_model_bcast_binomial_grid(&net->grid, layout->size, root, layout->cluster_of,
-                                     (size_t)m, &t) != 0)
+                                     (size_t)m, net->eager, &t) != 0)
       t = -1;
   }
   return t;
