@@ -154,7 +154,7 @@ TOOLS_DEPS := python3-matplotlib
 
 # The two commands of the README: both install what is missing first.
 check:
-	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS) $(SMPI_DEPS) $(OPENMPI_DEPS)" scripts/deps.sh
+	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS) $(SMPI_DEPS) $(OPENMPI_DEPS) $(CLIENT_DEPS)" scripts/deps.sh
 	$(MAKE) all
 	$(MAKE) check-unit
 	$(MAKE) check-fuzz-regress
