@@ -7,8 +7,9 @@
  * per-cluster-pair byte totals of the last LG-v call, which LG-v spreads for nothing
  * (each cluster's row rides on its wide messages: alltoallv.h, lgv.c). It predicts both
  * algorithms on that matrix (model/alltoallv.c) and takes the faster:
- *   - nothing learnt yet: both are predicted on empty blocks (latency only); they tie
- *     (both pay the wide-area latency once) and a tie keeps the library's own exchange;
+ *   - nothing learnt yet: both are predicted on empty blocks (latency only): both pay
+ *     the wide-area latency once, LG-v its local size messages too, so the library's own
+ *     exchange runs;
  *   - learnt: the models on the last matrix, the bet that an application repeats its
  *     exchange (an FFT's transposes, a solver's halo) as the predictions' learning does;
  *   - the matrix is forgotten after GC_ALLTOALLV_FORGET calls without an LG-v run (a
