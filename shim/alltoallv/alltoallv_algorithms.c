@@ -12,8 +12,9 @@ int gc_alltoallv_lg_applies(const struct gc_layout *layout)
 
 /* "linear-grid-v": the library's exchange posted at once, latency paid once, each pair's
  * total over its shared link (model/alltoallv.c). MPICH's alltoallv (scattered, in batches
- * of MPIR_CVAR_ALLTOALL_THROTTLE) and SMPI's default run so; Open MPI 4.1's tuned default
- * is pairwise, which no model here describes yet for variable counts. */
+ * of MPIR_CVAR_ALLTOALL_THROTTLE) and SMPI's default run so, as Open MPI's basic linear;
+ * Open MPI's tuned decision runs pairwise on some communicator sizes (by size alone), which
+ * no model here describes yet for variable counts. */
 double gc_alltoallv_native_predict(const struct gc_network *net, const struct gc_layout *layout,
                                    const double *bytes, const char **model)
 {
