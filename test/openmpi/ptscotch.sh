@@ -10,9 +10,11 @@
 # the one-cluster ones, where LG-v does not apply), every rank logging the same choice.
 set -u
 OPENMPI_BUILD=${OPENMPI_BUILD:-build/openmpi}
+# shellcheck disable=SC2034 # read by scripts/launcher.sh
 MPIEXEC=mpirun.openmpi
 ROOT=$(realpath "$(dirname "$0")/../..")
 LIB=$(realpath "$OPENMPI_BUILD/libgridcoll-openmpi.so")
+# shellcheck disable=SC1091 # sourced; checked on its own
 . "$ROOT/scripts/launcher.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
