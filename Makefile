@@ -175,7 +175,7 @@ LINT_DEPS  := cppcheck
 
 # The two commands of the README: both install what is missing first.
 check:
-	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS) $(LINT_DEPS) $(SMPI_DEPS) $(OPENMPI_DEPS)" scripts/deps.sh
+	GRIDCOLL_DEPS_EXTRA="$(TOOLS_DEPS) $(LINT_DEPS) $(SMPI_DEPS) $(OPENMPI_DEPS) $(CLIENT_DEPS)" scripts/deps.sh
 	$(MAKE) all
 	$(MAKE) lint
 	$(MAKE) check-unit

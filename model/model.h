@@ -42,8 +42,8 @@ enum gc_model_id {
   GC_MODEL_LINEAR_GRID,       /* gc_model_linear_grid: native, posted at once */
   GC_MODEL_PAIRWISE_GRID,     /* gc_model_pairwise_grid: native, pairwise steps */
   GC_MODEL_LG_BACKBONE,       /* gc_model_lg_backbone: LG, shared links, staged bytes */
-  GC_MODEL_NAIVE_GRID_V,      /* gc_model_naive_grid_v: 000 Eq. 6, per-pair byte totals */
-  GC_MODEL_LGV_GRID,          /* gc_model_lgv_grid: LG-v, per-pair byte totals */
+  GC_MODEL_LINEAR_GRID_V,     /* gc_model_linear_grid_v: native alltoallv, posted at once */
+  GC_MODEL_LGV_BACKBONE,      /* gc_model_lgv_backbone: LG-v, shared links, staged bytes */
   GC_MODEL_LAST
 };
 
@@ -105,10 +105,10 @@ int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t);
 /* ---- all-to-all with variable counts across clusters (alltoallv.c) ---------------- */
 /* bytes[c*k + d]: what all ranks of cluster c send to all ranks of cluster d, in total
  * (the diagonal: inside c), each finite and >= 0. */
-/* Native MPI_Alltoallv: 000 Eq. 6 with each pair's average block. */
-int gc_model_naive_grid_v(const struct gc_model_grid *g, const double *bytes, double *t);
-/* LG-v (shim/alltoallv/pure/lgv_schedule.h): LG's rounds with each pair's average message. */
-int gc_model_lgv_grid(const struct gc_model_grid *g, const double *bytes, double *t);
+/* Native MPI_Alltoallv posted at once: linear-grid on each process's even share. */
+int gc_model_linear_grid_v(const struct gc_model_grid *g, const double *bytes, double *t);
+/* LG-v (shim/alltoallv/pure/lgv_schedule.h): lg-backbone on each pair's average block. */
+int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, double *t);
 
 /* ---- broadcast (bcast.c; trees over clusters in tree_cost.h) ------------------------ */
 /* Binomial tree, Hockney: ceil(log2 P)*(alpha + m*beta). */

@@ -42,14 +42,16 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
                             .desc = "alpha + staged bytes*beta, then alpha + max(NIC fed "
                                     "as latencies release its flows, max over pairs of "
                                     "W + a*b*m/bw)"},
-  [GC_MODEL_NAIVE_GRID_V] = {.id = GC_MODEL_NAIVE_GRID_V, .name = "naive-grid-v",
-                             .source = "000 Eq. 6, variable counts",
-                             .desc = "native alltoallv: Eq. 6 with each cluster pair's "
-                                     "average block"},
-  [GC_MODEL_LGV_GRID] = {.id = GC_MODEL_LGV_GRID, .name = "lgv-grid",
-                         .source = "000 Eq. 7, variable counts",
-                         .desc = "LG-v: local (n_c-1) messages of row/n_c^2 + ceil(b/a) "
-                                 "rounds of each pair's average message"},
+  [GC_MODEL_LINEAR_GRID_V] = {.id = GC_MODEL_LINEAR_GRID_V, .name = "linear-grid-v",
+                              .source = "linear-grid, variable counts",
+                              .desc = "native alltoallv posted at once: alpha + max(local "
+                                      "bytes*beta*gamma, W) + max(remote bytes*beta, pair "
+                                      "total/bw), each process's even share"},
+  [GC_MODEL_LGV_BACKBONE] = {.id = GC_MODEL_LGV_BACKBONE, .name = "lgv-backbone",
+                             .source = "lg-backbone, variable counts",
+                             .desc = "LG-v: alpha + staged bytes*beta*gamma, then alpha + W + "
+                                     "max(pair total/bw, bytes*beta), each pair's average "
+                                     "block"},
 };
 
 const struct gc_model_info *gc_model_info(enum gc_model_id id)

@@ -42,6 +42,7 @@ def main(out):
         results.append({"layout": layout, "pattern": pattern, "m": m, "lg_s": lg, "auto_s": auto,
                         "best_native_s": best, "best_native": name, "native_over_lg": ratio,
                         "alltoall_lg_s": a2a_lg, "alltoall_pair_s": a2a_pair})
+    model_errors(out, t)
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(results[0].keys()) if results else ["layout"])
         w.writeheader()
@@ -71,6 +72,43 @@ def main(out):
     fig.tight_layout()
     fig.savefig(os.path.join(out, "alltoallv.png"), dpi=100)
     print("bench-alltoallv: wrote", os.path.join(out, "alltoallv.png"))
+
+
+def model_errors(out, t):
+    """Each model against the run it describes, from the lg runs' logs (log-LAYOUT-lg.csv,
+    rank 0, every algorithm's prediction): the bench makes a warm-up call and then the
+    timed ones for every mean block size and pattern, in that order, so the last record of
+    each group predicted on the matrix LG-v learnt from the same pattern. lgv-backbone is
+    compared with lg's time, linear-grid-v with SMPI's default alltoallv (posted at once).
+    auto's pick is the faster prediction, ties to the library's own."""
+    patterns = ("uniform", "skewed", "fft")
+    for layout in sorted({k[0] for k in t}):
+        path = os.path.join(out, "log-%s-lg.csv" % layout)
+        if not os.path.exists(path):
+            continue
+        recs = [r for r in csv.DictReader(open(path)) if r["op"] == "alltoallv"]
+        sizes = sorted({k[4] for k in t if k[0] == layout and k[2] == "alltoallv"})
+        if not sizes or len(recs) % (len(sizes) * len(patterns)):
+            print("bench-alltoallv: %s: %d alltoallv records, not a whole number of groups" % (path, len(recs)))
+            continue
+        per = len(recs) // (len(sizes) * len(patterns))
+        print("\n%s: model error (predicted/simulated - 1), auto's pick against the faster" % layout)
+        print("pattern   m(B)   linear-grid-v  default(ms)  err    lgv-backbone  lg(ms)  err    "
+              "auto picks  faster")
+        for i, (m, pattern) in enumerate((m, p) for m in sizes for p in patterns):
+            r = recs[(i + 1) * per - 1]
+            cand = dict(c.split("=") for c in r["candidates"].split(";") if "=" in c)
+            pn, pl = float(cand.get("native", "nan")), float(cand.get("lg", "nan"))
+            dn = t.get((layout, "default", "alltoallv", pattern, m))
+            dl = t.get((layout, "lg", "alltoallv", pattern, m))
+
+            def err(p, d):
+                return "%+6.0f%%" % ((p / d - 1) * 100) if d else "     -"
+            pick = "lg" if pl < pn * (1 - 1e-9) else "native"
+            faster = "-" if dn is None or dl is None else ("lg" if dl < dn else "native")
+            print("%-8s %6d %12.3f %12s %s %12.3f %9s %s %10s %8s" % (
+                pattern, m, pn * 1e3, "%.3f" % (dn * 1e3) if dn else "-", err(pn, dn),
+                pl * 1e3, "%.3f" % (dl * 1e3) if dl else "-", err(pl, dl), pick, faster))
 
 
 if __name__ == "__main__":

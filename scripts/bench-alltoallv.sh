@@ -50,7 +50,13 @@ one() {
   esac
   env+=(GRIDCOLL_CONFIG="$cfg")
   case $algorithm in
-    lg | auto) env+=(GRIDCOLL_ALLTOALLV="$algorithm" GRIDCOLL_ALLTOALL="$algorithm") ;;
+    # lg also logs rank 0's calls with every algorithm's prediction: from its second call
+    # of a pattern on, both models read the matrix LG-v learnt from the first (the report's
+    # model errors).
+    lg) { cat "$cfg"; echo 'log = { candidates = true; };'; } >"$work/$layout-lg.cfg"
+        env=(GRIDCOLL_CONFIG="$work/$layout-lg.cfg" GRIDCOLL_LOG="$work/log-$layout-%r.csv"
+             GRIDCOLL_ALLTOALLV=lg GRIDCOLL_ALLTOALL=lg) ;;
+    auto) env+=(GRIDCOLL_ALLTOALLV="$algorithm" GRIDCOLL_ALLTOALL="$algorithm") ;;
     selector:*) env+=(GRIDCOLL_ALLTOALLV=native GRIDCOLL_ALLTOALL=native) flags+=(--cfg=smpi/coll-selector:"${algorithm#selector:}") ;;
     *) env+=(GRIDCOLL_ALLTOALLV=native GRIDCOLL_ALLTOALL=native) flags+=(--cfg=smpi/alltoallv:"$algorithm" --cfg=smpi/alltoall:pair) ;;
   esac
@@ -59,12 +65,13 @@ one() {
     --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 \
     --cfg=smpi/auto-shared-malloc-thresh:33554432 --log=root.thres:critical "${flags[@]}" \
     "$BENCH" "$MIN" "$MAX" "$FACTOR" 1 >"$log" 2>&1)
+  [ "$algorithm" = lg ] && cp "$work/log-$layout-0.csv" "$OUT/log-$layout-lg.csv" 2>/dev/null
   sed -n "s/^bench,\([a-z]*\),\([a-z]*\),[0-9]*,/$layout,$algorithm,\1,\2,/p" "$log"
   grep -q "^bench,alltoallv,fft,[0-9]*,$MAX," "$log" ||
     { echo "bench-alltoallv: $layout $algorithm incomplete" >&2; grep -v '^bench' "$log" | tail -3 >&2; }
 }
 export -f one
-export P BENCH MIN MAX FACTOR work SMPIRUN
+export P BENCH MIN MAX FACTOR work SMPIRUN OUT
 
 start=$SECONDS
 [ "${RESUME:-0}" = 1 ] && [ -s "$OUT/raw.csv" ] || echo "layout,algorithm,op,pattern,m,seconds" >"$OUT/raw.csv"

@@ -28,6 +28,52 @@ def load_grid(path):
     return hosts, clusters, links, cluster_of
 
 
+def alltoallv_table(d, g):
+    """MPI_Alltoallv on grid g: native against lg per pattern and mean block, from
+    alltoallv-<alg>.vtimes (alltoallv_bench: best of REPS, the slowest rank's time), and
+    both models' predictions from lg's rank-0 log (every algorithm's prediction; the bench
+    makes a warm-up call then REPS timed ones per size and pattern, so the last record of
+    each group predicted on the matrix LG-v learnt from that pattern)."""
+    t = {}
+    for alg in ("native", "lg"):
+        path = os.path.join(d, "alltoallv-%s.vtimes" % alg)
+        if os.path.exists(path):
+            for _, _, pattern, _, m, sec in csv.reader(open(path)):
+                t[(alg, pattern, int(m))] = float(sec)
+    if not t:
+        return
+    patterns = ("uniform", "skewed", "fft")
+    sizes = sorted({k[2] for k in t})
+    groups = [(m, p) for m in sizes for p in patterns]
+    preds = {}
+    logp = os.path.join(d, "alltoallv-lg-0.csv")
+    if os.path.exists(logp):
+        recs = [r for r in csv.DictReader(open(logp)) if r["op"] == "alltoallv"]
+        if recs and len(recs) % len(groups) == 0:
+            per = len(recs) // len(groups)
+            for i, key in enumerate(groups):
+                r = recs[(i + 1) * per - 1]
+                preds[key] = dict((c.split("=")[0], float(c.split("=")[1]))
+                                  for c in r["candidates"].split(";") if "=" in c)
+    print(f"\n{g} alltoallv: ms, best of the timed calls (native / lg); predictions "
+          "(linear-grid-v for native, lgv-backbone for lg) and their error")
+    print(f"{'pattern':<8} {'m':>7} {'native':>9} {'lg':>9} {'ratio':>6} "
+          f"{'pred nat':>9} {'err':>6} {'pred lg':>9} {'err':>6}  auto would pick")
+    for m, p in groups:
+        n, l = t.get(("native", p, m)), t.get(("lg", p, m))
+        pr = preds.get((m, p), {})
+        pn, pl = pr.get("native"), pr.get("lg")
+
+        def ms(x):
+            return f"{x * 1e3:9.2f}" if x is not None else f"{'-':>9}"
+
+        def err(a, b):
+            return f"{(a / b - 1) * 100:+5.0f}%" if a is not None and b else f"{'-':>6}"
+        pick = "-" if pn is None or pl is None else ("lg" if pl < pn * (1 - 1e-9) else "native")
+        ratio = f"{n / l:6.2f}" if n and l else f"{'-':>6}"
+        print(f"{p:<8} {m:>7} {ms(n)} {ms(l)} {ratio} {ms(pn)} {err(pn, n)} {ms(pl)} {err(pl, l)}  {pick}")
+
+
 def main():
     out, grids = sys.argv[1], [g[:-4] if g.endswith(".cfg") else g for g in sys.argv[2:]]
     rows = []  # grid, op, root cluster, algorithm, chosen, bytes, times, predictions
@@ -115,7 +161,9 @@ def main():
             print("auto chose: " + ", ".join(f"{m // 1024} KiB {ch}" for m, ch in sorted(autos)))
 
     for g in grids:
-        table(g, "alltoall", "-")
+        if any(r[0] == g and r[1] == "alltoall" for r in rows):
+            table(g, "alltoall", "-")
+        alltoallv_table(os.path.join(out, g), g)
         for rc in dict.fromkeys(r[2] for r in rows if r[0] == g and r[1] == "bcast"):
             table(g, "bcast", rc)
         drops = os.path.join(out, g, "drops.txt")
@@ -132,6 +180,8 @@ def main():
         print("(no python3-matplotlib: no plot)")
         return
     panels = [(g, op, rc) for g in grids for op, rc in dict.fromkeys((r[1], r[2]) for r in rows if r[0] == g)]
+    if not panels:  # only MPI_Alltoallv was run: its tables are the report
+        return
     cols = max(sum(1 for p in panels if p[0] == g) for g in grids)
     fig, axes = plt.subplots(len(grids), cols, figsize=(4.2 * cols, 3.6 * len(grids)), squeeze=False)
     for i, g in enumerate(grids):

@@ -8,6 +8,10 @@
 # against 3 + 4 ms through c), one rank per host, the same file as GRIDCOLL_CONFIG:
 #   - all-to-all: native, lg and auto;
 #   - broadcast from the first rank of each cluster: native, every tree, and auto;
+#   - MPI_Alltoallv: native and lg (LG-v), uniform, skewed (one heavy peer) and
+#     FFT-transpose counts (test/bench/alltoallv_bench.c), VMIN to VMAX bytes mean block
+#     (x VFACTOR), best of REPS; lg logs every algorithm's prediction on the matrix it
+#     learnt, so the report gives both models' errors;
 # 1 KiB to MAX bytes (x4), REPS measurements per size, with test/multihost/gridbench
 # (how it times a call: its header; broadcast by the root's clock and acks, all-to-all by
 # BATCH back-to-back calls). Each algorithm is one mpiexec run; all runs of a grid are
@@ -19,6 +23,7 @@
 # $OUT/results.csv, $OUT/bench-multihost.png (python3-matplotlib) and the logs.
 #
 #   GRIDS="grid2.cfg grid3.cfg" MAX=1048576 REPS=7 BATCH=3 OUT=out/bench-multihost
+#   OPS="alltoall bcast alltoallv" VMIN=1024 VMAX=65536 VFACTOR=8
 set -u
 BUILD=${BUILD:-build}
 GRID_ROOT=$(realpath "$(dirname "$0")/..")
@@ -30,6 +35,8 @@ BATCH=${BATCH:-3}
 OUT=${OUT:-out/bench-multihost}
 BCAST_TREES=${BCAST_TREES:-flat binomial hlot spt greedy multilevel}
 MPI_ENV=${MPI_ENV:-} # VAR=VALUE... for every rank (e.g. an MPICH or UCX setting)
+OPS=${OPS:-alltoall bcast alltoallv}
+VMIN=${VMIN:-1024} VMAX=${VMAX:-65536} VFACTOR=${VFACTOR:-8}
 
 source "$GRID_ROOT/test/multihost/lib.sh"
 TOOLS=$(realpath "$BUILD/test/multihost")
@@ -38,6 +45,7 @@ if [ -n "$why" ]; then echo "SKIP bench-multihost: $why"; exit 0; fi
 export GRID_BUILD=$TOOLS
 LIB=$(realpath "$BUILD/libgridcoll.so")
 BENCH=$TOOLS/gridbench
+VBENCH=$TOOLS/alltoallv_bench
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
 tmp=$(mktemp -d)
@@ -71,6 +79,34 @@ run() {
   echo "  $g $name: $((SECONDS - start)) s" >&2
 }
 
+# run_v GRID ALGORITHM: one alltoallv_bench run of GRIDCOLL_ALLTOALLV=ALGORITHM; its
+# times ("bench,alltoallv,PATTERN,RANKS,M,SECONDS") in $OUT/GRID/alltoallv-ALG.vtimes, its
+# per-rank logs in $OUT/GRID/alltoallv-ALG-<rank>.csv (lg's with every prediction).
+run_v() {
+  local g=$1 a=$2 genv=() v drops dir=$OUT/$(basename "$1" .cfg) cfg
+  cfg=$(description "$g")
+  if [ "$a" = lg ]; then
+    cfg=$tmp/$(basename "$g" .cfg)-candidates.cfg
+    { cat "$(description "$g")"; echo 'log = { candidates = true; };'; } >"$cfg"
+  fi
+  for v in $MPI_ENV; do genv+=(-genv "${v%%=*}" "${v#*=}"); done
+  rm -f "$dir/alltoallv-$a"-*.csv
+  drops=$(backbone_drops)
+  grid_mpirun 600 "grep -q '^bench,alltoallv,fft,[0-9]*,$VMAX,' out && [ \$(ls $dir/alltoallv-$a-*.csv 2>/dev/null | wc -l) = $N ]" -- \
+    -genv LD_PRELOAD "$LIB" -genv GRIDCOLL_CONFIG "$cfg" -genv GRIDCOLL_ALLTOALLV "$a" \
+    -genv GRIDCOLL_LOG "$dir/alltoallv-$a-%r.csv" -genv GRIDCOLL_LOG_MODE local -genv GRIDCOLL_SUMMARY 0 \
+    -genv ALLTOALLV_BENCH_ALLTOALL 0 "${genv[@]}" -n "$N" nice "$VBENCH" "$VMIN" "$VMAX" "$VFACTOR" "$REPS"
+  if [ "$rc" != 0 ]; then
+    echo "bench-multihost: $g run alltoallv-$a failed (exit $rc):" >&2
+    sed 's/^/  | /' out err | head -20 >&2
+    exit 1
+  fi
+  grep '^bench,alltoallv,' out >"$dir/alltoallv-$a.vtimes"
+  sleep 0.2
+  echo "alltoallv-$a $(($(backbone_drops) - drops))" >>"$dir/drops.txt"
+  echo "  $g alltoallv-$a: $((SECONDS - start)) s" >&2
+}
+
 # description NAME: test/multihost/NAME, or NAME itself when it is a file (results go
 # under its base name without .cfg).
 description() { if [ -f "$1" ]; then realpath "$1"; else echo "$GRID_ROOT/test/multihost/$1"; fi; }
@@ -87,8 +123,15 @@ for g in $GRIDS; do
                 for (i = 1; i <= n; i++) rank[h[i]] = i - 1 }
               $1 == "cluster" { r = r (r == "" ? "" : ",") rank[$3] } END { print r }' "$STATE/grid")
   echo "bench-multihost: $g: $N ranks, one per host; broadcast roots $roots; 1 KiB..$MAX B, $REPS per size" >&2
-  for a in native lg auto; do run "$g" "alltoall-$a" alltoall "$BATCH" GRIDCOLL_ALLTOALL="$a"; done
-  for b in native $BCAST_TREES auto; do run "$g" "bcast-$b" bcast "$roots" GRIDCOLL_BCAST="$b"; done
+  if [[ " $OPS " == *" alltoall "* ]]; then
+    for a in native lg auto; do run "$g" "alltoall-$a" alltoall "$BATCH" GRIDCOLL_ALLTOALL="$a"; done
+  fi
+  if [[ " $OPS " == *" bcast "* ]]; then
+    for b in native $BCAST_TREES auto; do run "$g" "bcast-$b" bcast "$roots" GRIDCOLL_BCAST="$b"; done
+  fi
+  if [[ " $OPS " == *" alltoallv "* ]]; then
+    for a in native lg; do run_v "$g" "$a"; done
+  fi
   "$GRID_ROOT/scripts/grid-down"
   grid_built=0
 done

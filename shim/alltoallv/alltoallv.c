@@ -7,12 +7,16 @@
  * per-cluster-pair byte totals of the last LG-v call, which LG-v spreads for nothing
  * (each cluster's row rides on its wide messages: alltoallv.h, lgv.c). It predicts both
  * algorithms on that matrix (model/alltoallv.c) and takes the faster:
- *   - nothing learnt yet: both are predicted on empty blocks (latency only), which LG-v
- *     wins wherever it applies, so the first call runs LG-v and learns the matrix;
+ *   - nothing learnt yet: both are predicted on empty blocks (latency only): both pay
+ *     the wide-area latency once, LG-v its local size messages too, so the library's own
+ *     exchange runs;
  *   - learnt: the models on the last matrix, the bet that an application repeats its
  *     exchange (an FFT's transposes, a solver's halo) as the predictions' learning does;
- *   - the matrix is forgotten after GC_ALLTOALLV_FORGET calls without an LG-v run, so a
- *     communicator that went native re-learns now and then (one LG-v call in that many).
+ *   - the matrix is forgotten after GC_ALLTOALLV_FORGET calls without an LG-v run (a
+ *     stale matrix is not read); an LG-v run, forced or chosen, learns it again.
+ * With the library's exchange posted at once, its model is never above LG-v's on any
+ * matrix (the same wide-area bytes and latency; LG-v adds its local phase), so `auto`
+ * keeps the library's alltoallv: SMPI runs it faster than LG-v on g5k2 and korea8.
  * All three read counters and a matrix identical on every rank. The dispatch's
  * gc_call.bytes is the learnt total (0 when nothing is known), so its decision cache
  * keys on what the choice read. */

@@ -7,8 +7,10 @@
 # place, _c, four communicators) where LG-v applies, byte for byte against PMPI, and the
 # log shows lg ran; elsewhere the quick test and the log shows it never did. Forced native,
 # quick. Then `auto` on the FFT-style client: nothing is learnt before a communicator's
-# first call, so that call runs lg where LG-v saves wide messages, and every rank logs the same
-# algorithm for every call (the choice reads only what every rank holds).
+# first call, and on empty blocks the library's posted-at-once exchange (linear-grid-v) is
+# faster than LG-v (lgv-backbone: the same wide-area latency, its local phase on top), so
+# auto never runs lg there, and every rank logs the same algorithm for every call (the
+# choice reads only what every rank holds).
 same_choices() { awk -F, 'FNR > 1 { k = $2 "," $4; if (k in a && a[k] != $6) bad = 1; a[k] = $6 } END { exit bad }' rec-[0-9].csv; }
 for entry in "${topologies[@]}"; do
   IFS='|' read -r n topo lg_applies _ <<<"$entry"
@@ -20,14 +22,12 @@ for entry in "${topologies[@]}"; do
     no_failures && [ "$(warnings)" = 0 ] && used_as "$a" "$lg_applies" &&
       pass "alltoallv $a, $n ranks, $topo" || fail "alltoallv $a, $n ranks, $topo"
   done
-  # One process against two (3 ranks): LG-v sends as many wide messages as the native
-  # exchange, the empty-block models tie and ties go native: auto trusting the models
-  # (GRIDCOLL_LEARN=0) never runs lg there (learning would measure both: they tie).
-  auto_lg=$lg_applies learn=1
-  [ "$n" = 3 ] && auto_lg=0 learn=0
+  # The models keep the library's exchange (posted at once, never above LG-v's model):
+  # auto trusting them (GRIDCOLL_LEARN=0) never runs lg. Learning would measure LG-v
+  # where its model is within reach, on timings of one machine: not asserted here.
   rm -f rec-*.csv
-  mpirun "$n" "$topo" GRIDCOLL_LEARN=$learn GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/fft_transpose"
-  no_failures && [ "$(warnings)" = 0 ] && used_as lg "$auto_lg" && same_choices &&
+  mpirun "$n" "$topo" GRIDCOLL_LEARN=0 GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/fft_transpose"
+  no_failures && [ "$(warnings)" = 0 ] && used_as lg 0 && same_choices &&
     pass "alltoallv auto: FFT transpose client, $n ranks, $topo" ||
     fail "alltoallv auto: FFT transpose client, $n ranks, $topo"
 done

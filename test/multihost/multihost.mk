@@ -43,6 +43,12 @@ check-multihost: $(LIB) $(MPI_TESTS) $(CALIBRATE) $(MULTIHOST_TOOLS)
 	$(MULTIHOST_INSTALL)
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" test/multihost/run.sh
 
-bench-multihost: $(LIB) $(MULTIHOST_TOOLS) $(BUILD)/test/multihost/gridbench
+# MPI_Alltoallv's timing program (test/bench/alltoallv_bench.c, shared with the SMPI
+# benchmark), built against the real MPI, without gridcoll.
+$(BUILD)/test/multihost/alltoallv_bench: test/bench/alltoallv_bench.c test/bench/bench.h
+	@mkdir -p $(@D)
+	$(MPICC) $(STD) $(WARN) $(CFLAGS) $< -o $@
+
+bench-multihost: $(LIB) $(MULTIHOST_TOOLS) $(BUILD)/test/multihost/gridbench $(BUILD)/test/multihost/alltoallv_bench
 	[ "$$(id -u)" != 0 ] || GRIDCOLL_DEPS_EXTRA="$(MULTIHOST_DEPS) python3-matplotlib" scripts/deps.sh
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-multihost.sh

@@ -10,22 +10,29 @@ int gc_alltoallv_lg_applies(const struct gc_layout *layout)
   return gc_alltoall_lg_applies(layout);
 }
 
+/* "linear-grid-v": the library's exchange posted at once, latency paid once, each pair's
+ * total over its shared link (model/alltoallv.c). MPICH's alltoallv (scattered, in batches
+ * of MPIR_CVAR_ALLTOALL_THROTTLE) and SMPI's default run so, as Open MPI's basic linear;
+ * Open MPI's tuned decision runs pairwise on some communicator sizes (by size alone), which
+ * no model here describes yet for variable counts. */
 double gc_alltoallv_native_predict(const struct gc_network *net, const struct gc_layout *layout,
                                    const double *bytes, const char **model)
 {
   double t = -1;
-  *model = gc_model_name(GC_MODEL_NAIVE_GRID_V);
-  if (!bytes || layout->nclusters < 2 || gc_model_naive_grid_v(&net->grid, bytes, &t) != 0)
+  *model = gc_model_name(GC_MODEL_LINEAR_GRID_V);
+  if (!bytes || layout->nclusters < 2 || gc_model_linear_grid_v(&net->grid, bytes, &t) != 0)
     t = -1;
   return t;
 }
 
+/* "lgv-backbone": LG-v's staged local bytes, then its wide-area phase over the shared
+ * links (model/alltoallv.c). */
 double gc_alltoallv_lg_predict(const struct gc_network *net, const struct gc_layout *layout,
                                const double *bytes, const char **model)
 {
   double t = -1;
-  *model = gc_model_name(GC_MODEL_LGV_GRID);
-  if (!bytes || !gc_alltoallv_lg_applies(layout) || gc_model_lgv_grid(&net->grid, bytes, &t) != 0)
+  *model = gc_model_name(GC_MODEL_LGV_BACKBONE);
+  if (!bytes || !gc_alltoallv_lg_applies(layout) || gc_model_lgv_backbone(&net->grid, bytes, &t) != 0)
     t = -1;
   return t;
 }
