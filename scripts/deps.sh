@@ -4,7 +4,8 @@
 # GRIDCOLL_DEPS_EXTRA adds packages only some targets need: `make check`, `make deps-tools`
 # and `make bench-model` pass python3-matplotlib (scripts/gridcoll-report's plots);
 # `make check`, `make check-openmpi` and `make demo MPI=openmpi` pass openmpi-bin and
-# libopenmpi-dev (mk/openmpi.mk).
+# libopenmpi-dev (mk/openmpi.mk); `make bench-overhead` passes valgrind (its instruction
+# counts).
 # `make fuzz` passes clang and libclang-rt-dev (libFuzzer: with --no-install-recommends,
 # clang alone lacks its runtime libraries). `make check-fuzz-regress` needs only gcc.
 set -euo pipefail
