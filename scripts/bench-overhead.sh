@@ -184,6 +184,7 @@ for s in "${pt_rows[@]}"; do
       # shellcheck disable=SC2046
       r=$(timeout 300 "$MPIEXEC" -n "$ranks" "${bind[@]}" $(envargs "$env" 1) "$PT" "$op" "$bytes" "$n" "$rounds" 2>/dev/null)
       [ -n "$r" ] || { printf '%-28s %-10s %7s  (no result: %s unavailable?)\n' "$name" "$op" "$bytes" "$op"; continue; }
+      # shellcheck disable=SC2086 # the result's fields
       set -- $r
       ratio=$(awk -v b="$7" -v d="$8" 'BEGIN { printf "%.2f", (b + d) / b }')
       case $name in log*) ratio=$(awk -v b="$7" -v d="$8" 'BEGIN { printf "%+.1f%%", 100 * d / b }') ;; esac
