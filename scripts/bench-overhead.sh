@@ -78,7 +78,8 @@ vg_count() {
   case $3 in *GRIDCOLL_LOG=*) [ "$1" = 1 ] && n=8192 ;; esac
   rm -f "$tmp"/cg.*
   # shellcheck disable=SC2046
-  timeout 600 "$MPIEXEC" -n "$2" $(envargs "$3" "$1") "$VALGRIND" --tool=callgrind \
+  # LD_BIND_NOW: no symbol is resolved lazily inside the counted calls.
+  timeout 600 "$MPIEXEC" -n "$2" -env LD_BIND_NOW 1 $(envargs "$3" "$1") "$VALGRIND" --tool=callgrind \
     --collect-atstart=no --toggle-collect=gc_bench_timed_calls \
     --callgrind-out-file="$tmp/cg.%q{PMI_RANK}" "$PROG" "$4" "$5" "$n" "$6" >/dev/null 2>&1
   [ -s "$tmp/cg.0" ] || return

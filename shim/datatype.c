@@ -126,15 +126,10 @@ static unsigned type_index(MPI_Datatype type)
   return (unsigned)((h ^ (h >> 8) ^ (h >> 10)) % TYPE_SLOTS);
 }
 
-int gc_datatype_usable(MPI_Datatype type, MPI_Count *size)
+/* A type not in its slot: asked, and kept when it may be. Out of line, so that a hit
+ * saves no registers (this is on every intercepted call's path). */
+static __attribute__((noinline)) int usable_asked(MPI_Datatype type, MPI_Count *size, unsigned i)
 {
-  unsigned i = type_index(type);
-  if (known_types[i].set && known_types[i].type == type &&
-      (known_types[i].frees == ULONG_MAX ||
-       known_types[i].frees == atomic_load_explicit(&type_frees, memory_order_relaxed))) {
-    *size = known_types[i].size;
-    return 1;
-  }
   int predefined;
   unsigned long frees = ULONG_MAX;
   int usable = type != MPI_DATATYPE_NULL && packable(type) && named_known(type, &predefined) &&
@@ -146,6 +141,18 @@ int gc_datatype_usable(MPI_Datatype type, MPI_Count *size)
     known_types[i].set = 1;
   }
   return usable;
+}
+
+int gc_datatype_usable(MPI_Datatype type, MPI_Count *size)
+{
+  unsigned i = type_index(type);
+  if (known_types[i].set && known_types[i].type == type &&
+      (known_types[i].frees == ULONG_MAX ||
+       known_types[i].frees == atomic_load_explicit(&type_frees, memory_order_relaxed))) {
+    *size = known_types[i].size;
+    return 1;
+  }
+  return usable_asked(type, size, i);
 }
 
 /* Named types whose bytes are all data, and contiguous runs or duplicates of such types
