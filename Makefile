@@ -205,15 +205,18 @@ bench-model:
 	$(MAKE) $(LIB) $(TOOLS) $(CALIBRATE) $(BUILD)/test/mpi/sweep
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-model.sh
 
-# What gridcoll adds to a call it passes through (issue 17): an unmodified program with
-# and without LD_PRELOAD, alternating, MPICH, 2 ranks (scripts/bench-overhead.sh).
+# What gridcoll adds to a call it passes through (issue 17) and what its log costs (issue
+# 13): an unmodified program with and without LD_PRELOAD, alternating, MPICH, 2 bound
+# ranks, and its instructions counted (scripts/bench-overhead.sh).
 # passthrough times the wrapper against PMPI inside one process (1 rank: no peer).
 OVERHEAD_BENCH := $(BUILD)/test/bench/overhead $(BUILD)/test/bench/passthrough
 $(OVERHEAD_BENCH) $(BUILD)/test/bench/first_call: $(BUILD)/test/bench/%: test/bench/%.c
 	@mkdir -p $(@D)
 	$(MPICC) $(STD) $(WARN) $(CFLAGS) $< -o $@
 
+# valgrind (callgrind) counts the instructions gridcoll adds, whatever the machine's load.
 bench-overhead: $(LIB) $(OVERHEAD_BENCH)
+	GRIDCOLL_DEPS_EXTRA="valgrind" scripts/deps.sh
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-overhead.sh
 
 # What the first call on a new communicator costs, with and without gridcoll, 3 ranks

@@ -7,6 +7,7 @@
 # libopenmpi-dev (mk/openmpi.mk); `make check` and `make check-openmpi` also pass ptscotch
 # (CLIENT_DEPS: PT-Scotch, a real MPI_Alltoallv client test/openmpi/ptscotch.sh runs).
 # `make check` passes cppcheck (make lint).
+# `make bench-overhead` passes valgrind (its instruction counts).
 # `make fuzz` passes clang and libclang-rt-dev (libFuzzer: with --no-install-recommends,
 # clang alone lacks its runtime libraries). `make check-fuzz-regress` needs only gcc.
 set -euo pipefail

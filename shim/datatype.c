@@ -1,7 +1,9 @@
 /* Datatype checks before gridcoll acts on a call (datatype.h). */
 #include "datatype.h"
 
+#include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -63,19 +65,58 @@ static int named_known(MPI_Datatype type, int *predefined)
   return 0;
 }
 
-/* The predefined datatypes found usable last, per thread, with their sizes: what a
- * passthrough call's prepare would otherwise ask MPI three times (a pack, an envelope
- * and a size: about 300 instructions). Only predefined ones: MPI never frees them, and
- * no derived datatype can take their handle values, so a slot stays true for the whole
- * run. A derived datatype's handle is reused after MPI_Type_free by a type that may be
- * uncommitted or of another size, and gridcoll does not see the free: those are asked
- * each time. */
+/* The datatypes found usable last, per thread, with their sizes: what a passthrough
+ * call's prepare would otherwise ask MPI three times (a pack, an envelope and a size:
+ * about 300 instructions, more for a derived type). A predefined slot stays true for the
+ * whole run: MPI never frees those, and no derived datatype can take their handle values.
+ * A derived datatype's handle is reused after MPI_Type_free by a type that may be
+ * uncommitted or of another size, and the free does not pass through gridcoll (Fortran's
+ * reaches the library's internals directly). So a derived type is kept only once it
+ * carries gridcoll's attribute, whose delete callback MPI runs when the type is really
+ * freed, from C or Fortran: the callback advances type_frees, and a slot kept under an
+ * older count is asked again. One free forgets every thread's derived slots: frees of
+ * types gridcoll saw are rare, a wrong size is not an option. */
 enum { TYPE_SLOTS = 4 };
 static GC_TLS struct {
   MPI_Datatype type;
   MPI_Count size;
+  unsigned long frees; /* type_frees when kept; ULONG_MAX: predefined, never stale */
   int set;
 } known_types[TYPE_SLOTS];
+
+static _Atomic unsigned long type_frees;
+static int type_keyval = MPI_KEYVAL_INVALID;
+
+/* Called by MPI inside the application's MPI_Type_free: no MPI call here. */
+static int forget_type(MPI_Datatype type, int keyval, void *value, void *extra)
+{
+  (void)type, (void)keyval, (void)value, (void)extra;
+  atomic_fetch_add_explicit(&type_frees, 1, memory_order_relaxed);
+  return MPI_SUCCESS;
+}
+
+static void make_type_keyval(void)
+{
+  int kv;
+  if (PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, forget_type, &kv, NULL) == MPI_SUCCESS)
+    type_keyval = kv;
+}
+
+/* 1 when the derived type carries the attribute (a duplicate does not inherit it:
+ * MPI_TYPE_NULL_COPY_FN). Set once per type: setting it again would run the delete
+ * callback on the old value, a free that is none. The count is read first, so a free
+ * that lands in between leaves the slot stale, never wrong. */
+static int watch_type(MPI_Datatype type, unsigned long *frees)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, make_type_keyval);
+  *frees = atomic_load_explicit(&type_frees, memory_order_relaxed);
+  void *value;
+  int present = 0;
+  return type_keyval != MPI_KEYVAL_INVALID &&
+         PMPI_Type_get_attr(type, type_keyval, &value, &present) == MPI_SUCCESS &&
+         (present || PMPI_Type_set_attr(type, type_keyval, NULL) == MPI_SUCCESS);
+}
 
 /* MPI_Datatype is an int (MPICH: the size sits in bits 8-15, the index in the low
  * byte) or a pointer (Open MPI: static objects some hundred bytes apart). */
@@ -85,22 +126,33 @@ static unsigned type_index(MPI_Datatype type)
   return (unsigned)((h ^ (h >> 8) ^ (h >> 10)) % TYPE_SLOTS);
 }
 
-int gc_datatype_usable(MPI_Datatype type, MPI_Count *size)
+/* A type not in its slot: asked, and kept when it may be. Out of line, so that a hit
+ * saves no registers (this is on every intercepted call's path). */
+static __attribute__((noinline)) int usable_asked(MPI_Datatype type, MPI_Count *size, unsigned i)
 {
-  unsigned i = type_index(type);
-  if (known_types[i].set && known_types[i].type == type) {
-    *size = known_types[i].size;
-    return 1;
-  }
   int predefined;
+  unsigned long frees = ULONG_MAX;
   int usable = type != MPI_DATATYPE_NULL && packable(type) && named_known(type, &predefined) &&
                PMPI_Type_size_x(type, size) == MPI_SUCCESS && *size != MPI_UNDEFINED;
-  if (usable && predefined) {
+  if (usable && (predefined || watch_type(type, &frees))) {
     known_types[i].type = type;
     known_types[i].size = *size;
+    known_types[i].frees = frees;
     known_types[i].set = 1;
   }
   return usable;
+}
+
+int gc_datatype_usable(MPI_Datatype type, MPI_Count *size)
+{
+  unsigned i = type_index(type);
+  if (known_types[i].set && known_types[i].type == type &&
+      (known_types[i].frees == ULONG_MAX ||
+       known_types[i].frees == atomic_load_explicit(&type_frees, memory_order_relaxed))) {
+    *size = known_types[i].size;
+    return 1;
+  }
+  return usable_asked(type, size, i);
 }
 
 /* Named types whose bytes are all data, and contiguous runs or duplicates of such types

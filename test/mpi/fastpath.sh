@@ -45,3 +45,27 @@ records_ok() {
 no_failures && records_ok &&
   pass "decision cache with a log: every call recorded" ||
   fail "decision cache with a log: every call recorded"
+
+# What gridcoll keeps of a datatype from call to call (shim/datatype.c): test/mpi/typereuse
+# frees a derived type and makes another of a different size each round, MPI handing the
+# same handle out again (its count of reuses must not be 0, or the case proves nothing).
+# The grid algorithms run on every call (LG moves count x the size gridcoll found), their
+# results compared with PMPI's; then, logged, every record's bytes must be the new type's
+# (12 x its ints per call, in order): a size kept across the free shows there first.
+mpirun 4 GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=flat -- "$T/typereuse"
+no_failures && grep -q '^typereuse: 240 calls per rank, 0 failed, [1-9][0-9]* handles reused' out &&
+  pass "a freed datatype's handle reused by another: results of lg and flat equal PMPI's" ||
+  fail "a freed datatype's handle reused by another: results of lg and flat equal PMPI's"
+rm -f tr-*.csv
+mpirun 4 GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_LOG="$tmp/tr-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/typereuse"
+type_bytes_ok() {
+  local r want
+  want=$(awk 'BEGIN { for (r = 0; r < 40; r++) for (k = 0; k < 6; k++) print 12 * (1 + (r * 3) % 7) }')
+  for r in 0 1 2 3; do
+    [ "$(awk -F, 'NR > 1 { print $8 }' "tr-$r.csv")" = "$want" ] || return 1
+  done
+}
+no_failures && grep -q '^typereuse: 240 calls per rank, 0 failed, [1-9][0-9]* handles reused' out &&
+  type_bytes_ok &&
+  pass "a freed datatype's handle reused by another: every record has the new type's size" ||
+  fail "a freed datatype's handle reused by another: every record has the new type's size"
