@@ -10,7 +10,17 @@
  *    all-to-all, at network.wan.aggregate when the configuration gives it, else at the
  *    wide-area bandwidth, which then also bounds one flow.
  * Every prediction is at least the lower bound it knows: the latency plus the larger of
- * the interface time and the link time. */
+ * the interface time and the link time.
+ *
+ * MPI_Alltoallv moves each cluster pair's bytes together too, so "linear-grid" and
+ * "lg-backbone" are written once, over per-cluster-pair byte totals (bytes[c*k + d]: all
+ * that the ranks of c send to the ranks of d), spread evenly over the pair's processes:
+ * the -v forms MPI_Alltoallv's auto reads.  The fixed-size forms are the same functions
+ * on n_c n_d m per pair, so each name means one formula.  A skewed pattern makes the
+ * busiest process slower than the even spread says: the log's actual time shows it.
+ * (000 Eq. 6 with variable counts, the former "naive-grid-v", charged n_d wide-area
+ * latencies in a row: auto took LG-v where the library's posted-at-once exchange was
+ * faster, doc/benchmarks.md.) */
 #include "model.h"
 #include "model_util.h"
 
@@ -36,6 +46,36 @@ static double nic_time(const struct gc_model_grid *g, int c, double bytes)
   return bytes * g->lan[c].beta * g->lan[c].gamma;
 }
 
+/* Per-cluster-pair totals: each finite and >= 0. */
+static int pairs_ok(const struct gc_model_grid *g, const double *bytes)
+{
+  if (!bytes)
+    return 0;
+  for (int i = 0; i < g->k * g->k; i++)
+    if (!gc_model_param_ok(bytes[i]))
+      return 0;
+  return 1;
+}
+
+/* A fixed-size all-to-all as its per-pair form: n_c n_d m bytes from c to d. */
+static int with_uniform_pairs(const struct gc_model_grid *g, size_t m, double *t,
+                              int (*pairs_model)(const struct gc_model_grid *, const double *,
+                                                 double *))
+{
+  if (!t || gc_model_grid_check(g) != GC_MODEL_OK)
+    return GC_MODEL_EINVAL;
+  int k = g->k;
+  double *bytes = malloc(sizeof(double) * (size_t)k * (size_t)k);
+  if (!bytes)
+    return GC_MODEL_ENOMEM;
+  for (int c = 0; c < k; c++)
+    for (int d = 0; d < k; d++)
+      bytes[c * k + d] = (double)g->size[c] * (double)g->size[d] * (double)m;
+  int rc = pairs_model(g, bytes, t);
+  free(bytes);
+  return rc;
+}
+
 /* The time an interface needs when each of its flows can start only once its latency is
  * paid (the fluid model; TCP's first round trip carries little): flow i, of `busy[i]`
  * seconds of the interface, starts at lat[i], so the interface is still busy at
@@ -57,52 +97,57 @@ static double staggered(int k, const double *lat, const double *busy)
 }
 
 /* "linear-grid": every process posts its n-1 sends and receives at once (MPICH below
- * alltoall.native_pairwise, Open MPI's basic linear).  Each message pays its latency and
- * then its bytes cross the sender's interface, the link between the two clusters (shared
- * by all n_c n_d flows of that direction) and the receiver's interface.  For a process
- * of cluster c:
- *   alpha_c + max(send_c, recv_c, max over d of S_cd + max(n_c n_d m / bw_cd, m / rate_cd)
+ * alltoall.native_pairwise, Open MPI's basic linear, MPICH's and SMPI's alltoallv).  Each
+ * message pays its latency and then its bytes cross the sender's interface, the link
+ * between the two clusters (shared by all the flows of that direction) and the
+ * receiver's interface.  For a process of cluster c, with T_cd = bytes[c][d] and an
+ * average block T_cd / (n_c n_d):
+ *   alpha_c + max(send_c, recv_c, max over d of S_cd + max(T_cd / bw_cd, block / rate_cd)
  *                 and the same from d to c)
- * S_cd = max(W_cd, L_c, L_d), L_x = (n_x - 1) m beta_x gamma_x the local exchange at x:
- * the short local flows take the interfaces first (a fluid network and TCP share one in
- * proportion to the inverse of the latencies), and the link's flows get them after.
- * send_c = staggered(its flows): its own cluster's L_c from 0, n_d m beta_c from W_cd;
- * recv_c the same
- * with W_dc; rate_cd the rate one flow may reach (network.wan.window).  Latency and link
- * are paired per cluster pair: the most loaded link may be a short one.  One cluster:
- * alpha + (n-1) m beta gamma. */
-int gc_model_linear_grid(const struct gc_model_grid *g, size_t m, double *t)
+ * S_cd = max(W_cd, L_c, L_d), L_x = T_xx (n_x - 1) / n_x^2 beta_x gamma_x the local
+ * exchange at x: the short local flows take the interfaces first (a fluid network and
+ * TCP share one in proportion to the inverse of the latencies), and the link's flows get
+ * them after.  send_c = staggered(its flows): L_c from 0, T_cd / n_c beta_c from W_cd;
+ * recv_c the same with T_dc / n_c and W_dc; rate_cd the rate one flow may reach
+ * (network.wan.window).  Latency and link are paired per cluster pair: the most loaded
+ * link may be a short one.  One cluster: alpha + (n-1) m beta gamma. */
+int gc_model_linear_grid_v(const struct gc_model_grid *g, const double *bytes, double *t)
 {
-  if (!t || gc_model_grid_check(g) != GC_MODEL_OK)
+  if (!t || gc_model_grid_check(g) != GC_MODEL_OK || !pairs_ok(g, bytes))
     return GC_MODEL_EINVAL;
   int k = g->k;
-  double *scratch = malloc(sizeof(double) * (size_t)k * 4);
+  double *scratch = malloc(sizeof(double) * (size_t)k * 5);
   if (!scratch)
     return GC_MODEL_ENOMEM;
   double *lat_out = scratch, *lat_in = scratch + k, *busy_out = scratch + 2 * k,
-         *busy_in = scratch + 3 * k;
-  double worst = 0.0, bytes = (double)m;
+         *busy_in = scratch + 3 * k, *local = scratch + 4 * k;
+  for (int x = 0; x < k; x++) {
+    double n = g->size[x];
+    local[x] = nic_time(g, x, bytes[x * k + x] * (n - 1) / (n * n));
+  }
+  double worst = 0.0;
   for (int c = 0; c < k; c++) {
-    double pair = 0.0;
+    double pair = 0.0, nc = g->size[c];
     for (int d = 0; d < k; d++) {
       size_t cd = (size_t)c * (size_t)k + (size_t)d, dc = (size_t)d * (size_t)k + (size_t)c;
       if (d == c) {
         lat_out[d] = lat_in[d] = 0.0;
-        busy_out[d] = busy_in[d] = nic_time(g, c, (double)(g->size[c] - 1) * bytes);
+        busy_out[d] = busy_in[d] = local[c];
         continue;
       }
       lat_out[d] = g->wan_latency[cd], lat_in[d] = g->wan_latency[dc];
-      busy_out[d] = busy_in[d] = (double)g->size[d] * bytes * g->lan[c].beta;
+      busy_out[d] = bytes[cd] / nc * g->lan[c].beta;
+      busy_in[d] = bytes[dc] / nc * g->lan[c].beta;
       /* The wide-area flows get their interfaces once the local ones are done (they
        * weigh a latency ratio less), so a link starts at the latest of its latency and
        * the local exchanges at both ends. */
-      double flows = (double)g->size[c] * (double)g->size[d] * bytes;
-      double both = gc_model_max(nic_time(g, c, (double)(g->size[c] - 1) * bytes),
-                                 nic_time(g, d, (double)(g->size[d] - 1) * bytes));
+      double both = gc_model_max(local[c], local[d]), flows = nc * g->size[d];
       pair = gc_model_max(pair, gc_model_max(lat_out[d], both) +
-                                    gc_model_max(flows / link_cap(g, c, d), bytes / flow_cap(g, c, d)));
+                                    gc_model_max(bytes[cd] / link_cap(g, c, d),
+                                                 bytes[cd] / flows / flow_cap(g, c, d)));
       pair = gc_model_max(pair, gc_model_max(lat_in[d], both) +
-                                    gc_model_max(flows / link_cap(g, d, c), bytes / flow_cap(g, d, c)));
+                                    gc_model_max(bytes[dc] / link_cap(g, d, c),
+                                                 bytes[dc] / flows / flow_cap(g, d, c)));
     }
     double nic = gc_model_max(staggered(k, lat_out, busy_out), staggered(k, lat_in, busy_in));
     worst = gc_model_max(worst, g->lan[c].alpha + gc_model_max(nic, pair));
@@ -110,6 +155,11 @@ int gc_model_linear_grid(const struct gc_model_grid *g, size_t m, double *t)
   free(scratch);
   *t = worst;
   return GC_MODEL_OK;
+}
+
+int gc_model_linear_grid(const struct gc_model_grid *g, size_t m, double *t)
+{
+  return with_uniform_pairs(g, m, t, gc_model_linear_grid_v);
 }
 
 /* "pairwise-grid": n-1 steps, each a send and a receive with one partner, every step
@@ -162,24 +212,27 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
   return GC_MODEL_OK;
 }
 
-/* "lg-backbone": LG as the executor runs it (SPEC section 3), two phases one after the
- * other.  Phase 1, local: a process of c sends every block it holds to a member of its
- * own cluster except those it keeps (its staging share): (n - 1 - kept) m bytes through
- * its interface, posted at once, kept = sum over the other clusters d of floor(n_d/n_c)
- * where c plays A (it stages B's blocks) and 1 where it plays B, at least:
- *   T1 = max_c alpha_c + (n - 1 - kept_c) m beta_c gamma_c.
- * Phase 2, wide area, every pair (A, B) of a <= b members exchanging a*b*m bytes each way
- * over its links, all pairs posted at once: an A member sends ceil(b/a) messages of a*m
- * bytes, a B member about a*m bytes (ceil(a/r) messages of r*m, r its block's size).
- * Each pair's flows pay the pair's latency W_cd and then cross the link and the
- * interfaces (as in linear-grid):
- *   T2 = max_c alpha_c + max(staggered(c's bytes to d from W_cd) beta_c,
- *                            max over d of W_cd + max(a b m / bw_cd, a m / rate_cd))
+/* "lg-backbone": LG as the executor runs it (SPEC section 3), and LG-v
+ * (shim/alltoallv/lgv.c) on each pair's average block b_cd = T_cd / (n_c n_d), two
+ * phases one after the other.  Phase 1, local: a process of c sends every block it holds
+ * to a member of its own cluster except its own and those it stages itself: of each
+ * other cluster d, floor(n_d/n_c) blocks where c plays A (it stages B's blocks), 1 where
+ * it plays B.  Its row is sum over d of T_cd / n_c:
+ *   T1 = max_c alpha_c + (row_c - kept_c) beta_c gamma_c
+ * paid wherever a process has a block to hand over (LG-v's stagers learn their sizes in
+ * this phase, so it is paid on empty blocks too).
+ * Phase 2, wide area, every pair (A, B) of a <= b members exchanging T_cd each way over
+ * its links, all pairs posted at once: an A member sends ceil(b/a) messages of a blocks,
+ * a B member ceil(a/r) messages of r blocks (r its block's size), and receives its own
+ * blocks (T_dc / n_c).  Each pair's flows pay the pair's latency W_cd and then cross the
+ * link and the interfaces (as in linear-grid):
+ *   T2 = max_c alpha_c + max(staggered(c's bytes to or from d from W_cd) beta_c,
+ *                            max over d of W_cd + max(T_cd / bw_cd, a b_cd / rate_cd))
  * rate_cd the rate one flow may reach (network.wan.window).  T = T1 + T2: every block
  * crosses the wide area once, so T2 alone is at least the shared-link bound. */
-int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t)
+int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, double *t)
 {
-  if (!t || gc_model_grid_check(g) != GC_MODEL_OK)
+  if (!t || gc_model_grid_check(g) != GC_MODEL_OK || !pairs_ok(g, bytes))
     return GC_MODEL_EINVAL;
   int k = g->k, n = 0;
   for (int c = 0; c < k; c++)
@@ -188,40 +241,48 @@ int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t)
   if (!scratch)
     return GC_MODEL_ENOMEM;
   double *lat = scratch, *busy = scratch + k;
-  double bytes = (double)m, t1 = 0.0, t2 = 0.0;
+  double t1 = 0.0, t2 = 0.0;
   for (int c = 0; c < k; c++) {
-    double kept = 0.0, pair = 0.0;
+    double nc = g->size[c], row = 0.0, kept = bytes[c * k + c] / (nc * nc), pair = 0.0;
+    int kept_blocks = 1; /* its own */
     for (int d = 0; d < k; d++) {
+      size_t cd = (size_t)c * (size_t)k + (size_t)d, dc = (size_t)d * (size_t)k + (size_t)c;
+      row += bytes[cd] / nc;
       lat[d] = busy[d] = 0.0;
       if (d == c)
         continue;
-      double out;
+      double block = bytes[cd] / (nc * g->size[d]), out;
       if (gc_model_lg_plays_a(g->size, c, d)) { /* a = n_c <= b = n_d */
         int a = g->size[c], b = g->size[d];
-        kept += (double)(b / a);
-        out = (double)((b + a - 1) / a) * a * bytes;
+        kept_blocks += b / a;
+        kept += (double)(b / a) * block;
+        out = (double)((b + a - 1) / a) * a * block;
       } else { /* c plays B: a = n_d <= b = n_c, r the smallest block of c */
         int a = g->size[d], b = g->size[c], r = b % a ? b % a : a;
-        kept += 1.0;
-        out = (double)((a + r - 1) / r) * r * bytes;
+        kept_blocks += 1;
+        kept += block;
+        out = (double)((a + r - 1) / r) * r * block;
       }
-      size_t cd = (size_t)c * (size_t)k + (size_t)d, dc = (size_t)d * (size_t)k + (size_t)c;
       lat[d] = g->wan_latency[cd];
-      busy[d] = out * g->lan[c].beta;
-      double flows = (double)g->size[c] * (double)g->size[d] * bytes;
-      double one = (double)gc_model_min_int(g->size[c], g->size[d]) * bytes;
-      pair = gc_model_max(pair, g->wan_latency[cd] + gc_model_max(flows / link_cap(g, c, d),
-                                                                  one / flow_cap(g, c, d)));
-      pair = gc_model_max(pair, g->wan_latency[dc] + gc_model_max(flows / link_cap(g, d, c),
-                                                                  one / flow_cap(g, d, c)));
+      busy[d] = gc_model_max(out, bytes[dc] / nc) * g->lan[c].beta;
+      double a = gc_model_min_int(g->size[c], g->size[d]);
+      double back = bytes[dc] / (nc * g->size[d]);
+      pair = gc_model_max(pair, g->wan_latency[cd] + gc_model_max(bytes[cd] / link_cap(g, c, d),
+                                                                  a * block / flow_cap(g, c, d)));
+      pair = gc_model_max(pair, g->wan_latency[dc] + gc_model_max(bytes[dc] / link_cap(g, d, c),
+                                                                  a * back / flow_cap(g, d, c)));
     }
-    double held = (double)(n - 1) - kept;
-    if (g->size[c] > 1 && held > 0)
-      t1 = gc_model_max(t1, g->lan[c].alpha + nic_time(g, c, held * bytes));
+    if (g->size[c] > 1 && n > kept_blocks)
+      t1 = gc_model_max(t1, g->lan[c].alpha + nic_time(g, c, gc_model_max(row - kept, 0.0)));
     if (k > 1)
       t2 = gc_model_max(t2, g->lan[c].alpha + gc_model_max(staggered(k, lat, busy), pair));
   }
   free(scratch);
   *t = t1 + t2;
   return GC_MODEL_OK;
+}
+
+int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t)
+{
+  return with_uniform_pairs(g, m, t, gc_model_lgv_backbone);
 }

@@ -102,7 +102,7 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
 /* LG: the local phase with its staged bytes, then the wide-area phase over shared links. */
 int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t);
 
-/* ---- all-to-all with variable counts across clusters (alltoallv.c) ---------------- */
+/* ---- all-to-all with variable counts across clusters (grid_exchange.c) -----------  */
 /* bytes[c*k + d]: what all ranks of cluster c send to all ranks of cluster d, in total
  * (the diagonal: inside c), each finite and >= 0. */
 /* Native MPI_Alltoallv posted at once: linear-grid on each process's even share. */
