@@ -169,6 +169,7 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
          *size = scratch + 7 * n1;
   double m = in->bw ? in->bytes : 0.0;
   double seg = in->segment > 0.0 && in->segment < m ? in->segment : m;
+  double nseg = seg > 0.0 ? ceil(m / seg) : 1.0;
   gc_tree_bfs_order(t, bfs);
   times[t->root] = first[t->root] = 0.0;
   for (int h = 0; h < n; h++) {
@@ -189,6 +190,13 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
       cap[nf] = INFINITY, weight[nf] = gc_model_rtt_weight(a), release[nf] = a;
       size[nf++] = in->local_sends[c] * m;
     }
+    /* The segments c keeps posted to a child at once share the edge as flows of their
+     * own and end together (gc_model_fan_out's sharing): the child receives them as one
+     * group of u bytes, and forwards the first only when the whole group is in. */
+    double group = in->seg_ahead > 0 ? fmin(nseg, in->seg_ahead) : 1.0;
+    if (in->seg_requests > 0 && nk > 0)
+      group = fmin(group, fmax(1.0, floor((double)in->seg_requests / nk)));
+    double unit = fmin(m, group * seg);
     if (m > 0.0)
       gc_model_fan_out(nf, cap, weight, release, in->nic ? in->nic[c] : INFINITY, m, size,
                        left, rate, x);
@@ -196,7 +204,7 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
       int v = kids[j];
       double w = edge_latency(in, c, v);
       double post = j * in->send_gap + w + in->recv_overhead;
-      double xfer = m > 0.0 ? x[j] - release[j] : 0.0, one = m > 0.0 ? xfer * seg / m : 0.0;
+      double xfer = m > 0.0 ? x[j] - release[j] : 0.0, one = m > 0.0 ? xfer * unit / m : 0.0;
       first[v] = first[c] + post + one;
       times[v] = fmax(first[v] + (xfer - one), times[c] + post + one);
     }

@@ -268,6 +268,27 @@ START_TEST(tree_core)
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
   ck_assert_rel(times[1], 11, REL);
   ck_assert_rel(times[3], 16.6, REL);
+  /* The executor keeps several segments posted to a child at once; they share the edge
+   * and arrive together, so the relay 1 forwards in groups.  Two at a time (200 bytes,
+   * 0.2 s an edge): first group at 1 by 10.5 + 0.2 = 10.7, at 3 by 10.7 + 5.5 + 0.2 =
+   * 16.4, last max(16.4 + 0.3, 11 + 5.5 + 0.2) = 16.7. */
+  in.seg_ahead = 2;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert_rel(times[1], 11, REL);
+  ck_assert_rel(times[3], 16.7, REL);
+  /* All 5 posted at once (tree_exec.c's 32 ahead): they end together, so 1 forwards the
+   * first segment only when the whole message is in: T3 = 11 + 5.5 + 0.5 = 17, the
+   * unsegmented time (the old formula said 16.6). */
+  in.seg_ahead = 32;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert_rel(times[1], 11, REL);
+  ck_assert_rel(times[3], 17, REL);
+  /* Requests shared by a leader's children: 2 for 1's single child gives groups of 2
+   * again (T3 = 16.7). */
+  in.seg_requests = 2;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert_rel(times[3], 16.7, REL);
+  in.seg_ahead = in.seg_requests = 0;
   in.segment = -1;
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), GC_MODEL_EINVAL);
 }
