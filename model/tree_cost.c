@@ -175,9 +175,21 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
   for (int h = 0; h < n; h++) {
     int c = bfs[h], start = t->child_start[c], nk = t->child_start[c + 1] - start;
     const int *kids = t->children + start;
+    /* The segments c keeps posted to a child at once (its group) are flows of their own:
+     * they share the edge, end together (so the child receives them as one group of
+     * `unit` bytes and forwards the first only when the whole group is in), and weigh
+     * group times one flow where they share c's interface, each with its own window. */
+    double group = in->seg_ahead > 0 ? fmin(nseg, in->seg_ahead) : 1.0;
+    if (in->seg_requests > 0 && nk > 0)
+      group = fmin(group, fmax(1.0, floor((double)in->seg_requests / nk)));
+    double unit = fmin(m, group * seg);
     for (int j = 0; j < nk; j++) {
+      double w = edge_latency(in, c, kids[j]);
       cap[j] = gc_tree_edge_rate(in, c, kids[j]);
-      weight[j] = gc_model_rtt_weight(edge_latency(in, c, kids[j]));
+      if (in->bw && in->window > 0.0 && w > 0.0) /* one window per flow of the group */
+        cap[j] = fmin(in->bw[(size_t)c * (size_t)in->k + (size_t)kids[j]],
+                      group * in->window / (2.0 * w));
+      weight[j] = group * gc_model_rtt_weight(w);
     }
     for (int j = 0; j < nk; j++)
       release[j] = edge_latency(in, c, kids[j]), size[j] = m;
@@ -190,13 +202,6 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
       cap[nf] = INFINITY, weight[nf] = gc_model_rtt_weight(a), release[nf] = a;
       size[nf++] = in->local_sends[c] * m;
     }
-    /* The segments c keeps posted to a child at once share the edge as flows of their
-     * own and end together (gc_model_fan_out's sharing): the child receives them as one
-     * group of u bytes, and forwards the first only when the whole group is in. */
-    double group = in->seg_ahead > 0 ? fmin(nseg, in->seg_ahead) : 1.0;
-    if (in->seg_requests > 0 && nk > 0)
-      group = fmin(group, fmax(1.0, floor((double)in->seg_requests / nk)));
-    double unit = fmin(m, group * seg);
     if (m > 0.0)
       gc_model_fan_out(nf, cap, weight, release, in->nic ? in->nic[c] : INFINITY, m, size,
                        left, rate, x);

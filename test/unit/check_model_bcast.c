@@ -192,6 +192,23 @@ START_TEST(tree_window_and_rtt_share)
   in.window = 0, in.local_sends = sends, in.local_latency = alpha;
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
   ck_assert(times[1] > 17.0 / 3 + 1 && times[2] > 9 + 1);
+  /* One child (W 1), m = 4, interface 1 B/s, the leader's one local send of 4 bytes at
+   * latency 0.5 (weight 2).  Whole message: the local flow alone from 0.5 to 1 (0.5 B),
+   * then weights 1 and 2: the local flow ends at 1 + 3.5 / (2/3) = 6.25, when the child's
+   * has sent 1.75 B; its other 2.25 B alone end at 8.5.  In 4 segments of 1 B posted at
+   * once the child's edge is 4 flows (weight 4 against 2): 4 B at 2/3 B/s end at 7, and
+   * the child gets them together (no earlier first segment to forward). */
+  static int par2[2] = {-1, 0}, cs2[3] = {0, 1, 1}, ch2[1] = {1};
+  static const double W2[4] = {0, 1, 1, 0}, one_send[2] = {1, 0};
+  struct gc_tree tr2 = {.n = 2, .root = 0, .parent = par2, .child_start = cs2,
+                        .children = ch2};
+  struct gc_tree_input in2 = {.k = 2, .root = 0, .W = W2, .bw = bwinf, .bytes = 4,
+                              .nic = nic1, .local_sends = one_send, .local_latency = alpha};
+  ck_assert_int_eq(gc_model_tree_arrivals(&in2, &tr2, times), 0);
+  ck_assert_rel(times[1], 8.5, REL);
+  in2.segment = 1, in2.seg_ahead = 32;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in2, &tr2, times), 0);
+  ck_assert_rel(times[1], 7, REL);
 }
 END_TEST
 
