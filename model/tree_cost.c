@@ -180,9 +180,15 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
      * `unit` bytes and forwards the first only when the whole group is in), and weigh
      * group times one flow where they share c's interface, each with its own window. */
     double group = in->seg_ahead > 0 ? fmin(nseg, in->seg_ahead) : 1.0;
-    if (in->seg_requests > 0 && nk > 0)
+    if (in->seg_ahead > 0 && in->seg_requests > 0 && nk > 0)
       group = fmin(group, fmax(1.0, floor((double)in->seg_requests / nk)));
     double unit = fmin(m, group * seg);
+    /* A child posts the receives of the next group only as the previous one arrives
+     * (GC_BCAST_RECV_AHEAD), and a transfer starts only once its receive is posted (SMPI
+     * matches before it moves data, as any rendezvous does): every group after the first
+     * pays the edge's latency again.  seg_ahead 0: segments stream in order (one
+     * connection, eager), no groups and no waves. */
+    double waves = in->seg_ahead > 0 && unit > 0.0 ? ceil(m / unit - 1e-9) : 1.0;
     for (int j = 0; j < nk; j++) {
       double w = edge_latency(in, c, kids[j]);
       cap[j] = gc_tree_edge_rate(in, c, kids[j]);
@@ -211,7 +217,7 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
       double post = j * in->send_gap + w + in->recv_overhead;
       double xfer = m > 0.0 ? x[j] - release[j] : 0.0, one = m > 0.0 ? xfer * unit / m : 0.0;
       first[v] = first[c] + post + one;
-      times[v] = fmax(first[v] + (xfer - one), times[c] + post + one);
+      times[v] = fmax(first[v] + (xfer - one) + (waves - 1.0) * w, times[c] + post + one);
     }
   }
   free(bfs);

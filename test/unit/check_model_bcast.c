@@ -286,13 +286,15 @@ START_TEST(tree_core)
   ck_assert_rel(times[1], 11, REL);
   ck_assert_rel(times[3], 16.6, REL);
   /* The executor keeps several segments posted to a child at once; they share the edge
-   * and arrive together, so the relay 1 forwards in groups.  Two at a time (200 bytes,
-   * 0.2 s an edge): first group at 1 by 10.5 + 0.2 = 10.7, at 3 by 10.7 + 5.5 + 0.2 =
-   * 16.4, last max(16.4 + 0.3, 11 + 5.5 + 0.2) = 16.7. */
+   * and arrive together, so the relay 1 forwards in groups, and the child posts the next
+   * group's receives only when a group is in, so each later group pays the latency
+   * again.  Two at a time (200 bytes, 0.2 s an edge; 3 groups): first group at 1 by
+   * 10.5 + 0.2 = 10.7, all by max(10.7 + 0.3 + 2 x 10, 10.5 + 0.2) = 31; at 3 first by
+   * 10.7 + 5.5 + 0.2 = 16.4, all by max(16.4 + 0.3 + 2 x 5, 31 + 5.5 + 0.2) = 36.7. */
   in.seg_ahead = 2;
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
-  ck_assert_rel(times[1], 11, REL);
-  ck_assert_rel(times[3], 16.7, REL);
+  ck_assert_rel(times[1], 31, REL);
+  ck_assert_rel(times[3], 36.7, REL);
   /* All 5 posted at once (tree_exec.c's 32 ahead): they end together, so 1 forwards the
    * first segment only when the whole message is in: T3 = 11 + 5.5 + 0.5 = 17, the
    * unsegmented time (the old formula said 16.6). */
@@ -300,11 +302,14 @@ START_TEST(tree_core)
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
   ck_assert_rel(times[1], 11, REL);
   ck_assert_rel(times[3], 17, REL);
-  /* Requests shared by a leader's children: 2 for 1's single child gives groups of 2
-   * again (T3 = 16.7). */
+  /* Requests shared by a leader's children, 2: 0's two children get groups of 1 (5
+   * groups: T1 = max(10.6 + 0.4 + 4 x 10, 10.6) = 51), 1's single child groups of 2
+   * (first at 3 by 10.6 + 5.5 + 0.2 = 16.3, T3 = max(16.3 + 0.3 + 2 x 5, 51 + 5.7) =
+   * 56.7). */
   in.seg_requests = 2;
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
-  ck_assert_rel(times[3], 16.7, REL);
+  ck_assert_rel(times[1], 51, REL);
+  ck_assert_rel(times[3], 56.7, REL);
   in.seg_ahead = in.seg_requests = 0;
   in.segment = -1;
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), GC_MODEL_EINVAL);
