@@ -25,7 +25,7 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
                                 .desc = "max_i T(i) + local(i); a leader's flows (its own "
                                         "cluster's broadcast too) pay their latency, then "
                                         "share its NIC by 1/latency, window-capped; "
-                                        "segments pipelined"},
+                                        "segments pipelined by the group posted at once"},
   [GC_MODEL_HETERO_BCAST] = {.id = GC_MODEL_HETERO_BCAST, .name = "hetero-004-bcast",
                              .source = "004 Eq. 5, 8",
                              .desc = "max root-to-leaf path sum + Gamma + tau*M"},

@@ -169,14 +169,33 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
          *size = scratch + 7 * n1;
   double m = in->bw ? in->bytes : 0.0;
   double seg = in->segment > 0.0 && in->segment < m ? in->segment : m;
+  double nseg = seg > 0.0 ? ceil(m / seg) : 1.0;
   gc_tree_bfs_order(t, bfs);
   times[t->root] = first[t->root] = 0.0;
   for (int h = 0; h < n; h++) {
     int c = bfs[h], start = t->child_start[c], nk = t->child_start[c + 1] - start;
     const int *kids = t->children + start;
+    /* The segments c keeps posted to a child at once (its group) are flows of their own:
+     * they share the edge, end together (so the child receives them as one group of
+     * `unit` bytes and forwards the first only when the whole group is in), and weigh
+     * group times one flow where they share c's interface, each with its own window. */
+    double group = in->seg_ahead > 0 ? fmin(nseg, in->seg_ahead) : 1.0;
+    if (in->seg_ahead > 0 && in->seg_requests > 0 && nk > 0)
+      group = fmin(group, fmax(1.0, floor((double)in->seg_requests / nk)));
+    double unit = fmin(m, group * seg);
+    /* A child posts the receives of the next group only as the previous one arrives
+     * (GC_BCAST_RECV_AHEAD), and a transfer starts only once its receive is posted (SMPI
+     * matches before it moves data, as any rendezvous does): every group after the first
+     * pays the edge's latency again.  seg_ahead 0: segments stream in order (one
+     * connection, eager), no groups and no waves. */
+    double waves = in->seg_ahead > 0 && unit > 0.0 ? ceil(m / unit - 1e-9) : 1.0;
     for (int j = 0; j < nk; j++) {
+      double w = edge_latency(in, c, kids[j]);
       cap[j] = gc_tree_edge_rate(in, c, kids[j]);
-      weight[j] = gc_model_rtt_weight(edge_latency(in, c, kids[j]));
+      if (in->bw && in->window > 0.0 && w > 0.0) /* one window per flow of the group */
+        cap[j] = fmin(in->bw[(size_t)c * (size_t)in->k + (size_t)kids[j]],
+                      group * in->window / (2.0 * w));
+      weight[j] = group * gc_model_rtt_weight(w);
     }
     for (int j = 0; j < nk; j++)
       release[j] = edge_latency(in, c, kids[j]), size[j] = m;
@@ -196,9 +215,9 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
       int v = kids[j];
       double w = edge_latency(in, c, v);
       double post = j * in->send_gap + w + in->recv_overhead;
-      double xfer = m > 0.0 ? x[j] - release[j] : 0.0, one = m > 0.0 ? xfer * seg / m : 0.0;
+      double xfer = m > 0.0 ? x[j] - release[j] : 0.0, one = m > 0.0 ? xfer * unit / m : 0.0;
       first[v] = first[c] + post + one;
-      times[v] = fmax(first[v] + (xfer - one), times[c] + post + one);
+      times[v] = fmax(first[v] + (xfer - one) + (waves - 1.0) * w, times[c] + post + one);
     }
   }
   free(bfs);

@@ -36,6 +36,12 @@ struct gc_tree_input {
   const double *nic; /* optional [k] bandwidth of each leader's network interface, bytes/s,
                         shared by all the sends it has in flight; NULL: unlimited */
   double segment;   /* bytes per pipeline segment; 0 (or >= bytes): the whole message */
+  int seg_ahead;    /* segments a leader keeps posted to each child at once (tree_exec.c:
+                       the receives its children post ahead), which move as one group;
+                       0: segments stream in order, one at a time (a FIFO transport) */
+  int seg_requests; /* send requests a leader keeps for all its children together, so
+                       seg_requests / children segments per child (read with seg_ahead
+                       only); 0: no limit */
   const double *local_sends;   /* optional [k]: messages of `bytes` each leader sends itself
                                   in its own cluster's broadcast (started on arrival, through
                                   the same interface as its wide-area sends); NULL: none */
@@ -99,10 +105,17 @@ int gc_tree_bfs_order(const struct gc_tree *t, int *order);
  * flow that finishes frees its share).  The executor (tree_exec.c) posts
  * every send of a leader at once, so a later child waits only for the posting, not for
  * the earlier transfers; 001 Eq. 2 as published charges every child all (c-1) sends.
- * With segments of s bytes a leader forwards each segment as it arrives: the first
- * segment reaches n at F(n) = F(c) + (j-1)(o_s+g) + W + s/r, r = m/x(c,n) the flow's
- * average rate, and the last at T(n) = max(F(n) + (m-s)/r, T(c) + (j-1)(o_s+g) + W +
- * s/r): the pipeline runs at the slower of the edge and the parent's own arrivals.
+ * With segments a leader forwards each segment as it arrives, but it keeps g(c) =
+ * min(segments, seg_ahead, seg_requests / children(c)) of them posted to each child at
+ * once, and those are concurrent flows sharing the edge: they arrive together, so the
+ * pipeline advances by u(c) = g(c) s bytes, not s (a relay that gets all its segments
+ * posted at once receives the first one with the last).  The first group reaches n at
+ * F(n) = F(c) + (j-1)(o_s+g) + W + u/r, r = m/x(c,n) the flow's average rate, and the
+ * last at T(n) = max(F(n) + (m-u)/r + (ceil(m/u)-1) W, T(c) + (j-1)(o_s+g) + W + u/r):
+ * the pipeline runs at the slower of the edge and the parent's own arrivals, and every
+ * group after the first pays W again (the child posts its receives a group at a time,
+ * and a transfer starts only once its receive is posted).  seg_ahead 0: u = s, no
+ * extra W (segments streamed in order over one connection).
  * 0, GC_MODEL_EINVAL (t not a tree over in->k nodes) or GC_MODEL_ENOMEM. */
 int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree *t,
                            double *times);

@@ -20,7 +20,7 @@
 /* Requests kept on the stack; more children than this (a grid of hundreds of sites)
  * take the heap, and fall back to blocking sends if even that fails. Nothing here may
  * fail on one rank only once others may be waiting for it. */
-enum { STACK_REQS = 256 };
+enum { STACK_REQS = GC_BCAST_SEND_REQS };
 
 static int leader_of(const struct gc_layout *l, const struct gc_tree *t, int root, int c)
 {
@@ -62,12 +62,6 @@ static int wait_all(int n, MPI_Request *req)
   }
   return MPI_SUCCESS;
 }
-
-/* Receives posted ahead of the segment being forwarded. One is not enough: segments
- * above the eager limit go by rendezvous, and a receive posted only when the previous
- * segment is in makes every segment wait a wide-area round trip (make bench-grid-bcast
- * shows the cost: doc/benchmarks.md). */
-#define GC_BCAST_RECV_AHEAD 32
 
 /* How a leader's message travels. One segment: the user's (buffer, count, datatype), as
  * PMPI_Bcast would. Several: bytes of the packed message (segment_schedule.h), cut

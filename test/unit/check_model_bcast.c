@@ -192,6 +192,23 @@ START_TEST(tree_window_and_rtt_share)
   in.window = 0, in.local_sends = sends, in.local_latency = alpha;
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
   ck_assert(times[1] > 17.0 / 3 + 1 && times[2] > 9 + 1);
+  /* One child (W 1), m = 4, interface 1 B/s, the leader's one local send of 4 bytes at
+   * latency 0.5 (weight 2).  Whole message: the local flow alone from 0.5 to 1 (0.5 B),
+   * then weights 1 and 2: the local flow ends at 1 + 3.5 / (2/3) = 6.25, when the child's
+   * has sent 1.75 B; its other 2.25 B alone end at 8.5.  In 4 segments of 1 B posted at
+   * once the child's edge is 4 flows (weight 4 against 2): 4 B at 2/3 B/s end at 7, and
+   * the child gets them together (no earlier first segment to forward). */
+  static int par2[2] = {-1, 0}, cs2[3] = {0, 1, 1}, ch2[1] = {1};
+  static const double W2[4] = {0, 1, 1, 0}, one_send[2] = {1, 0};
+  struct gc_tree tr2 = {.n = 2, .root = 0, .parent = par2, .child_start = cs2,
+                        .children = ch2};
+  struct gc_tree_input in2 = {.k = 2, .root = 0, .W = W2, .bw = bwinf, .bytes = 4,
+                              .nic = nic1, .local_sends = one_send, .local_latency = alpha};
+  ck_assert_int_eq(gc_model_tree_arrivals(&in2, &tr2, times), 0);
+  ck_assert_rel(times[1], 8.5, REL);
+  in2.segment = 1, in2.seg_ahead = 32;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in2, &tr2, times), 0);
+  ck_assert_rel(times[1], 7, REL);
 }
 END_TEST
 
@@ -268,6 +285,32 @@ START_TEST(tree_core)
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
   ck_assert_rel(times[1], 11, REL);
   ck_assert_rel(times[3], 16.6, REL);
+  /* The executor keeps several segments posted to a child at once; they share the edge
+   * and arrive together, so the relay 1 forwards in groups, and the child posts the next
+   * group's receives only when a group is in, so each later group pays the latency
+   * again.  Two at a time (200 bytes, 0.2 s an edge; 3 groups): first group at 1 by
+   * 10.5 + 0.2 = 10.7, all by max(10.7 + 0.3 + 2 x 10, 10.5 + 0.2) = 31; at 3 first by
+   * 10.7 + 5.5 + 0.2 = 16.4, all by max(16.4 + 0.3 + 2 x 5, 31 + 5.5 + 0.2) = 36.7. */
+  in.seg_ahead = 2;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert_rel(times[1], 31, REL);
+  ck_assert_rel(times[3], 36.7, REL);
+  /* All 5 posted at once (tree_exec.c's 32 ahead): they end together, so 1 forwards the
+   * first segment only when the whole message is in: T3 = 11 + 5.5 + 0.5 = 17, the
+   * unsegmented time (the old formula said 16.6). */
+  in.seg_ahead = 32;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert_rel(times[1], 11, REL);
+  ck_assert_rel(times[3], 17, REL);
+  /* Requests shared by a leader's children, 2: 0's two children get groups of 1 (5
+   * groups: T1 = max(10.6 + 0.4 + 4 x 10, 10.6) = 51), 1's single child groups of 2
+   * (first at 3 by 10.6 + 5.5 + 0.2 = 16.3, T3 = max(16.3 + 0.3 + 2 x 5, 51 + 5.7) =
+   * 56.7). */
+  in.seg_requests = 2;
+  ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+  ck_assert_rel(times[1], 51, REL);
+  ck_assert_rel(times[3], 56.7, REL);
+  in.seg_ahead = in.seg_requests = 0;
   in.segment = -1;
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), GC_MODEL_EINVAL);
 }

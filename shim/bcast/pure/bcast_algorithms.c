@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "model.h"
+#include "segment_schedule.h"
 
 void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *layout, int root,
                          double m, struct gc_tree_input *in)
@@ -20,6 +21,8 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
       .bytes = m,
       .nic = net->nic,
       .segment = net->segment,
+      .seg_ahead = GC_BCAST_RECV_AHEAD,
+      .seg_requests = GC_BCAST_SEND_REQS,
       .window = net->grid.window,
       .local_sends = net->local_sends,
       .local_latency = net->local_alpha,

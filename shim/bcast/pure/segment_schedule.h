@@ -14,6 +14,17 @@
 
 #include <stdint.h>
 
+/* How many segments the tree executor (tree_exec.c) keeps in flight, which the cost model
+ * reads too (gc_bcast_tree_input: segments posted together share an edge and arrive
+ * together). Receives posted ahead of the segment being forwarded: one is not enough,
+ * segments above the eager limit go by rendezvous, and a receive posted only when the
+ * previous segment is in makes every segment wait a wide-area round trip (make
+ * bench-grid-bcast shows the cost: doc/benchmarks.md). */
+#define GC_BCAST_RECV_AHEAD 32
+/* Send requests a leader keeps on the stack for all its children together: each child
+ * gets GC_BCAST_SEND_REQS / children segments in flight (at least one). */
+#define GC_BCAST_SEND_REQS 256
+
 struct gc_bcast_segments {
   uint64_t bytes; /* m: the whole message */
   uint64_t seg;   /* bytes per segment (the last may be shorter); == bytes when n <= 1 */
