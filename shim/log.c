@@ -218,17 +218,23 @@ static void out_flush(void)
   out.n = 0;
 }
 
+/* Where the next len bytes go (len <= the chunk): the chunk is written out first if full. */
+static char *room(size_t len)
+{
+  if (out.n + len > sizeof out.text)
+    out_flush();
+  return out.text + out.n;
+}
+
 static void put(const char *s, size_t len)
 {
-  if (out.n + len > sizeof out.text) {
+  if (len > sizeof out.text) { /* a name longer than a chunk: straight through */
     out_flush();
-    if (len > sizeof out.text) { /* a name longer than a chunk: straight through */
-      if (lg.file && fwrite(s, 1, len, lg.file) != len)
-        write_failed(strerror(errno));
-      return;
-    }
+    if (lg.file && fwrite(s, 1, len, lg.file) != len)
+      write_failed(strerror(errno));
+    return;
   }
-  memcpy(out.text + out.n, s, len);
+  memcpy(room(len), s, len);
   out.n += len;
 }
 
@@ -239,27 +245,26 @@ static void put_str(const char *s)
 
 static void put_char(char c)
 {
-  put(&c, 1);
+  *room(1) = c;
+  out.n++;
 }
 
 static void put_int(long long v)
 {
-  char num[GC_FMT_MAX];
-  put(num, (size_t)gc_fmt_int(num, v));
+  out.n += (size_t)gc_fmt_int(room(GC_FMT_MAX), v);
 }
 
 static void put_u64(unsigned long long v)
 {
-  char num[GC_FMT_MAX];
-  put(num, (size_t)gc_fmt_u64(num, v));
+  out.n += (size_t)gc_fmt_u64(room(GC_FMT_MAX), v);
 }
 
-/* Seconds to 9 significant digits (%.9g): ns resolution up to 1 s, finer below. */
-static void put_time(double s)
+/* %.Ng: seconds to 9 significant digits (ns resolution up to 1 s, finer below), the
+ * candidates' predictions to 6. Nothing for a negative time (none). */
+static void put_g(double s, int digits)
 {
-  char num[GC_FMT_MAX];
   if (s >= 0)
-    put(num, (size_t)gc_fmt_g(num, s, 9));
+    out.n += (size_t)gc_fmt_g(room(GC_FMT_MAX), s, digits);
 }
 
 /* Called with the lock held. */
@@ -279,19 +284,18 @@ static void flush_records(void)
     put_u64(r->bytes), put_char(',');
     put_int(r->clusters), put_char(',');
     put_str(r->model ? r->model : ""), put_char(',');
-    put_time(r->predicted), put_char(',');
-    put_time(r->actual), put_char(',');
+    put_g(r->predicted, 9), put_char(',');
+    put_g(r->actual, 9), put_char(',');
     /* "native=1.2e-05;lg=8.1e-06": a semicolon list keeps the CSV one column wide. */
     for (int a = 0; lg.candidates && a < r->ncandidates; a++)
       if (r->candidates[a].predicted >= 0) {
-        char num[GC_FMT_MAX];
         if (a)
           put_char(';');
         put_str(r->candidates[a].name), put_char('=');
-        put(num, (size_t)gc_fmt_g(num, r->candidates[a].predicted, 6));
+        put_g(r->candidates[a].predicted, 6);
       }
     put_char(',');
-    put_time(r->elapsed), put_char('\n');
+    put_g(r->elapsed, 9), put_char('\n');
   }
   out_flush();
   if (lg.file && (ferror(lg.file) || fflush(lg.file) != 0))

@@ -99,8 +99,10 @@ int gc_fmt_g(char *out, double v, int precision)
       break;
   }
   char digits[16];
-  for (int i = precision - 1; i >= 0; i--, m /= 10)
-    digits[i] = (char)('0' + m % 10);
+  int i = precision;
+  do
+    digits[--i] = (char)('0' + m % 10), m /= 10;
+  while (i > 0);
   int last = precision; /* digits kept: %g drops trailing zeros */
   while (last > 1 && digits[last - 1] == '0')
     last--;
