@@ -204,8 +204,8 @@ int gc_log_enabled(void)
 }
 
 /* The records go out in chunks of text built by hand (logfmt.h: the same characters
- * printf's %d, %llu, %.9g and %.6g wrote, ~1,500 instructions a record against ~10,000), one fwrite
- * a chunk: formatting was 84% of what a logged call cost (issue 13). */
+ * printf's %d, %llu, %.9g and %.6g wrote, ~1,500 instructions a record against ~10,000),
+ * one fwrite a chunk: formatting was 84% of what a logged call cost (issue 13). */
 static struct {
   char text[1 << 16];
   size_t n;
