@@ -18,7 +18,8 @@ static void same_g(double v, int precision)
   memset(ours, 'x', sizeof ours);
   int n = gc_fmt_g(ours, v, precision);
   snprintf(libc, sizeof libc, "%.*g", precision, v);
-  ck_assert_msg(strcmp(ours, libc) == 0, "%.17g at %d: \"%s\", printf \"%s\"", v, precision, ours, libc);
+  ck_assert_msg(strcmp(ours, libc) == 0, "%.17g at %d: \"%s\", printf \"%s\"", v, precision, ours,
+                libc);
   ck_assert_int_eq(n, (int)strlen(ours));
 }
 
@@ -98,7 +99,8 @@ END_TEST
 START_TEST(integers)
 {
   char out[GC_FMT_MAX], want[64];
-  static const long long ints[] = {0, 1, -1, 9, 10, -10, 65536, 1048576, INT_MAX, INT_MIN, LLONG_MAX, LLONG_MIN};
+  static const long long ints[] = {0,       1,       -1,        9,        10,       -10,
+                                   65536,   1048576, INT_MAX,   INT_MIN,  LLONG_MAX, LLONG_MIN};
   for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
     snprintf(want, sizeof want, "%lld", ints[i]);
     ck_assert_int_eq(gc_fmt_int(out, ints[i]), (int)strlen(want));
