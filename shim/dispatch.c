@@ -86,7 +86,9 @@ static int choose(const struct gc_op *op, const void *call, struct gc_comm_state
     names[i] = alg->about->name;
     supported[i] = alg->supports(call, st);
     plans[i] = (struct gc_plan){.algorithm = i, .predicted = -1};
-    if (need)
+    /* An unsupported algorithm's prediction is read by nobody (gc_select skips it, the
+     * candidates column writes none): not computed, a logged call's cheapest saving. */
+    if (need && supported[i])
       plans[i].predicted = alg->predict(call, st, &plans[i]);
     predicted[i] = plans[i].predicted;
   }
