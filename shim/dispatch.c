@@ -70,9 +70,10 @@ static int root_cluster(const struct gc_comm_state *st, const struct gc_call *c)
   return c->root >= 0 ? st->layout.cluster_of[c->root] : -1;
 }
 
-/* Every algorithm asked and, when anything reads predictions (`auto`, a log, the
- * summary), predicted; gc_select; the record's choice and candidates. plans[i] keeps
- * what algorithm i's prediction prepared for its run. */
+/* Every algorithm asked and, when something compares or prints them (`auto`, the log's
+ * candidates column), predicted; gc_select; the record's choice and candidates. A log
+ * alone reads the prediction of what runs only. plans[i] keeps what algorithm i's
+ * prediction prepared for its run. */
 static int choose(const struct gc_op *op, const void *call, struct gc_comm_state *st,
                   struct gc_plan *plans, struct gc_record *rec)
 {
@@ -80,7 +81,7 @@ static int choose(const struct gc_op *op, const void *call, struct gc_comm_state
   const char *names[GC_MAX_ALGORITHMS];
   double predicted[GC_MAX_ALGORITHMS];
   const char *wanted = op->wanted;
-  int need = is(wanted, "auto") || gc_log_enabled();
+  int all = is(wanted, "auto") || (gc_log_enabled() && gc_g.cfg.log_candidates);
   for (int i = 0; i < n; i++) {
     const struct gc_algorithm *alg = &op->algorithms[i];
     names[i] = alg->about->name;
@@ -88,11 +89,13 @@ static int choose(const struct gc_op *op, const void *call, struct gc_comm_state
     plans[i] = (struct gc_plan){.algorithm = i, .predicted = -1};
     /* An unsupported algorithm's prediction is read by nobody (gc_select skips it, the
      * candidates column writes none): not computed, a logged call's cheapest saving. */
-    if (need && supported[i])
+    if (all && supported[i])
       plans[i].predicted = alg->predict(call, st, &plans[i]);
     predicted[i] = plans[i].predicted;
   }
   int a = gc_select(wanted, n, names, supported, predicted);
+  if (!all && gc_log_enabled() && supported[a])
+    predicted[a] = plans[a].predicted = op->algorithms[a].predict(call, st, &plans[a]);
   rec->ncandidates = n;
   for (int i = 0; i < n; i++)
     rec->candidates[i] = (struct gc_candidate){names[i], supported[i] ? predicted[i] : -1};
@@ -238,14 +241,26 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
     }
   }
 
-  /* Before the choice (it changes the network view) and outside the timed region. */
-  gc_probe_latency(st);
   struct gc_plan plans[GC_MAX_ALGORITHMS];
   struct gc_record rec = {.op = op->id, .op_name = op->name, .root = c.root, .bytes = c.bytes};
-  int a = choose(op, call, st, plans, &rec);
   struct gc_learn *explore = NULL;
   MPI_Comm priv;
-  if (automatic) {
+  /* Logged and decided, with no candidates column: only what runs is predicted, for its
+   * record (a log costs its record, not a prediction of every algorithm). */
+  int a = logging && automatic && !gc_g.cfg.log_candidates
+              ? known(op, call, st, os, &c, root_cluster(st, &c))
+              : -1;
+  int decided = a >= 0;
+  if (decided) {
+    plans[a] = (struct gc_plan){.algorithm = a, .predicted = -1};
+    plans[a].predicted = op->algorithms[a].predict(call, st, &plans[a]);
+    record_choice(op, plans, a, &rec);
+  } else {
+    /* Before the choice (it changes the network view) and outside the timed region. */
+    gc_probe_latency(st);
+    a = choose(op, call, st, plans, &rec);
+  }
+  if (automatic && !decided) {
     a = decide(op, call, st, os, &c, &rec, a, &explore);
     record_choice(op, plans, a, &rec);
     /* Made outside the timed region, on every member (each decided to explore). */
