@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gridcoll.h"
 #include "comm_state.h"
@@ -164,6 +165,11 @@ static void fail_startup(int speaker, int strict)
   if (strict) {
     if (gc_g.world_rank != speaker)
       PMPI_Barrier(MPI_COMM_WORLD);
+    /* The reason was written to stderr, a pipe the launcher forwards: MPI_Abort at once
+     * let hydra kill the job before forwarding it, about one time in ten. A fatal path
+     * can wait a fifth of a second. */
+    struct timespec forward = {0, 200000000};
+    nanosleep(&forward, NULL);
     PMPI_Abort(MPI_COMM_WORLD, 1);
   }
   gc_g.active = 0;
