@@ -44,17 +44,21 @@ static int binomial_walk(const struct gc_model_grid *g, int P, int root, const i
 {
   int k = g->k;
   size_t kk = (size_t)k * (size_t)k;
-  double *have = malloc(sizeof(double) * (size_t)P), *lat_end = malloc(sizeof(double) * (size_t)P),
-         *left = malloc(sizeof(double) * (size_t)P), *cap = malloc(sizeof(double) * (size_t)P),
-         *rate = malloc(sizeof(double) * (size_t)P);
-  long *mask = malloc(sizeof(long) * (size_t)P);
-  int *kid = malloc(sizeof(int) * (size_t)P), *link = malloc(sizeof(int) * (size_t)P),
-      *on_link = malloc(sizeof(int) * kk);
-  if (!have || !lat_end || !left || !cap || !rate || !mask || !kid || !link || !on_link) {
-    free(have), free(lat_end), free(left), free(cap), free(rate);
-    free(mask), free(kid), free(link), free(on_link);
+  size_t n = (size_t)P;
+  double *real = malloc(sizeof(double) * 5 * n);
+  long *mask = malloc(sizeof(long) * n);
+  int *whole = malloc(sizeof(int) * (2 * n + kk));
+  if (!real || !mask || !whole) {
+    free(real);
+    free(mask);
+    free(whole);
     return GC_MODEL_ENOMEM;
   }
+  /* Per sender: when it has the data; its flow in flight: the end of its latency, the
+   * bytes left, its own rate cap, its rate now, the child, the link (-1: inside). */
+  double *have = real, *lat_end = real + n, *left = real + 2 * n, *cap = real + 3 * n,
+         *rate = real + 4 * n;
+  int *kid = whole, *link = whole + n, *on_link = whole + 2 * n;
   for (int v = 0; v < P; v++) {
     int low = 1;
     while (low < P && !(v & low))
@@ -122,8 +126,9 @@ static int binomial_walk(const struct gc_model_grid *g, int P, int root, const i
     }
     now = next;
   }
-  free(have), free(lat_end), free(left), free(cap), free(rate);
-  free(mask), free(kid), free(link), free(on_link);
+  free(real);
+  free(mask);
+  free(whole);
   *t = worst;
   return GC_MODEL_OK;
 }
