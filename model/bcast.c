@@ -39,6 +39,8 @@ static double edge_rate(const struct gc_model_grid *g, int a, int b)
  * the same latency, hence the same window cap, so the share is even).  bytes == 0:
  * each send is its latency.  Events: a flow's latency ends or its bytes are through;
  * at most 2(P - 1) of them, each O(P + k*k). */
+enum { GC_BINOMIAL_WALK_MAX = 128 };
+
 static int binomial_walk(const struct gc_model_grid *g, int P, int root, const int *cluster_of,
                          double bytes, double *t)
 {
@@ -143,7 +145,9 @@ static int binomial_walk(const struct gc_model_grid *g, int P, int root, const i
  *    also held to its share of the link between the two clusters among the tree's edges
  *    of the same level between them, which start at about the same time.
  *  - From `eager` bytes on each MPI_Send waits for its transfer: binomial_walk, the
- *    tree in time order, the link shared only by the flows crossing it at once.
+ *    tree in time order, the link shared only by the flows crossing it at once; above
+ *    GC_BINOMIAL_WALK_MAX ranks, the j-th child gets the data after the j messages
+ *    before it, each latency + m / rate with the level's share of the link.
  * rate: the cluster's interface inside; across, the flow's wide-area rate (window-capped,
  * gc_model_wan_rate) and the link's share (network.wan.aggregate when given, else the
  * bandwidth).  The completion is the latest arrival. */
@@ -156,7 +160,9 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
   for (int r = 0; r < P; r++)
     if (cluster_of[r] < 0 || cluster_of[r] >= g->k)
       return GC_MODEL_EINVAL;
-  if (!((double)m < eager))
+  /* The walk costs O(P^2): beyond GC_BINOMIAL_WALK_MAX ranks (a logged call predicts
+   * what runs on every call), the sends one after the other, each its level's share. */
+  if (!((double)m < eager) && P <= GC_BINOMIAL_WALK_MAX)
     return binomial_walk(g, P, root, cluster_of, (double)m, t);
   /* A sender has at most 31 children (ceil(log2 P) <= 31 for an int P). */
   enum { MAXKIDS = 32 };
@@ -177,6 +183,7 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
           share[(size_t)l * (size_t)k * (size_t)k + (size_t)c * (size_t)k + (size_t)d]++;
       }
   double bytes = (double)m, worst = 0;
+  int posted = bytes < eager;
   arrival[0] = 0;
   /* Parents have smaller relative ranks than their children: one pass in order. */
   for (int v = 0; v < P; v++) {
@@ -205,14 +212,17 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
       weight[nk] = gc_model_rtt_weight(lat[nk]);
       nk++;
     }
-    if (nk > 0 && bytes > 0.0) {
+    if (posted && nk > 0 && bytes > 0.0) {
       double nic = g->lan[from].beta > 0.0 ? 1.0 / g->lan[from].beta : INFINITY;
       gc_model_fan_out(nk, cap, weight, lat, nic, bytes, NULL, left, rate, x);
       for (int j = 0; j < nk; j++)
         arrival[kid[j]] = arrival[v] + x[j];
-    } else { /* nothing to carry: each flow is its latency */
-      for (int j = 0; j < nk; j++)
-        arrival[kid[j]] = arrival[v] + lat[j];
+    } else { /* one after the other (or nothing to carry: each flow is its latency) */
+      double ready = arrival[v];
+      for (int j = 0; j < nk; j++) {
+        ready += lat[j] + (bytes > 0.0 ? bytes / cap[j] : 0.0);
+        arrival[kid[j]] = posted ? arrival[v] + lat[j] : ready;
+      }
     }
     worst = fmax(worst, arrival[v]);
   }
