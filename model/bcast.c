@@ -30,20 +30,127 @@ static double edge_rate(const struct gc_model_grid *g, int a, int b)
   return gc_model_wan_rate(g, a, b);
 }
 
+/* From `eager` bytes on each MPI_Send waits for its transfer (SMPI above
+ * smpi/send-is-detached-thresh), so a level's edges start at different times: the
+ * tree is walked edge by edge in time order.  A sender v starts its next send when it
+ * has the data and its previous send is done; the flow pays its latency, then carries
+ * m bytes at its rate, which across the wide area is no more than the link between the
+ * two clusters divided among the flows crossing it at that moment (all of one pair have
+ * the same latency, hence the same window cap, so the share is even).  bytes == 0:
+ * each send is its latency.  Events: a flow's latency ends or its bytes are through;
+ * at most 2(P - 1) of them, each O(P + k*k). */
+enum { GC_BINOMIAL_WALK_MAX = 128 };
+
+static int binomial_walk(const struct gc_model_grid *g, int P, int root, const int *cluster_of,
+                         double bytes, double *t)
+{
+  int k = g->k;
+  size_t kk = (size_t)k * (size_t)k;
+  size_t n = (size_t)P;
+  double *real = malloc(sizeof(double) * 5 * n);
+  long *mask = malloc(sizeof(long) * n);
+  int *whole = malloc(sizeof(int) * (2 * n + kk));
+  if (!real || !mask || !whole) {
+    free(real);
+    free(mask);
+    free(whole);
+    return GC_MODEL_ENOMEM;
+  }
+  /* Per sender: when it has the data; its flow in flight: the end of its latency, the
+   * bytes left, its own rate cap, its rate now, the child, the link (-1: inside). */
+  double *have = real, *lat_end = real + n, *left = real + 2 * n, *cap = real + 3 * n,
+         *rate = real + 4 * n;
+  int *kid = whole, *link = whole + n, *on_link = whole + 2 * n;
+  for (int v = 0; v < P; v++) {
+    int low = 1;
+    while (low < P && !(v & low))
+      low <<= 1;
+    have[v] = v == 0 ? 0.0 : INFINITY;
+    mask[v] = (v == 0 ? 1L << gc_model_ceil_log2(P) : low) >> 1; /* next child: v + mask */
+    kid[v] = -1;                                                   /* no send in flight */
+  }
+  double now = 0.0, worst = 0.0;
+  for (;;) {
+    /* Senders that have the data and no send in flight start their next one. */
+    int busy = 0;
+    for (int v = 0; v < P; v++) {
+      while (kid[v] < 0 && have[v] <= now && mask[v] > 0) {
+        long c = v + mask[v];
+        mask[v] >>= 1;
+        if (c >= P)
+          continue;
+        int from = cluster_of[(v + root) % P], to = cluster_of[(c + root) % P];
+        kid[v] = (int)c;
+        lat_end[v] = now + edge_latency(g, from, to);
+        left[v] = bytes;
+        cap[v] = edge_rate(g, from, to);
+        link[v] = from == to ? -1 : from * k + to;
+      }
+      busy += kid[v] >= 0;
+    }
+    if (!busy)
+      break;
+    /* Rates: flows past their latency on one link share it evenly. */
+    for (size_t cd = 0; cd < kk; cd++)
+      on_link[cd] = 0;
+    for (int v = 0; v < P; v++)
+      if (kid[v] >= 0 && lat_end[v] <= now && link[v] >= 0)
+        on_link[link[v]]++;
+    double next = INFINITY;
+    for (int v = 0; v < P; v++) {
+      if (kid[v] < 0)
+        continue;
+      if (lat_end[v] > now) {
+        next = fmin(next, lat_end[v]);
+        continue;
+      }
+      rate[v] = cap[v];
+      if (link[v] >= 0) {
+        double whole = g->wan_aggregate && g->wan_aggregate[link[v]] > 0
+                           ? g->wan_aggregate[link[v]]
+                           : g->wan_bandwidth[link[v]];
+        rate[v] = fmin(rate[v], whole / on_link[link[v]]);
+      }
+      next = fmin(next, left[v] > 0.0 ? now + left[v] / rate[v] : now);
+    }
+    /* Advance to the next event; a flow whose bytes end there delivers its child. */
+    for (int v = 0; v < P; v++) {
+      if (kid[v] < 0 || lat_end[v] > now)
+        continue;
+      double done = left[v] > 0.0 ? now + left[v] / rate[v] : now;
+      if (done <= next) {
+        have[kid[v]] = next;
+        worst = fmax(worst, next);
+        kid[v] = -1;
+      } else {
+        left[v] -= rate[v] * (next - now);
+      }
+    }
+    now = next;
+  }
+  free(real);
+  free(mask);
+  free(whole);
+  *t = worst;
+  return GC_MODEL_OK;
+}
+
 /* "binomial-grid": MPICH's (and SMPI's) binomial broadcast.  Relative rank v = (rank -
  * root) mod P receives from v - lowbit(v), then sends to v + mask for each mask below
  * lowbit(v), largest first (the root: every power of two below P), with MPI_Send.
  *  - Below `eager` bytes MPI_Send returns before the transfer (eager protocol; SMPI's
  *    detached sends): a parent's sends all start when it has the data, each flow pays
  *    its latency and then shares the parent's interface with the flows in progress, in
- *    proportion to 1/latency (gc_model_fan_out, gc_model_rtt_weight).
- *  - From `eager` bytes on each MPI_Send waits for its transfer: the j-th child gets the
- *    data after the j messages before it, each latency + m / rate.
+ *    proportion to 1/latency (gc_model_fan_out, gc_model_rtt_weight); a flow across is
+ *    also held to its share of the link between the two clusters among the tree's edges
+ *    of the same level between them, which start at about the same time.
+ *  - From `eager` bytes on each MPI_Send waits for its transfer: binomial_walk, the
+ *    tree in time order, the link shared only by the flows crossing it at once; above
+ *    GC_BINOMIAL_WALK_MAX ranks, the j-th child gets the data after the j messages
+ *    before it, each latency + m / rate with the level's share of the link.
  * rate: the cluster's interface inside; across, the flow's wide-area rate (window-capped,
- * gc_model_wan_rate) and no more than its share of the link between the two clusters
- * among the tree's edges of the same level (mask) between them, which run at about the
- * same time (network.wan.aggregate when given, else the bandwidth).  The completion is
- * the latest arrival. */
+ * gc_model_wan_rate) and the link's share (network.wan.aggregate when given, else the
+ * bandwidth).  The completion is the latest arrival. */
 int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
                                  const int *cluster_of, size_t m, double eager, double *t)
 {
@@ -53,6 +160,10 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
   for (int r = 0; r < P; r++)
     if (cluster_of[r] < 0 || cluster_of[r] >= g->k)
       return GC_MODEL_EINVAL;
+  /* The walk costs O(P^2): beyond GC_BINOMIAL_WALK_MAX ranks (a logged call predicts
+   * what runs on every call), the sends one after the other, each its level's share. */
+  if (!((double)m < eager) && P <= GC_BINOMIAL_WALK_MAX)
+    return binomial_walk(g, P, root, cluster_of, (double)m, t);
   /* A sender has at most 31 children (ceil(log2 P) <= 31 for an int P). */
   enum { MAXKIDS = 32 };
   int levels = gc_model_ceil_log2(P), k = g->k;
@@ -106,7 +217,7 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
       gc_model_fan_out(nk, cap, weight, lat, nic, bytes, NULL, left, rate, x);
       for (int j = 0; j < nk; j++)
         arrival[kid[j]] = arrival[v] + x[j];
-    } else {
+    } else { /* one after the other (or nothing to carry: each flow is its latency) */
       double ready = arrival[v];
       for (int j = 0; j < nk; j++) {
         ready += lat[j] + (bytes > 0.0 ? bytes / cap[j] : 0.0);

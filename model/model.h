@@ -116,7 +116,8 @@ int gc_model_bcast_binomial_hockney(int P, size_t m, double alpha, double beta, 
 /* The MPI library's binomial tree over P ranks spread over the clusters of g (rank r in
  * cluster cluster_of[r]), rooted at rank root ("binomial-grid"): below `eager` bytes a
  * parent's sends all start at once and share its interface, from it on they follow one
- * another, each alpha + m*beta inside a cluster, W + m/rate across the wide area. */
+ * another, each alpha + m*beta inside a cluster, W + m/rate across the wide area, the
+ * tree walked in time so that a link is shared only by the flows crossing it at once. */
 int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
                                  const int *cluster_of, size_t m, double eager, double *t);
 

@@ -17,9 +17,10 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
                               .source = "MPICH/SMPI binomial tree, eager sends",
                               .desc = "below bcast.native_eager a parent's sends start "
                                       "together, pay their latency, share its NIC by "
-                                      "1/latency; from it on one after the other, each "
-                                      "latency + m/rate (across: window-capped, the link "
-                                      "shared by the level's edges)"},
+                                      "1/latency (across: the link shared by the level's "
+                                      "edges); from it on one after the other, walked in "
+                                      "time: latency + m/rate, across window-capped and "
+                                      "the link shared by the flows crossing it at once"},
   [GC_MODEL_TREE_NIC_FANOUT] = {.id = GC_MODEL_TREE_NIC_FANOUT, .name = "tree-nic-fanout",
                                 .source = "001 Eq. 1-2, sends posted at once",
                                 .desc = "max_i T(i) + local(i); a leader's flows (its own "

@@ -136,6 +136,36 @@ START_TEST(binomial_grid_link_share)
 }
 END_TEST
 
+/* From the eager size on the tree's edges start when their sender is free, so two edges
+ * of one level between the same two clusters share the link only while both carry
+ * bytes (SMPI's blocking sends); the older formula halved both for the whole level. */
+START_TEST(binomial_grid_link_overlap)
+{
+  /* 6 ranks, root 0, clusters {0, 1, 0, 0, 0, 1}: 0 sends to 4, 2 (inside), then 1
+   * (across); 4 sends to 5 (across), 2 to 3 (inside).  The level-0 edges 0 -> 1 and
+   * 4 -> 5 both cross from cluster 0 to 1.  Inside: alpha a, bytes free; across: latency
+   * 1, a link of 1 byte/s; m = 2 bytes (alone: 1 + 2 = 3). */
+  static const int size24[2] = {4, 2}, where6[6] = {0, 1, 0, 0, 0, 1};
+  static const double lat1[4] = {0, 1, 1, 0}, bw1[4] = {INFINITY, 1, 1, INFINITY};
+  struct gc_lan lan_a = {.alpha = 2, .beta = 0, .gamma = 1};
+  struct gc_lan lans[2] = {lan_a, lan_a};
+  struct gc_model_grid g = {.k = 2, .size = size24, .lan = lans, .wan_latency = lat1,
+                            .wan_bandwidth = bw1};
+  double t;
+  /* a = 2: 4 has the data at 2, 4 -> 5 carries its bytes over [3, 5]; 0 sends to 2 over
+   * [2, 4], then to 1: latency to 5, bytes over [5, 7], after 4 -> 5 is done; 2 -> 3 ends
+   * at 6.  t = 7 (the level-shared link: 4 + 1 + 2 / (1/2) = 9). */
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 6, 0, where6, 2, 0, &t), 0);
+  ck_assert_rel(t, 7, REL);
+  /* a = 1.5: 4 -> 5 carries alone from 2.5 to 4 (1.5 bytes); 0 -> 1 (sent from 3) carries
+   * from 4; both at 1/2 until 4 -> 5's last half byte is through at 5; 0 -> 1 has 1.5
+   * bytes left, alone: done at 6.5.  2 -> 3: 3 + 1.5.  t = 6.5 (level-shared: 8). */
+  lans[0].alpha = lans[1].alpha = 1.5;
+  ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 6, 0, where6, 2, 0, &t), 0);
+  ck_assert_rel(t, 6.5, REL);
+}
+END_TEST
+
 /* A flow keeps at most one window in flight per round trip (network.wan.window): across
  * 10 ms, a 1e6-byte window allows 1e6 / 20e-3 = 5e7 B/s, below the 1e8 B/s link. */
 START_TEST(binomial_grid_window)
@@ -407,6 +437,7 @@ int main(void)
   tcase_add_test(core, binomial_grid_eager);
   tcase_add_test(core, binomial_grid_window);
   tcase_add_test(core, binomial_grid_link_share);
+  tcase_add_test(core, binomial_grid_link_overlap);
   tcase_add_test(core, tree_window_and_rtt_share);
   tcase_add_test(core, tree_core);
   tcase_add_test(core, tree_reduces_to_eq3_eq4);
