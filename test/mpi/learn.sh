@@ -8,10 +8,6 @@
 # MPI_Finalize. At verbose 3 each rank says what it measures and what it kept: every rank
 # must say the same lines in the same order (the same choice everywhere, from the same
 # allreduced times), and some choices must have been kept from measurements.
-# Each rank's stderr goes to its own file (err.RANK): a launcher may cut two ranks' lines
-# into each other (Open MPI's forwarding does, under load), which would read as ranks that
-# learnt otherwise.
-own_err=(/bin/sh -c 'exec "$0" "$@" 2>"err.${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-x}}"')
 learned_ok() {
   local r ranks=$1
   for r in $(seq 0 $((ranks - 1))); do

@@ -61,6 +61,11 @@ skip() { skipped=$((skipped + 1)); echo "skip $1 ($2)"; }
 
 # Lines gridcoll wrote on stderr, the summary table aside.
 warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |bcast |first call on each)'; }
+# "${own_err[@]}" program args: each rank's stderr in its own file, err.RANK, for cases
+# that compare the ranks' lines: a launcher may cut two ranks' lines into each other
+# (Open MPI's forwarding does, under load).
+# shellcheck disable=SC2016 # expanded by the rank's own shell
+own_err=(/bin/sh -c 'exec "$0" "$@" 2>"err.${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-x}}"')
 no_failures() { [ "$rc" = 0 ] && grep -q ' 0 failed' out && ! grep -q '^FAIL' out; }
 # "op,algorithm=count ..." of a log file, sorted.
 ops_in() { tail -n +2 "$1" | cut -d, -f5,6 | LC_ALL=C sort | uniq -c | awk '{printf "%s=%s ", $2, $1}'; }
