@@ -23,6 +23,16 @@ struct gc_decision {
  * second size in the same class, or a second root cluster, replaces the entry. */
 enum { GC_DECISIONS = 16 };
 
+/* The size class of a call: floor(log2 bytes) mod GC_DECISIONS (0 for 0 bytes), shared by
+ * the decision cache and learning (learn.h). Inline, on every decided call: one
+ * instruction (GCC's and Clang's builtin) rather than a loop of up to 63. */
+static inline unsigned gc_size_class(size_t bytes)
+{
+  unsigned long long b = bytes;
+  unsigned log2 = b ? 63u - (unsigned)__builtin_clzll(b) : 0u;
+  return log2 % GC_DECISIONS;
+}
+
 /* The algorithm decided for (bytes, root_cluster) under version, or -1. */
 int gc_decision_find(const struct gc_decision table[GC_DECISIONS], size_t bytes,
                      int root_cluster, unsigned long long version);

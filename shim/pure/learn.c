@@ -3,14 +3,6 @@
 
 #include "select.h"
 
-/* As decision.c's: floor(log2 bytes) mod GC_DECISIONS, 0 for 0 bytes. */
-static unsigned size_class(size_t bytes)
-{
-  unsigned long long b = bytes;
-  unsigned log2 = b ? 63u - (unsigned)__builtin_clzll(b) : 0u;
-  return log2 % GC_DECISIONS;
-}
-
 static int contains(const int *list, int n, int x)
 {
   for (int i = 0; i < n; i++)
@@ -55,13 +47,13 @@ static int matches(const struct gc_learn *e, size_t bytes, int root_cluster,
 {
   /* version + 1 == 0 would read as empty: a miss, never a wrong hit (decision.c). */
   return e->stamp != 0 && e->stamp == version + 1 && e->root_cluster == root_cluster &&
-         size_class(e->bytes) == size_class(bytes);
+         gc_size_class(e->bytes) == gc_size_class(bytes);
 }
 
 struct gc_learn *gc_learn_find(struct gc_learn_table *t, size_t bytes, int root_cluster,
                                unsigned long long version)
 {
-  struct gc_learn *ways = t->entry[size_class(bytes)];
+  struct gc_learn *ways = t->entry[gc_size_class(bytes)];
   for (int w = 0; w < GC_LEARN_WAYS; w++)
     if (matches(&ways[w], bytes, root_cluster, version))
       return &ways[w];
@@ -71,7 +63,7 @@ struct gc_learn *gc_learn_find(struct gc_learn_table *t, size_t bytes, int root_
 struct gc_learn *gc_learn_start(struct gc_learn_table *t, size_t bytes, int root_cluster,
                                 unsigned long long version, int n, const int *candidate)
 {
-  unsigned c = size_class(bytes);
+  unsigned c = gc_size_class(bytes);
   struct gc_learn *e = gc_learn_find(t, bytes, root_cluster, version);
   for (int w = 0; !e && w < GC_LEARN_WAYS; w++)
     if (t->entry[c][w].stamp != version + 1)
