@@ -26,7 +26,27 @@ struct gc_op_state {
    * of this operation on this communicator runs natively and nothing is recorded (a
    * forced `native`, or no grid algorithm serves its clusters, with logging off). */
   int known, native_only;
+  /* The fast path (dispatch.c, step 3b): the last call `auto` sent to the library from
+   * the decision cache, logging off. The same key again, under the same network view
+   * (version) and datatype frees, goes straight to the library. Armed by that call,
+   * disarmed by every other that reaches the full dispatch. */
+  struct {
+    int armed;
+    struct gc_call_key key;
+    unsigned long long version;
+    unsigned long frees;
+  } fast;
   struct gc_decision decision[GC_DECISIONS];
+  /* The prediction a logged, decided call read last, for the same call again: the same
+   * key, algorithm and version give the same model and seconds (dispatch.c). */
+  struct {
+    int set, algorithm;
+    struct gc_call_key key;
+    unsigned long long version;
+    unsigned long frees;
+    double predicted;
+    const char *model;
+  } predicted;
   /* What a learning `auto` measured (learn.h), and its measurement in flight (measure.h):
    * in the state itself, not allocated on first use, so that no rank can be without it
    * while the others learn. */

@@ -73,25 +73,25 @@ static int named_known(MPI_Datatype type, int *predefined)
  * uncommitted or of another size, and the free does not pass through gridcoll (Fortran's
  * reaches the library's internals directly). So a derived type is kept only once it
  * carries gridcoll's attribute, whose delete callback MPI runs when the type is really
- * freed, from C or Fortran: the callback advances type_frees, and a slot kept under an
+ * freed, from C or Fortran: the callback advances gc_datatype_frees, and a slot kept under an
  * older count is asked again. One free forgets every thread's derived slots: frees of
  * types gridcoll saw are rare, a wrong size is not an option. */
 enum { TYPE_SLOTS = 4 };
 static GC_TLS struct {
   MPI_Datatype type;
   MPI_Count size;
-  unsigned long frees; /* type_frees when kept; ULONG_MAX: predefined, never stale */
+  unsigned long frees; /* gc_datatype_frees when kept; ULONG_MAX: predefined, never stale */
   int set;
 } known_types[TYPE_SLOTS];
 
-static _Atomic unsigned long type_frees;
+_Atomic unsigned long gc_datatype_frees;
 static int type_keyval = MPI_KEYVAL_INVALID;
 
 /* Called by MPI inside the application's MPI_Type_free: no MPI call here. */
 static int forget_type(MPI_Datatype type, int keyval, void *value, void *extra)
 {
   (void)type, (void)keyval, (void)value, (void)extra;
-  atomic_fetch_add_explicit(&type_frees, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&gc_datatype_frees, 1, memory_order_relaxed);
   return MPI_SUCCESS;
 }
 
@@ -110,7 +110,7 @@ static int watch_type(MPI_Datatype type, unsigned long *frees)
 {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, make_type_keyval);
-  *frees = atomic_load_explicit(&type_frees, memory_order_relaxed);
+  *frees = atomic_load_explicit(&gc_datatype_frees, memory_order_relaxed);
   void *value;
   int present = 0;
   return type_keyval != MPI_KEYVAL_INVALID &&
@@ -148,11 +148,18 @@ int gc_datatype_usable(MPI_Datatype type, MPI_Count *size)
   unsigned i = type_index(type);
   if (known_types[i].set && known_types[i].type == type &&
       (known_types[i].frees == ULONG_MAX ||
-       known_types[i].frees == atomic_load_explicit(&type_frees, memory_order_relaxed))) {
+       known_types[i].frees == atomic_load_explicit(&gc_datatype_frees, memory_order_relaxed))) {
     *size = known_types[i].size;
     return 1;
   }
   return usable_asked(type, size, i);
+}
+
+int gc_datatype_kept(MPI_Datatype type, unsigned long frees)
+{
+  unsigned i = type_index(type);
+  return known_types[i].set && known_types[i].type == type &&
+         (known_types[i].frees == ULONG_MAX || known_types[i].frees == frees);
 }
 
 /* Named types whose bytes are all data, and contiguous runs or duplicates of such types

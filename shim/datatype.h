@@ -10,10 +10,22 @@
 #define GC_DATATYPE_H
 
 #include <mpi.h>
+#include <stdatomic.h>
 
 /* 1, with *size set, when type is a valid, committed (or predefined) datatype whose size
  * MPI gives; 0 otherwise (the call then passes through untouched). */
 int gc_datatype_usable(MPI_Datatype type, MPI_Count *size);
+
+/* How many datatypes gridcoll watches were really freed so far: the delete callback of
+ * its attribute advances it (datatype.c). A size known of a derived datatype's handle
+ * holds while the count has not moved: after a free, MPI may give the handle to another
+ * type. Read on the dispatch's fast path (a plain load). */
+extern _Atomic unsigned long gc_datatype_frees __attribute__((visibility("hidden")));
+
+/* 1 when type is in this thread's cache of usable types (gc_datatype_usable just said
+ * so) and its size there holds while gc_datatype_frees reads `frees`: a predefined type,
+ * or a derived one carrying the attribute, kept under that count. */
+int gc_datatype_kept(MPI_Datatype type, unsigned long frees);
 
 /* 1 when count elements of type (usable) are, from the buffer's start, count * size bytes
  * of data with no holes, in type-map order: their packed form is the bytes themselves,

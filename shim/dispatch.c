@@ -6,6 +6,9 @@
  *   2. the communicator's state (comm_state.h); none (an intercommunicator, processes
  *      outside MPI_COMM_WORLD): the MPI library;
  *   3. nothing to choose on this communicator (one cluster, logging off): the library;
+ *   3b. the same call (op.h: gc_call_key) as the last one `auto` sent to the library from
+ *      the decision cache, under the same network view, logging off: the library again
+ *      (the fast path; every call that goes further disarms it);
  *   4. the call validated by its op (prepare); invalid: the library, untouched;
  *   5. `auto`: the measurement the previous call of this op posted, completed and
  *      recorded (measure.h; nothing when none is pending);
@@ -17,15 +20,17 @@
  *      algorithms predicted within 2.5x of the best, learn.h, and the call runs the
  *      next of them, timed, its completion time posted for every rank to record); the
  *      plan run, GC_FALLBACK to row 0, the record (of what ran).
- * Steps 1-3 read no clock, allocate nothing and validate nothing: the MPI library
+ * Steps 1-3b read no clock, allocate nothing and validate nothing: the MPI library
  * validates the call it runs. Every test reads data identical on every rank (the
  * agreed configuration, the layout, the call's bytes and root, the allreduced times),
  * so every rank takes the same exit and runs the same algorithm. */
 #include "dispatch.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
+#include "datatype.h"
 #include "gridcoll.h"
 #include "learn.h"
 #include "measure.h"
@@ -33,6 +38,13 @@
 #include "select.h"
 
 int gc_dispatch_passthrough[GC_OP_LAST];
+/* 1 when the op's configured choice is `auto`: read on every call, compared once. */
+static int automatic[GC_OP_LAST];
+
+static int automatic_of(const struct gc_op *op)
+{
+  return automatic[op->id];
+}
 
 static int is(const char *wanted, const char *name)
 {
@@ -44,6 +56,7 @@ void gc_dispatch_configure(const struct gc_op *op)
   /* The probe measures even for a forced native (its latency file is a result). */
   gc_dispatch_passthrough[op->id] =
       is(op->wanted, "native") && !gc_log_enabled() && !gc_g.cfg.probe;
+  automatic[op->id] = is(op->wanted, "auto");
 }
 
 static int run_native(const struct gc_op *op, void *call, struct gc_comm_state *st)
@@ -81,7 +94,7 @@ static int choose(const struct gc_op *op, const void *call, struct gc_comm_state
   const char *names[GC_MAX_ALGORITHMS];
   double predicted[GC_MAX_ALGORITHMS];
   const char *wanted = op->wanted;
-  int all = is(wanted, "auto") || (gc_log_enabled() && gc_g.cfg.log_candidates);
+  int all = automatic[op->id] || (gc_log_enabled() && gc_g.cfg.log_candidates);
   for (int i = 0; i < n; i++) {
     const struct gc_algorithm *alg = &op->algorithms[i];
     names[i] = alg->about->name;
@@ -218,23 +231,91 @@ static int run(const struct gc_op *op, void *call, struct gc_comm_state *st,
   return rc;
 }
 
+/* The key of call when every datatype in it is one whose size holds while
+ * gc_datatype_frees reads *frees (read first: a free after it moves the count and makes
+ * the key stale, never wrong); 0 when some datatype is not kept so. */
+static int stable_key(const struct gc_op *op, const void *call, struct gc_call_key *key,
+                      unsigned long *frees)
+{
+  if (!op->key)
+    return 0;
+  *frees = atomic_load_explicit(&gc_datatype_frees, memory_order_relaxed);
+  op->key(call, key);
+  for (int i = 0; i < 2; i++)
+    if (key->type[i] != MPI_DATATYPE_NULL && !gc_datatype_kept(key->type[i], *frees))
+      return 0;
+  return 1;
+}
+
+/* Step 3b armed by a call `auto` sent to the library from the decision cache. Every rank
+ * that takes the fast path for a later call would have found the same cached choice
+ * without changing anything (the decision cache and learning change only in the full
+ * dispatch, which disarms), so ranks whose keys differ for the same bytes (a derived
+ * type on one side, its elements on the other) still run the same algorithm. */
+static void fast_arm(const struct gc_op *op, const void *call, const struct gc_comm_state *st,
+                     struct gc_op_state *os)
+{
+  if (stable_key(op, call, &os->fast.key, &os->fast.frees)) {
+    os->fast.version = st->version;
+    os->fast.armed = 1;
+  }
+}
+
+static int fast_hit(const struct gc_op *op, const void *call, const struct gc_comm_state *st,
+                    const struct gc_op_state *os)
+{
+  struct gc_call_key key;
+  op->key(call, &key);
+  return gc_call_key_equal(&key, &os->fast.key) && os->fast.version == st->version &&
+         os->fast.frees == atomic_load_explicit(&gc_datatype_frees, memory_order_relaxed);
+}
+
+/* The prediction of algorithm a for a logged, decided call: the one read for the same
+ * call before (same key, version and datatype frees: the same model inputs), else
+ * computed and kept. A logged call costs its record, not a model evaluation. */
+static void predict_logged(const struct gc_op *op, void *call, struct gc_comm_state *st,
+                           struct gc_op_state *os, int a, struct gc_plan *plan)
+{
+  struct gc_call_key key;
+  unsigned long frees;
+  int stable = stable_key(op, call, &key, &frees);
+  if (stable && os->predicted.set && os->predicted.algorithm == a &&
+      os->predicted.version == st->version && os->predicted.frees == frees &&
+      gc_call_key_equal(&key, &os->predicted.key)) {
+    plan->predicted = os->predicted.predicted;
+    plan->model = os->predicted.model;
+    return; /* plan->data stays NULL: the run finds what it needs itself */
+  }
+  plan->predicted = op->algorithms[a].predict(call, st, plan);
+  os->predicted.set = stable;
+  os->predicted.algorithm = a;
+  os->predicted.key = key;
+  os->predicted.version = st->version;
+  os->predicted.frees = frees;
+  os->predicted.predicted = plan->predicted;
+  os->predicted.model = plan->model;
+}
+
 /* Steps 4-7. Out of line, so that steps 2-3 save no registers. */
 static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void *call,
                                                    struct gc_comm_state *st,
                                                    struct gc_op_state *os)
 {
   struct gc_call c;
+  os->fast.armed = 0;
   if (!op->prepare(call, &c) || c.root >= st->size)
     return run_native(op, call, NULL);
 
   int logging = gc_log_enabled(), ran, rc;
-  int automatic = is(op->wanted, "auto");
+  int automatic = automatic_of(op);
   if (os->measure.pending) /* the previous call of op here was measured */
     gc_measure_settle(&os->measure);
   if (!logging && automatic) {
     int a = known(op, call, st, os, &c, root_cluster(st, &c));
-    if (a == GC_NATIVE)
+    if (a == GC_NATIVE) {
+      fast_arm(op, call, st, os);
       return run_native(op, call, st);
+    }
     if (a > 0) {
       struct gc_plan plan = {.algorithm = a, .predicted = -1};
       return run(op, call, st, &plan, &ran);
@@ -253,7 +334,7 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
   int decided = a >= 0;
   if (decided) {
     plans[a] = (struct gc_plan){.algorithm = a, .predicted = -1};
-    plans[a].predicted = op->algorithms[a].predict(call, st, &plans[a]);
+    predict_logged(op, call, st, os, a, &plans[a]);
     record_choice(op, plans, a, &rec);
   } else {
     /* Before the choice (it changes the network view) and outside the timed region. */
@@ -297,7 +378,7 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
   struct gc_op_state *os = &st->op[op->id];
   if (!os->known)
     classify(op, os, st);
-  if (os->native_only)
+  if (os->native_only || (os->fast.armed && fast_hit(op, call, st, os)))
     return run_native(op, call, st);
   return dispatch_call(op, call, st, os);
 }

@@ -30,6 +30,24 @@ struct gc_call {
   int root;     /* -1 when the operation has none */
 };
 
+/* What a call's choice and run read of its arguments besides the communicator: the counts
+ * and datatypes (their sizes give the bytes) and the root; an all-to-all keeps
+ * whether it is in place in `root`. Two calls of one op on one communicator with equal
+ * keys, under the same network view and with no watched datatype freed in between
+ * (datatype.h), are prepared, decided and run alike: what the dispatch's fast path
+ * (dispatch.c, step 3b) relies on. Unused slots hold 0 and MPI_DATATYPE_NULL. */
+struct gc_call_key {
+  MPI_Count count[2];
+  MPI_Datatype type[2];
+  int root;
+};
+
+static inline int gc_call_key_equal(const struct gc_call_key *a, const struct gc_call_key *b)
+{
+  return a->count[0] == b->count[0] && a->count[1] == b->count[1] && a->type[0] == b->type[0] &&
+         a->type[1] == b->type[1] && a->root == b->root;
+}
+
 /* One algorithm's plan for one call: its prediction, and what the prediction already
  * computed that the run needs (the broadcast's tree), so nothing is looked up twice. */
 struct gc_plan {
@@ -65,6 +83,9 @@ struct gc_op {
    * see, datatypes whose size it can know) and fills *out; 0: pass it through
    * untouched, so any error is exactly the MPI library's. */
   int (*prepare)(void *call, struct gc_call *out);
+  /* The call's key (gc_call_key); NULL for an op whose calls are more than a key (the
+   * counts arrays of MPI_Alltoallv): its calls never take the fast path. */
+  void (*key)(const void *call, struct gc_call_key *out);
 };
 
 #endif

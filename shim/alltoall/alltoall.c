@@ -32,6 +32,17 @@ static const struct gc_algorithm algorithms[GC_ALLTOALL_LAST] = {
 };
 _Static_assert(GC_ALLTOALL_LAST <= GC_MAX_ALGORITHMS, "records hold GC_MAX_ALGORITHMS rows");
 
+/* Both counts and datatypes, or the receive side alone in place, marked in `root` (op.h:
+ * gc_call_key): the send side of an in-place call is ignored, as MPI ignores it. */
+static void key(const void *args, struct gc_call_key *out)
+{
+  const struct gc_alltoall_call *c = args;
+  int in_place = c->sendbuf == MPI_IN_PLACE;
+  *out = (struct gc_call_key){.count = {in_place ? 0 : c->sendcount, c->recvcount},
+                              .type = {in_place ? MPI_DATATYPE_NULL : c->sendtype, c->recvtype},
+                              .root = in_place ? -2 : -1};
+}
+
 const struct gc_op gc_alltoall_op = {
     .id = GC_OP_ALLTOALL,
     .name = "alltoall",
@@ -39,6 +50,7 @@ const struct gc_op gc_alltoall_op = {
     .nalgorithms = GC_ALLTOALL_LAST,
     .wanted = gc_g.cfg.alltoall_algorithm,
     .prepare = gc_alltoall_call_prepare,
+    .key = key,
 };
 
 /* What MPI itself would reject goes through untouched, so the error is exactly the

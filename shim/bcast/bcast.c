@@ -58,6 +58,15 @@ _Static_assert(GC_BCAST_LAST <= GC_MAX_ALGORITHMS, "records hold GC_MAX_ALGORITH
  * the cache must hold them all at once (tree_cache.h evicts the least recently used). */
 _Static_assert((int)GC_BCAST_LAST <= (int)GC_TREE_CACHE_SIZE, "one call's trees fit the tree cache");
 
+/* The count, datatype and root (op.h: gc_call_key). */
+static void key(const void *args, struct gc_call_key *out)
+{
+  const struct gc_bcast_call *c = args;
+  *out = (struct gc_call_key){.count = {c->count, 0},
+                              .type = {c->datatype, MPI_DATATYPE_NULL},
+                              .root = c->root};
+}
+
 const struct gc_op gc_bcast_op = {
     .id = GC_OP_BCAST,
     .name = "bcast",
@@ -65,6 +74,7 @@ const struct gc_op gc_bcast_op = {
     .nalgorithms = GC_BCAST_LAST,
     .wanted = gc_g.cfg.bcast_algorithm,
     .prepare = gc_bcast_call_prepare,
+    .key = key,
 };
 
 /* What MPI itself would reject goes through untouched (see alltoall.c's valid()); a root

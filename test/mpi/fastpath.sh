@@ -71,3 +71,22 @@ no_failures && grep -q '^typereuse: 240 calls per rank, 0 failed, [1-9][0-9]* ha
   type_bytes_ok &&
   pass "a freed datatype's handle reused by another: every record has the new type's size" ||
   fail "a freed datatype's handle reused by another: every record has the new type's size"
+
+# The fast path (shim/dispatch.c, step 3b): a call with the same counts, datatypes and
+# root as the last one `auto` sent to the library goes straight there. test/mpi/fastkey
+# alternates 8 B (the library's, from cluster 0) and 64 KiB (lg's all-to-all, flat from
+# cluster 1, on this slow wide area), rank 0 passing a derived type made anew each round
+# (its handle reused for the other length: the count must not be 0) and the others bytes.
+# A key kept across the free would send rank 0 alone to the library: a wrong buffer or a
+# hang (LIMIT).
+cat >slow.cfg <<'CFG'
+clusters = ( { name = "a"; ranks = "0-1"; }, { name = "b"; ranks = "2-3"; } );
+network = { wan = { latency = ( ("0", "20 ms"), ("20 ms", "0") );
+                    bandwidth = ( ("0", "1 MB/s"), ("1 MB/s", "0") ); }; };
+CFG
+for learn in 0 1; do
+  LIMIT=60 mpirun 4 GRIDCOLL_CONFIG="$tmp/slow.cfg" GRIDCOLL_LEARN=$learn -- "$T/fastkey" 8 65536
+  no_failures && grep -q '^fastkey: 120 calls per rank, 0 failed, [1-9][0-9]* handles reused' out &&
+    pass "fast path (learn=$learn): the same bytes under other keys, a freed type's handle reused" ||
+    fail "fast path (learn=$learn): the same bytes under other keys, a freed type's handle reused"
+done
