@@ -252,7 +252,11 @@ START_TEST(refit_recovers)
   ck_assert_rel(cfg.wan_bandwidth[2], 125e6 / 4, 1e-6);
   ck_assert_rel(cfg.wan_aggregate[1], 1e9 / 4, 1e-6);
 
-  /* Written and loaded back: the same configuration. */
+  /* Written and loaded back: the same configuration, every key the writer does not
+   * refit kept (here set away from its default). */
+  cfg.alltoall_pairwise = 12345;
+  cfg.learn = 0;
+  snprintf(cfg.alltoallv_algorithm, sizeof cfg.alltoallv_algorithm, "lg");
   f = fopen(path, "w");
   ck_assert_int_eq(gc_config_write(f, &cfg, "refitted\nby a test"), 0);
   fclose(f);
@@ -260,6 +264,8 @@ START_TEST(refit_recovers)
   gc_config_defaults(&back);
   ck_assert_msg(gc_config_load(&back, path, NULL, err, sizeof err) == 0, "%s", err);
   ck_assert(gc_config_hash(&back) == gc_config_hash(&cfg));
+  ck_assert(back.alltoall_pairwise == 12345 && back.learn == 0);
+  ck_assert_str_eq(back.alltoallv_algorithm, "lg");
   gc_config_free(&back);
   gc_config_free(&cfg);
   free(rec);

@@ -420,8 +420,9 @@ int gc_config_write(FILE *f, const struct gc_config *cfg, const char *header)
     fprintf(f, "# %.*s\n", (int)n, p);
     p += n + (p[n] == '\n');
   }
-  fprintf(f, "strict = %s;\nverbose = %d;\nprobe = %s;\n", cfg->strict ? "true" : "false",
-          cfg->verbose, cfg->probe ? "true" : "false");
+  fprintf(f, "strict = %s;\nverbose = %d;\nprobe = %s;\nlearn = %s;\n",
+          cfg->strict ? "true" : "false", cfg->verbose, cfg->probe ? "true" : "false",
+          cfg->learn ? "true" : "false");
   if (cfg->topology == GC_TOPOLOGY_CLUSTERS && cfg->nclusters > 0) {
     fprintf(f, "clusters = (\n");
     for (int c = 0; c < cfg->nclusters; c++) {
@@ -469,6 +470,9 @@ int gc_config_write(FILE *f, const struct gc_config *cfg, const char *header)
   }
   fprintf(f, "};\nalltoall = { algorithm = ");
   write_string(f, cfg->alltoall_algorithm);
+  fprintf(f, "; native_pairwise = \"%.17g B\"; };\nalltoallv = { algorithm = ",
+          cfg->alltoall_pairwise);
+  write_string(f, cfg->alltoallv_algorithm);
   fprintf(f, "; };\nbcast = { algorithm = ");
   write_string(f, cfg->bcast_algorithm);
   fprintf(f, "; segment = \"%.17g B\"; native_eager = \"%.17g B\"; };\n", cfg->bcast_segment,
