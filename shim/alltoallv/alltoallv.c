@@ -31,31 +31,6 @@
 /* Calls without an LG-v run after which the learnt matrix is forgotten (see above). */
 #define GC_ALLTOALLV_FORGET 64
 
-static void state_free(struct gc_comm_state *st, void *data)
-{
-  struct gc_alltoallv_state *vs = data;
-  (void)st;
-  gc_alltoallv_lg_free(vs->lg);
-  free(vs->bytes);
-  free(vs);
-}
-
-struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st)
-{
-  struct gc_op_state *slot = &st->op[GC_OP_ALLTOALLV];
-  if (!slot->data) {
-    struct gc_alltoallv_state *vs = calloc(1, sizeof *vs);
-    int k = st->layout.nclusters;
-    if (!vs || !(vs->bytes = calloc((size_t)k * (size_t)k, sizeof(double)))) {
-      free(vs);
-      return NULL;
-    }
-    slot->data = vs;
-    slot->free_data = state_free;
-  }
-  return slot->data;
-}
-
 /* The matrix the choice reads: the learnt one while fresh, NULL otherwise. */
 static const double *learnt(struct gc_comm_state *st)
 {

@@ -47,11 +47,12 @@ struct gc_alltoallv_state {
   double total;    /* sum of bytes: the key of the dispatch's decision cache */
   unsigned long long calls, lg_calls; /* blocking calls seen; LG-v runs among them */
   void *lg;        /* lgv.c's schedule and buffers, built on its first run */
+  void (*lg_free)(void *lg); /* frees lg (state.c: the state's free calls it) */
 };
 
 extern const struct gc_op gc_alltoallv_op;
 
-/* The op's state on st, created on first use (NULL when out of memory: identical on
+/* The op's state on st (state.c), created on first use (NULL when out of memory: identical on
  * every rank only at creation, so callers treat NULL as "no history", never as a
  * reason to leave the common road). */
 struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st);
@@ -61,7 +62,6 @@ int gc_alltoallv_native_run(const void *call, struct gc_comm_state *st,
                             const struct gc_plan *plan);
 int gc_alltoallv_lg_supports(const void *call, const struct gc_comm_state *st);
 int gc_alltoallv_lg_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan);
-void gc_alltoallv_lg_free(void *lg);
 
 int gc_alltoallv_call_prepare(void *call, struct gc_call *out);
 

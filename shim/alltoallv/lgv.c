@@ -56,7 +56,7 @@ struct lgv_run {
   int nreq;
 };
 
-void gc_alltoallv_lg_free(void *lg)
+static void lg_free(void *lg)
 {
   struct lgv_ctx *x = lg;
   if (!x)
@@ -90,7 +90,7 @@ static struct lgv_ctx *ctx_build(const struct gc_comm_state *st)
   x->rows = malloc(sizeof(long long) * k * ((size_t)s->nwide_recv + 1));
   if (gc_alltoallv_lg_plan_init(&x->p, s) != 0 || !x->send_bytes || !x->recv_bytes ||
       !x->wide_of || !x->pending || !x->displs || !x->lens || !x->reqs || !x->row || !x->rows) {
-    gc_alltoallv_lg_free(x);
+    lg_free(x);
     return NULL;
   }
   for (int i = 0; i < s->stage_blocks; i++)
@@ -115,10 +115,11 @@ static int ctx_get(struct gc_comm_state *st, struct gc_alltoallv_state *vs, MPI_
   int ok = x != NULL;
   int rc = PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, priv);
   if (rc != MPI_SUCCESS || !ok) {
-    gc_alltoallv_lg_free(x);
+    lg_free(x);
     return rc != MPI_SUCCESS ? rc : GC_FALLBACK;
   }
   vs->lg = *out = x;
+  vs->lg_free = lg_free;
   return MPI_SUCCESS;
 }
 

@@ -1,0 +1,34 @@
+/* What every rank learnt of earlier MPI_Alltoallv calls on a communicator
+ * (alltoallv.h: struct gc_alltoallv_state), kept in its slot of the communicator's state
+ * and freed with it. Apart from the table (alltoallv.c) and LG-v (lgv.c), which both read
+ * it: LG-v's own context is freed through the function LG-v left beside it, so this file
+ * names neither. */
+#include "alltoallv.h"
+
+#include <stdlib.h>
+
+static void state_free(struct gc_comm_state *st, void *data)
+{
+  struct gc_alltoallv_state *vs = data;
+  (void)st;
+  if (vs->lg)
+    vs->lg_free(vs->lg);
+  free(vs->bytes);
+  free(vs);
+}
+
+struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st)
+{
+  struct gc_op_state *slot = &st->op[GC_OP_ALLTOALLV];
+  if (!slot->data) {
+    struct gc_alltoallv_state *vs = calloc(1, sizeof *vs);
+    int k = st->layout.nclusters;
+    if (!vs || !(vs->bytes = calloc((size_t)k * (size_t)k, sizeof(double)))) {
+      free(vs);
+      return NULL;
+    }
+    slot->data = vs;
+    slot->free_data = state_free;
+  }
+  return slot->data;
+}
