@@ -32,28 +32,13 @@
  * gridcoll's own loader, so a file it writes is a file gridcoll accepts.
  *
  * This file runs the steps; tools/calibrate/ holds them (calibrate.h lists which file
- * does what: options, clusters, measurements, the three steps with their fits, the file). */
+ * does what: who speaks, options, clusters, measurements, the steps with their fits, the
+ * file). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "calibrate.h"
-
-int world_rank, world_size;
-double t_start;
-
-void say(const char *fmt, ...)
-{
-  if (world_rank != 0)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  fputs(PROG ": ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-}
 
 /* Sizes and clusters, then the output opened before measuring, so that an unwritable
  * path costs nothing. 0, or 1 after rank 0 said why (on every rank). */

@@ -88,10 +88,11 @@ struct run {
   double *t;            /* [ns + 1] one step's times and their spread, on rank 0 */
 };
 
+/* say.c: this process's rank and the world's size, MPI_Wtime at start (set by main), and
+ * a line on stderr, prefixed, from rank 0 only. */
 extern int world_rank, world_size;
-extern double t_start; /* MPI_Wtime at start */
+extern double t_start;
 
-/* gridcoll-calibrate.c: a line on stderr, prefixed, from rank 0 only. */
 void say(const char *fmt, ...);
 
 /* options.c: 0 to go on, 1 after --help, 2 after a usage error (rank 0 said why). */
