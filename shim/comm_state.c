@@ -68,6 +68,7 @@ static int delete_state(MPI_Comm comm, int kv, void *value, void *extra)
   free_comm(&st->private_comm);
   gc_network_free(&st->network);
   gc_layout_free(&st->layout);
+  free(st->op[0].learn);
   free(st);
   if (entered)
     gc_guard_leave();
@@ -98,6 +99,21 @@ void gc_comm_state_free_keyval(void)
   delete_if_set(MPI_COMM_SELF);
   delete_if_set(MPI_COMM_WORLD);
   PMPI_Comm_free_keyval(&keyval);
+}
+
+/* Every op's learning table, in one block (freed through op[0]'s), where learning can
+ * run: learn on and two clusters or more, read from data identical on every member.
+ * 0 when out of memory. */
+static int learn_tables(struct gc_comm_state *st)
+{
+  if (!gc_g.cfg.learn || st->layout.nclusters < 2)
+    return 1;
+  struct gc_learn_table *t = calloc(GC_OP_LAST, sizeof *t);
+  if (!t)
+    return 0;
+  for (int op = 0; op < GC_OP_LAST; op++)
+    st->op[op].learn = &t[op];
+  return 1;
 }
 
 /* Layout from the world cluster table: no communication, identical on all members. */
@@ -135,6 +151,11 @@ static struct gc_comm_state *build_state(MPI_Comm comm)
   free(ranks);
   free(world_ranks);
   if (ok && gc_network_build(&st->network, &gc_g.cfg, &st->layout) != 0) {
+    gc_layout_free(&st->layout);
+    ok = 0;
+  }
+  if (ok && !learn_tables(st)) {
+    gc_network_free(&st->network);
     gc_layout_free(&st->layout);
     ok = 0;
   }

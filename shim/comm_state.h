@@ -47,10 +47,12 @@ struct gc_op_state {
     double predicted;
     const char *model;
   } predicted;
-  /* What a learning `auto` measured (learn.h), and its measurement in flight (measure.h):
-   * in the state itself, not allocated on first use, so that no rank can be without it
-   * while the others learn. */
-  struct gc_learn_table learn;
+  /* What a learning `auto` measured (learn.h), and its measurement in flight (measure.h).
+   * The table is made with the state (comm_state.c), not on first use, so that no rank
+   * can be without it while the others learn; only where learning can run (learn on,
+   * two clusters or more: the same on every member), so a one-cluster communicator
+   * does not carry its 6.7 KiB. NULL: this communicator does not learn. */
+  struct gc_learn_table *learn;
   struct gc_measure measure;
 };
 

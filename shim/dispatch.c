@@ -148,8 +148,8 @@ static int known(const struct gc_op *op, const void *call, struct gc_comm_state 
                  struct gc_op_state *os, const struct gc_call *c, int rc_of)
 {
   int a = gc_decision_find(os->decision, c->bytes, rc_of, st->version);
-  if (a < 0 && gc_g.cfg.learn) {
-    const struct gc_learn *e = gc_learn_find(&os->learn, c->bytes, rc_of, st->version);
+  if (a < 0 && os->learn) {
+    const struct gc_learn *e = gc_learn_find(os->learn, c->bytes, rc_of, st->version);
     /* Measured (more than one candidate), so the choice serves the whole class. */
     if (e && e->ncandidates > 1 && e->choice >= 0 &&
         op->algorithms[e->choice].supports(call, st)) {
@@ -172,11 +172,11 @@ static int decide(const struct gc_op *op, const void *call, struct gc_comm_state
   int a = known(op, call, st, os, c, rc_of);
   if (a >= 0)
     return a;
-  if (!gc_g.cfg.learn) {
+  if (!os->learn) { /* learning off, or one cluster (comm_state.h) */
     keep(op, os, c, rc_of, st->version, pick, "");
     return pick;
   }
-  struct gc_learn *e = gc_learn_find(&os->learn, c->bytes, rc_of, st->version);
+  struct gc_learn *e = gc_learn_find(os->learn, c->bytes, rc_of, st->version);
   if (e && e->ncandidates == 1 && e->bytes != c->bytes)
     e = NULL; /* decided at once for other bytes: these may have other candidates */
   if (!e) {
@@ -187,7 +187,7 @@ static int decide(const struct gc_op *op, const void *call, struct gc_comm_state
       supported[i] = predicted[i] >= 0 || i == pick;
     }
     int k = gc_learn_candidates(n, supported, predicted, pick, cand);
-    e = gc_learn_start(&os->learn, c->bytes, rc_of, st->version, k, cand);
+    e = gc_learn_start(os->learn, c->bytes, rc_of, st->version, k, cand);
     if (k == 1) { /* nothing to compare: the models' pick at once, at no cost */
       keep(op, os, c, rc_of, st->version, pick, "");
       return pick;

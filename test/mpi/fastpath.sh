@@ -90,3 +90,15 @@ for learn in 0 1; do
     pass "fast path (learn=$learn): the same bytes under other keys, a freed type's handle reused" ||
     fail "fast path (learn=$learn): the same bytes under other keys, a freed type's handle reused"
 done
+
+# What a live one-cluster communicator costs (test/mpi/commcost: 500 duplicates, each with
+# a broadcast and an all-to-all): its state, without the learning tables it cannot use
+# (shim/comm_state.h), under 8 KiB of heap beyond what the library itself keeps (22 KiB
+# when every state carried them).
+mpirun 2 LD_PRELOAD= -- "$T/commcost" 500
+base=$(sed -n 's/^commcost: 500 communicators, heap +\([0-9-]*\) bytes each, 0 failed$/\1/p' out)
+mpirun 2 -- "$T/commcost" 500
+with=$(sed -n 's/^commcost: 500 communicators, heap +\([0-9-]*\) bytes each, 0 failed$/\1/p' out)
+[ -n "$base" ] && [ -n "$with" ] && [ $((with - base)) -lt 8192 ] &&
+  pass "a one-cluster communicator's state: $((with - base)) bytes of heap (< 8 KiB)" ||
+  fail "a one-cluster communicator's state: ${with:-?} - ${base:-?} bytes of heap (< 8 KiB)"
