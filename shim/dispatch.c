@@ -325,7 +325,7 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
   struct gc_plan plans[GC_MAX_ALGORITHMS];
   struct gc_record rec = {.op = op->id, .op_name = op->name, .root = c.root, .bytes = c.bytes};
   struct gc_learn *explore = NULL;
-  MPI_Comm priv;
+  MPI_Comm priv = MPI_COMM_NULL;
   /* Logged and decided, with no candidates column: only what runs is predicted, for its
    * record (a log costs its record, not a prediction of every algorithm). */
   int a = logging && automatic && !gc_g.cfg.log_candidates
@@ -357,7 +357,7 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
   double t0 = explore ? PMPI_Wtime() : 0;
   rc = run(op, call, st, &plans[a], &ran);
   if (explore)
-    gc_measure_post(st, &os->measure, explore, a, c.root, t0, PMPI_Wtime());
+    gc_measure_post(priv, st->rank, &os->measure, explore, a, c.root, t0, PMPI_Wtime());
   if (!logging)
     return rc;
   if (ran != a) { /* the record says what ran: the library's own, unpredicted */

@@ -4,7 +4,6 @@
 #include <float.h>
 #include <pthread.h>
 
-#include "comm_state.h"
 #include "log.h"
 
 /* The pending ones, linked for MPI_Finalize; threads may measure on their own
@@ -37,17 +36,17 @@ static void unlink_pending(struct gc_measure *m)
   pthread_mutex_unlock(&lock);
 }
 
-void gc_measure_post(struct gc_comm_state *st, struct gc_measure *m, struct gc_learn *e,
+void gc_measure_post(MPI_Comm priv, int rank, struct gc_measure *m, struct gc_learn *e,
                      int algorithm, int root, double t0, double t1)
 {
   double offset = gc_clock_offset();
   m->span[0] = t1 - offset;
   /* A broadcast starts when its root enters: the others' entries do not count. */
-  m->span[1] = root < 0 || root == st->rank ? offset - t0 : -DBL_MAX;
+  m->span[1] = root < 0 || root == rank ? offset - t0 : -DBL_MAX;
   m->entry = e;
   m->algorithm = algorithm;
-  if (PMPI_Iallreduce(MPI_IN_PLACE, m->span, 2, MPI_DOUBLE, MPI_MAX, st->private_comm,
-                      &m->req) == MPI_SUCCESS)
+  if (PMPI_Iallreduce(MPI_IN_PLACE, m->span, 2, MPI_DOUBLE, MPI_MAX, priv, &m->req) ==
+      MPI_SUCCESS)
     link_pending(m);
 }
 

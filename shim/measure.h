@@ -15,8 +15,6 @@
 
 #include "learn.h"
 
-struct gc_comm_state;
-
 /* One operation's measurement in flight on one communicator (comm_state.h). */
 struct gc_measure {
   int pending;              /* an allreduce is posted and not yet completed */
@@ -28,9 +26,10 @@ struct gc_measure {
 };
 
 /* Posts the measurement of a call that ran `algorithm` for e, entered at t0 and left at
- * t1 (PMPI_Wtime, this rank's clock); root < 0 for an operation without one. On every
- * member, after the same call. st's private duplicate must exist (gc_comm_private). */
-void gc_measure_post(struct gc_comm_state *st, struct gc_measure *m, struct gc_learn *e,
+ * t1 (PMPI_Wtime, this rank's clock), on the communicator's private duplicate `priv`
+ * (gc_comm_private), where this process is `rank`; root < 0 for an operation without one.
+ * On every member, after the same call. */
+void gc_measure_post(MPI_Comm priv, int rank, struct gc_measure *m, struct gc_learn *e,
                      int algorithm, int root, double t0, double t1);
 
 /* Completes m's allreduce, if any, and records it in its entry. On every member, at the
