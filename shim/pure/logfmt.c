@@ -5,15 +5,47 @@
 
 #include "logfmt.h"
 
+/* "00" "01" .. "99": two digits a division, the way fast integer printers do it. */
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                               "8081828384858687888990919293949596979899";
+
+static int digits_of(unsigned long long v)
+{
+  int n = 1;
+  for (;;) {
+    if (v < 10)
+      return n;
+    if (v < 100)
+      return n + 1;
+    if (v < 1000)
+      return n + 2;
+    if (v < 10000)
+      return n + 3;
+    v /= 10000;
+    n += 4;
+  }
+}
+
+/* The n digits of v (n = digits_of(v), or more for leading zeros) ending at out + n:
+ * counted first, so they are written in place, two at a time from the last. */
+static void put_digits(char *out, unsigned long long v, int n)
+{
+  while (n >= 2) {
+    unsigned r = (unsigned)(v % 100);
+    v /= 100;
+    n -= 2;
+    out[n] = pairs[2 * r];
+    out[n + 1] = pairs[2 * r + 1];
+  }
+  if (n)
+    out[0] = (char)('0' + v);
+}
+
 int gc_fmt_u64(char *out, unsigned long long v)
 {
-  char tmp[GC_FMT_MAX];
-  int n = 0;
-  do
-    tmp[n++] = (char)('0' + v % 10);
-  while ((v /= 10) != 0);
-  for (int i = 0; i < n; i++)
-    out[i] = tmp[n - 1 - i];
+  int n = digits_of(v);
+  put_digits(out, v, n);
   out[n] = '\0';
   return n;
 }
@@ -138,4 +170,31 @@ int gc_fmt_g(char *out, double v, int precision)
   }
   out[n] = '\0';
   return n;
+}
+
+int gc_fmt_fixed9(char *out, double v)
+{
+  /* The range also keeps -0 (printf writes its sign) and NaN (every comparison false) on
+   * printf's road. */
+  if (!(v >= 0 && v < 1e9) || signbit(v))
+    return snprintf(out, GC_FMT_FIXED9_MAX, "%.9f", v);
+  /* v = s + f: whole seconds (v < 2^30, so the truncation is exact) and the fraction,
+   * exact too (a double's fraction is); then f * 10^9 = p + rest exactly (fma), p <
+   * 10^9 < 2^53, rounded to the nanosecond as scaled() rounds: by the real product,
+   * ties to even, as glibc's printf (the last digit's parity is the nanoseconds'). */
+  unsigned s = (unsigned)v;
+  double f = v - s;
+  double p = f * 1e9, rest = fma(f, 1e9, -p);
+  unsigned ns = (unsigned)p; /* floor: p >= 0 */
+  double d = (p - ns) - 0.5 + rest;
+  if (d > 0 || (!(d < 0) && (ns & 1)))
+    ns++;
+  if (ns == 1000000000u) /* 0.9999999996 s: rounded up into the next second */
+    ns = 0, s++;
+  int n = digits_of(s);
+  put_digits(out, s, n);
+  out[n] = '.';
+  put_digits(out + n + 1, ns, 9);
+  out[n + 10] = '\0';
+  return n + 10;
 }

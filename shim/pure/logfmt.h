@@ -13,11 +13,18 @@
 #ifndef GC_LOGFMT_H
 #define GC_LOGFMT_H
 
-#define GC_FMT_MAX 32 /* bytes any gc_fmt_* writes, the terminating NUL included */
+#define GC_FMT_MAX 32 /* bytes gc_fmt_u64, gc_fmt_int and gc_fmt_g write, the NUL included */
+/* bytes gc_fmt_fixed9 writes at most: -DBL_MAX has 309 digits before the point */
+#define GC_FMT_FIXED9_MAX 328
 
 /* Each writes a NUL-terminated string into out (GC_FMT_MAX bytes) and returns its length. */
 int gc_fmt_u64(char *out, unsigned long long v);
 int gc_fmt_int(char *out, long long v);
 int gc_fmt_g(char *out, double v, int precision);
+/* What snprintf(out, GC_FMT_FIXED9_MAX, "%.9f", v) writes: seconds to the nanosecond,
+ * the clock's own resolution (%.9g printed digits below it that a difference of two
+ * clock reads does not have). Fast and exact for 0 <= v < 10^9 (31 years; at most 19
+ * characters), printf itself outside (-0, negatives, NaN, infinities, 10^9 and above). */
+int gc_fmt_fixed9(char *out, double v);
 
 #endif
