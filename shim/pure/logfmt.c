@@ -27,19 +27,41 @@ static int digits_of(unsigned long long v)
   }
 }
 
+/* One 2-byte copy, not two byte stores (which compilers merge by shifts and ors). */
+static void put_pair(char *out, unsigned r)
+{
+  memcpy(out, pairs + 2 * r, 2);
+}
+
 /* The n digits of v (n = digits_of(v), or more for leading zeros) ending at out + n:
- * counted first, so they are written in place, two at a time from the last. */
+ * counted first, so they are written in place, two at a time from the last, in 32-bit
+ * arithmetic once v fits (a division by a constant is a multiply, cheaper narrow). */
 static void put_digits(char *out, unsigned long long v, int n)
 {
-  while (n >= 2) {
-    unsigned r = (unsigned)(v % 100);
-    v /= 100;
+  while (v > 0xffffffffu) {
     n -= 2;
-    out[n] = pairs[2 * r];
-    out[n + 1] = pairs[2 * r + 1];
+    put_pair(out + n, (unsigned)(v % 100));
+    v /= 100;
+  }
+  unsigned w = (unsigned)v;
+  while (n >= 2) {
+    n -= 2;
+    put_pair(out + n, w % 100);
+    w /= 100;
   }
   if (n)
-    out[0] = (char)('0' + v);
+    out[0] = (char)('0' + w);
+}
+
+/* v < 10^9 as exactly nine digits, leading zeros included: the nanoseconds. */
+static void put_nine(char *out, unsigned v)
+{
+  unsigned hi = v / 100000, lo = v % 100000; /* 4 and 5 digits */
+  put_pair(out, hi / 100);
+  put_pair(out + 2, hi % 100);
+  put_pair(out + 4, lo / 1000);
+  put_pair(out + 6, lo / 10 % 100);
+  out[8] = (char)('0' + lo % 10);
 }
 
 int gc_fmt_u64(char *out, unsigned long long v)
@@ -174,27 +196,42 @@ int gc_fmt_g(char *out, double v, int precision)
 
 int gc_fmt_fixed9(char *out, double v)
 {
-  /* The range also keeps -0 (printf writes its sign) and NaN (every comparison false) on
-   * printf's road. */
-  if (!(v >= 0 && v < 1e9) || signbit(v))
-    return snprintf(out, GC_FMT_FIXED9_MAX, "%.9f", v);
-  /* v = s + f: whole seconds (v < 2^30, so the truncation is exact) and the fraction,
-   * exact too (a double's fraction is); then f * 10^9 = p + rest exactly (fma), p <
-   * 10^9 < 2^53, rounded to the nanosecond as scaled() rounds: by the real product,
-   * ties to even, as glibc's printf (the last digit's parity is the nanoseconds'). */
-  unsigned s = (unsigned)v;
-  double f = v - s;
-  double p = f * 1e9, rest = fma(f, 1e9, -p);
-  unsigned ns = (unsigned)p; /* floor: p >= 0 */
-  double d = (p - ns) - 0.5 + rest;
-  if (d > 0 || (!(d < 0) && (ns & 1)))
-    ns++;
-  if (ns == 1000000000u) /* 0.9999999996 s: rounded up into the next second */
-    ns = 0, s++;
-  int n = digits_of(s);
-  put_digits(out, s, n);
-  out[n] = '.';
-  put_digits(out + n + 1, ns, 9);
-  out[n + 10] = '\0';
-  return n + 10;
+#ifdef __SIZEOF_INT128__
+  unsigned long long bits;
+  memcpy(&bits, &v, sizeof bits);
+  /* A positive double's bits order as its value: below 10^9's, the sign bit clear, is
+   * +0 <= v < 10^9. -0, negatives, NaN and the infinities are above: printf's road. */
+  if (bits < 0x41cdcd6500000000ULL) { /* 1e9 */
+    /* v = m 2^(e-1075) exactly, so v 10^9 = m 5^9 2^(e-1066): an integer product (74
+     * bits at most) and a shift, rounded with the bits shifted out: above half up, a
+     * true half to even, as glibc's printf (the last digit's parity is the integer's). */
+    int e = (int)(bits >> 52);
+    unsigned long long m = bits & ((1ULL << 52) - 1), ns = 0;
+    if (e)
+      m |= 1ULL << 52;
+    else
+      e = 1; /* subnormal */
+    int shift = 1066 - e; /* >= 14: v < 2^30 */
+    if (shift < 75) {     /* else v 10^9 < 2^74 / 2^75: rounds to 0 */
+      /* The product's 13 low bits apart (shift > 13), the rest in 64 bits. */
+      unsigned __int128 x = (unsigned __int128)m * 1953125;
+      unsigned long long high = (unsigned long long)(x >> 13), low = (unsigned long long)x & 0x1fff;
+      int r = shift - 13;
+      unsigned long long rest = high & ((1ULL << r) - 1), half = 1ULL << (r - 1);
+      ns = high >> r;
+      ns += rest > half || (rest == half && (low || (ns & 1)));
+    }
+    unsigned s = (unsigned)(ns / 1000000000), frac = (unsigned)(ns % 1000000000);
+    int n = 1; /* a call of less than 10 s: one digit, the common case */
+    if (s < 10)
+      out[0] = (char)('0' + s);
+    else
+      put_digits(out, s, n = digits_of(s));
+    out[n] = '.';
+    put_nine(out + n + 1, frac);
+    out[n + 10] = '\0';
+    return n + 10;
+  }
+#endif
+  return snprintf(out, GC_FMT_FIXED9_MAX, "%.9f", v);
 }
