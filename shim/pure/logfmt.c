@@ -64,8 +64,29 @@ static void put_nine(char *out, unsigned v)
   out[8] = (char)('0' + lo % 10);
 }
 
+/* The digits of a value below 2^32, in 32-bit arithmetic throughout: the log's integers
+ * (ranks, sizes, call indices, bytes) nearly always are. */
+static int fmt32(char *out, unsigned v)
+{
+  int n = v < 100000 ? (v < 100 ? 1 + (v >= 10) : v < 1000 ? 3 : 4 + (v >= 10000))
+                     : v < 10000000 ? 6 + (v >= 1000000)
+                                    : v < 100000000 ? 8 : 9 + (v >= 1000000000);
+  int i = n;
+  while (i >= 2) {
+    i -= 2;
+    put_pair(out + i, v % 100);
+    v /= 100;
+  }
+  if (i)
+    out[0] = (char)('0' + v);
+  out[n] = '\0';
+  return n;
+}
+
 int gc_fmt_u64(char *out, unsigned long long v)
 {
+  if (v <= 0xffffffffu)
+    return fmt32(out, (unsigned)v);
   int n = digits_of(v);
   put_digits(out, v, n);
   out[n] = '\0';
