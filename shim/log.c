@@ -223,15 +223,27 @@ struct line {
   double predicted, elapsed;                     /* seconds; < 0: none (an empty field) */
   int root;                                      /* -1: none (all-to-all) */
   int clusters;
-  int op, algorithm; /* the summary's row */
-  int ncandidates;   /* with log.candidates only */
+  unsigned char op;          /* the summary's row: op (< GC_OP_LAST) and algorithm */
+  signed char algorithm;     /* (< GC_MAX_ALGORITHMS), kept small: 72 bytes a call */
+  unsigned char ncandidates; /* with log.candidates only (<= GC_MAX_ALGORITHMS) */
 };
+
+_Static_assert(GC_OP_LAST <= 255 && GC_MAX_ALGORITHMS <= 127, "struct line's small fields");
 
 static void line_of(const struct gc_record *r, struct line *l)
 {
-  *l = (struct line){r->call,      r->bytes,   r->op_name, r->algorithm_name,
-                     r->model,     r->predicted, r->elapsed, r->root,
-                     r->clusters,  (int)r->op, r->algorithm, r->ncandidates};
+  *l = (struct line){r->call,
+                     r->bytes,
+                     r->op_name,
+                     r->algorithm_name,
+                     r->model,
+                     r->predicted,
+                     r->elapsed,
+                     r->root,
+                     r->clusters,
+                     (unsigned char)r->op,
+                     (signed char)r->algorithm,
+                     (unsigned char)r->ncandidates};
 }
 
 /* Called with the lock held where one is needed (locked()). */
