@@ -1,6 +1,6 @@
-/* Per-call records: timing around the collective, an in-memory buffer, CSV on disk.
+/* Per-call records: timing around the collective, a chunk of CSV text, the file on disk.
  * The file is created (with its header) at MPI_Init so an unwritable path is reported
- * at once; records are appended when the buffer fills and at MPI_Finalize. */
+ * at once; the text is appended when the chunk fills and at MPI_Finalize (or exit). */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -17,16 +17,13 @@
 #include "logfmt.h"
 #include "summary.h"
 
-#define GC_LOG_BUFFER 4096 /* records (~100 bytes each) held before a write */
-
 static struct {
   int timing;      /* time calls at all: a file or a summary wants them */
   int candidates;  /* write every algorithm's prediction */
+  int summary;     /* the summary wants comm rank 0's calls (gc_summary_add) */
   int sync;
   FILE *file;      /* NULL: no per-call file, or it could not be written */
   int failed;      /* a write failed: warned once, file closed */
-  struct gc_record buffer[GC_LOG_BUFFER];
-  int used;
   char path[4096]; /* the expanded log file name, "" when none */
   struct latency_row *latency; /* the probe's rows (gc_log_latency), written at finalize */
   size_t nlatency;
@@ -168,6 +165,7 @@ void gc_log_open(const struct gc_config *cfg)
   lg.timing = cfg->log_file != NULL || gc_log_wants_summary(cfg);
   lg.sync = cfg->log_mode == GC_LOG_SYNC;
   lg.candidates = cfg->log_candidates;
+  lg.summary = gc_log_wants_summary(cfg);
   if (lg.timing && lg.sync)
     gc_clock_sync();
   if (!cfg->log_file)
@@ -203,17 +201,56 @@ int gc_log_enabled(void)
   return lg.timing;
 }
 
-/* The records go out in chunks of text built by hand (logfmt.h: the same characters
- * printf's %d, %llu, %.9g and %.6g wrote, ~1,500 instructions a record against ~10,000),
- * one fwrite a chunk: formatting was 84% of what a logged call cost (issue 13). */
+/* --- the text -------------------------------------------------------------------------
+ *
+ * A record becomes its CSV line as soon as its time is final (local mode: when the call
+ * returns; sync mode: when its window settles), built by hand (logfmt.h: printf's own
+ * characters for %d, %llu, %.9f and %.6g, at a fraction of its cost) into one chunk of
+ * text, written when full and at MPI_Finalize or exit. Nothing but the text is kept: a
+ * binary buffer of records beside it was ~1.5 MB streamed through the cache that the
+ * application's own messages live in (issue 13: logging must cost < 2% at 64 KiB). */
 static struct {
   char text[1 << 16];
   size_t n;
 } out;
 
+/* What a line says of a call besides the rank and the communicator's id and size: what
+ * a window keeps of it until its completion time is known. */
+struct line {
+  unsigned long long call;
+  size_t bytes;
+  const char *op_name, *algorithm_name, *model; /* model: NULL when none */
+  double predicted, elapsed;                     /* seconds; < 0: none (an empty field) */
+  int root;                                      /* -1: none (all-to-all) */
+  int clusters;
+  unsigned char op;          /* the summary's row: op (< GC_OP_LAST) and algorithm */
+  signed char algorithm;     /* (< GC_MAX_ALGORITHMS), kept small: 72 bytes a call */
+  unsigned char ncandidates; /* with log.candidates only (<= GC_MAX_ALGORITHMS) */
+};
+
+_Static_assert(GC_OP_LAST <= 255 && GC_MAX_ALGORITHMS <= 127, "struct line's small fields");
+
+static void line_of(const struct gc_record *r, struct line *l)
+{
+  *l = (struct line){r->call,
+                     r->bytes,
+                     r->op_name,
+                     r->algorithm_name,
+                     r->model,
+                     r->predicted,
+                     r->elapsed,
+                     r->root,
+                     r->clusters,
+                     (unsigned char)r->op,
+                     (signed char)r->algorithm,
+                     (unsigned char)r->ncandidates};
+}
+
+/* Called with the lock held where one is needed (locked()). */
 static void out_flush(void)
 {
-  if (out.n && lg.file && fwrite(out.text, 1, out.n, lg.file) != out.n)
+  if (out.n && lg.file &&
+      (fwrite(out.text, 1, out.n, lg.file) != out.n || fflush(lg.file) != 0))
     write_failed(strerror(errno));
   out.n = 0;
 }
@@ -226,92 +263,212 @@ static char *room(size_t len)
   return out.text + out.n;
 }
 
-static void put(const char *s, size_t len)
+static char *put_name(char *p, const char *s, size_t n)
 {
-  if (len > sizeof out.text) { /* a name longer than a chunk: straight through */
-    out_flush();
-    if (lg.file && fwrite(s, 1, len, lg.file) != len)
-      write_failed(strerror(errno));
-    return;
-  }
-  memcpy(room(len), s, len);
-  out.n += len;
+  memcpy(p, s, n);
+  p[n] = ',';
+  return p + n + 1;
 }
 
-static void put_str(const char *s)
-{
-  put(s, strlen(s));
-}
-
-static void put_char(char c)
-{
-  *room(1) = c;
-  out.n++;
-}
-
-static void put_int(long long v)
-{
-  out.n += (size_t)gc_fmt_int(room(GC_FMT_MAX), v);
-}
-
-static void put_u64(unsigned long long v)
-{
-  out.n += (size_t)gc_fmt_u64(room(GC_FMT_MAX), v);
-}
-
-/* %.Ng: seconds to 9 significant digits (ns resolution up to 1 s, finer below), the
- * candidates' predictions to 6. Nothing for a negative time (none). */
-static void put_g(double s, int digits)
+/* A time in %.9f, nothing for none (< 0); then the comma. */
+static char *put_time(char *p, double s)
 {
   if (s >= 0)
-    out.n += (size_t)gc_fmt_g(room(GC_FMT_MAX), s, digits);
+    p += gc_fmt_fixed9(p, s);
+  *p = ',';
+  return p + 1;
 }
 
-/* Called with the lock held. */
+/* The widest a time's text can be, its comma included: 19 characters below 10^9 s,
+ * printf's beyond. */
+static size_t time_room(double s)
+{
+  return s < 1e9 ? 20 : GC_FMT_FIXED9_MAX;
+}
+
+static int same_bits(double a, double b)
+{
+  unsigned long long x, y;
+  memcpy(&x, &a, sizeof x);
+  memcpy(&y, &b, sizeof y);
+  return x == y;
+}
+
+/* The columns that repeat from one line to the next (the same communicator; the same
+ * call again, as an application's loop makes it), kept as text: a line whose key matches
+ * copies them instead of formatting them again, half of what a line costs. One entry
+ * each; every column is still written as its own value says. */
+static struct {
+  unsigned long long comm_id;
+  int comm_size;
+  size_t n;      /* 0: empty */
+  char text[48]; /* "rank,comm,comm_size," */
+} head;
+
+static struct {
+  const char *op_name, *algorithm_name, *model;
+  size_t bytes;
+  int root, clusters;
+  double predicted; /* compared bit for bit */
+  size_t n;         /* 0: empty */
+  char text[256];   /* "op,algorithm,root,bytes,clusters,model,predicted_s," */
+} middle;
+
+/* The widest head: the rank (11 characters), the comm id (20), the comm size (11), 3
+ * commas. */
+#define GC_HEAD_MAX (11 + 20 + 11 + 3)
+
+static char *put_head(char *p, unsigned long long comm_id, int comm_size)
+{
+  if (head.n && head.comm_id == comm_id && head.comm_size == comm_size) {
+    memcpy(p, head.text, head.n);
+    return p + head.n;
+  }
+  char *start = p;
+  p += gc_fmt_int(p, gc_g.world_rank), *p++ = ',';
+  p += gc_fmt_u64(p, comm_id), *p++ = ',';
+  p += gc_fmt_int(p, comm_size), *p++ = ',';
+  head.n = (size_t)(p - start);
+  memcpy(head.text, start, head.n);
+  head.comm_id = comm_id, head.comm_size = comm_size;
+  return p;
+}
+
+static int middle_matches(const struct line *l)
+{
+  return middle.n && middle.op_name == l->op_name && middle.algorithm_name == l->algorithm_name &&
+         middle.model == l->model && middle.bytes == l->bytes && middle.root == l->root &&
+         middle.clusters == l->clusters && same_bits(middle.predicted, l->predicted);
+}
+
+/* The widest middle: the names, the root (11), the bytes (20), the clusters (11), 6
+ * commas and the prediction. */
+static size_t middle_room(const struct line *l)
+{
+  return strlen(l->op_name) + strlen(l->algorithm_name) + (l->model ? strlen(l->model) : 0) +
+         11 + 20 + 11 + 6 + time_room(l->predicted);
+}
+
+/* The middle columns, formatted (hit: 0, the cached text copied). */
+static char *put_middle(char *p, const struct line *l, int hit)
+{
+  if (hit) {
+    memcpy(p, middle.text, middle.n);
+    return p + middle.n;
+  }
+  char *start = p;
+  p = put_name(p, l->op_name, strlen(l->op_name));
+  p = put_name(p, l->algorithm_name, strlen(l->algorithm_name));
+  if (l->root >= 0)
+    p += gc_fmt_int(p, l->root);
+  *p++ = ',';
+  p += gc_fmt_u64(p, l->bytes), *p++ = ',';
+  p += gc_fmt_int(p, l->clusters), *p++ = ',';
+  p = put_name(p, l->model ? l->model : "", l->model ? strlen(l->model) : 0);
+  p = put_time(p, l->predicted);
+  size_t n = (size_t)(p - start);
+  middle.n = 0;
+  if (n <= sizeof middle.text) {
+    memcpy(middle.text, start, n);
+    middle.op_name = l->op_name, middle.algorithm_name = l->algorithm_name;
+    middle.model = l->model, middle.bytes = l->bytes, middle.root = l->root;
+    middle.clusters = l->clusters, middle.predicted = l->predicted, middle.n = n;
+  }
+  return p;
+}
+
+/* One record's line, in one piece: its widest length is known before a character is
+ * written, so the chunk is asked for room once. Called with the lock held where one is
+ * needed, and only while lg.file is open. */
+static void put_line(unsigned long long comm_id, int comm_size, const struct line *l,
+                     double actual, const struct gc_candidate *cand)
+{
+  int hit = middle_matches(l);
+  int ncand = lg.candidates && cand ? l->ncandidates : 0;
+  /* the head, the call (20) and its comma, the middle, the times, the candidates' comma */
+  size_t need = GC_HEAD_MAX + 21 + (hit ? middle.n : middle_room(l)) + time_room(actual) +
+                time_room(l->elapsed) + 1;
+  for (int a = 0; a < ncand; a++) /* ";name=%.6g" */
+    if (cand[a].predicted >= 0)
+      need += strlen(cand[a].name) + 2 + GC_FMT_MAX;
+  char *heap = NULL, *p, *start;
+  if (need <= sizeof out.text) {
+    p = start = room(need);
+  } else if (!(p = start = heap = malloc(need))) { /* names longer than a chunk: never ours */
+    write_failed("out of memory");
+    return;
+  }
+  p = put_head(p, comm_id, comm_size);
+  p += gc_fmt_u64(p, l->call), *p++ = ',';
+  p = put_middle(p, l, hit);
+  char *time = p;
+  p = put_time(p, actual);
+  size_t ntime = (size_t)(p - time);
+  /* "native=1.2e-05;lg=8.1e-06": a semicolon list keeps the CSV one column wide. */
+  for (int a = 0; a < ncand; a++)
+    if (cand[a].predicted >= 0) {
+      if (a)
+        *p++ = ';';
+      size_t n = strlen(cand[a].name);
+      memcpy(p, cand[a].name, n);
+      p += n;
+      *p++ = '=';
+      p += gc_fmt_g(p, cand[a].predicted, 6);
+    }
+  *p++ = ',';
+  if (same_bits(l->elapsed, actual)) { /* local mode: the same time, the same text */
+    memcpy(p, time, ntime);
+    p += ntime;
+  } else {
+    p = put_time(p, l->elapsed);
+  }
+  p[-1] = '\n'; /* the last time's comma */
+  if (!heap) {
+    out.n += (size_t)(p - start);
+    return;
+  }
+  out_flush();
+  size_t len = (size_t)(p - start);
+  if (lg.file && fwrite(heap, 1, len, lg.file) != len)
+    write_failed(strerror(errno));
+  free(heap);
+}
+
+/* Written out (the chunk, the file's buffer), at MPI_Finalize and at exit. */
 static void flush_records(void)
 {
-  for (int i = 0; i < lg.used && lg.file; i++) {
-    const struct gc_record *r = &lg.buffer[i];
-    put_int(gc_g.world_rank), put_char(',');
-    put_u64(r->comm_id), put_char(',');
-    put_int(r->comm_size), put_char(',');
-    put_u64(r->call), put_char(',');
-    put_str(r->op_name), put_char(',');
-    put_str(r->algorithm_name), put_char(',');
-    if (r->root >= 0)
-      put_int(r->root);
-    put_char(',');
-    put_u64(r->bytes), put_char(',');
-    put_int(r->clusters), put_char(',');
-    put_str(r->model ? r->model : ""), put_char(',');
-    put_g(r->predicted, 9), put_char(',');
-    put_g(r->actual, 9), put_char(',');
-    /* "native=1.2e-05;lg=8.1e-06": a semicolon list keeps the CSV one column wide. */
-    for (int a = 0; lg.candidates && a < r->ncandidates; a++)
-      if (r->candidates[a].predicted >= 0) {
-        if (a)
-          put_char(';');
-        put_str(r->candidates[a].name), put_char('=');
-        put_g(r->candidates[a].predicted, 6);
-      }
-    put_char(',');
-    put_g(r->elapsed, 9), put_char('\n');
-  }
   out_flush();
   if (lg.file && (ferror(lg.file) || fflush(lg.file) != 0))
     write_failed(strerror(errno));
-  lg.used = 0;
 }
 
-static void store(const struct gc_record *rec)
+/* gridcoll's log state is touched by one thread at a time unless the application may
+ * call MPI from several at once: a lock per record only then (~55 instructions a call
+ * otherwise, for nothing). */
+static int locked(void)
 {
-  pthread_mutex_lock(&lg.lock);
-  if (lg.file) {
-    lg.buffer[lg.used++] = *rec;
-    if (lg.used == GC_LOG_BUFFER)
-      flush_records();
-  }
-  pthread_mutex_unlock(&lg.lock);
+  return gc_g.thread_level == MPI_THREAD_MULTIPLE;
+}
+
+/* A record whose time is final, into the text. */
+static void store(unsigned long long comm_id, int comm_size, const struct line *l, double actual,
+                  const struct gc_candidate *cand)
+{
+  int lock = locked();
+  if (lock)
+    pthread_mutex_lock(&lg.lock);
+  if (lg.file)
+    put_line(comm_id, comm_size, l, actual, cand);
+  if (lock)
+    pthread_mutex_unlock(&lg.lock);
+}
+
+/* The summary's view of a settled call on comm rank 0 (summary.h reads these fields). */
+static void summary_add(const struct line *l, double actual)
+{
+  struct gc_record r = {.call = l->call, .op = (enum gc_op_id)l->op, .algorithm = l->algorithm,
+                        .bytes = l->bytes, .predicted = l->predicted, .actual = actual};
+  gc_summary_add(&r);
 }
 
 /* --- the completion time ---------------------------------------------------------------
@@ -331,10 +488,15 @@ static void store(const struct gc_record *rec)
 struct gc_log_window {
   struct window {
     int n;
-    struct gc_record rec[GC_WINDOW];
-    double span[2 * GC_WINDOW]; /* [i]: exit, [GC_WINDOW + i]: -entry (the reference one) */
-    MPI_Request req;            /* MPI_REQUEST_NULL when not in flight */
+    struct line line[GC_WINDOW]; /* compact: ~70 bytes a call, not a 370-byte record */
+    double span[2 * GC_WINDOW];  /* [i]: exit, [GC_WINDOW + i]: -entry (the reference one) */
+    MPI_Request req;             /* MPI_REQUEST_NULL when not in flight */
   } w[2];
+  /* Every algorithm's prediction per call, [k * GC_WINDOW + i] for w[k].line[i]: only
+   * with log.candidates (NULL otherwise), so the window stays small. */
+  struct gc_candidate (*candidates)[GC_MAX_ALGORITHMS];
+  unsigned long long comm_id; /* the communicator's, as in its records */
+  int comm_size, comm_rank;
   int filling; /* index of the window receiving calls; the other may be in flight */
   struct gc_log_window *next, *prev; /* every live one, for MPI_Finalize */
 };
@@ -430,17 +592,19 @@ void gc_clock_sync(void)
   PMPI_Comm_free(&c);
 }
 
-/* The window's completion times are known: records stored, comm rank 0's summed. */
-static void window_settle(struct window *w)
+/* Window k's completion times are known: records stored, comm rank 0's summed. */
+static void window_settle(struct gc_log_window *lw, int k)
 {
+  struct window *w = &lw->w[k];
   for (int i = 0; i < w->n; i++) {
-    struct gc_record *r = &w->rec[i];
-    r->actual = w->span[i] + w->span[GC_WINDOW + i];
-    if (r->actual < 0) /* a clock estimate off by more than the call took */
-      r->actual = 0;
-    store(r);
-    if (r->comm_rank == 0)
-      gc_summary_add(r);
+    const struct line *l = &w->line[i];
+    double actual = w->span[i] + w->span[GC_WINDOW + i];
+    if (actual < 0) /* a clock estimate off by more than the call took */
+      actual = 0;
+    store(lw->comm_id, lw->comm_size, l, actual,
+          lw->candidates ? lw->candidates[k * GC_WINDOW + i] : NULL);
+    if (lw->comm_rank == 0 && lg.summary)
+      summary_add(l, actual);
   }
   w->n = 0;
 }
@@ -449,14 +613,14 @@ static void window_settle(struct window *w)
 static void window_own_times(struct window *w)
 {
   for (int i = 0; i < w->n; i++)
-    w->span[i] = w->rec[i].elapsed, w->span[GC_WINDOW + i] = 0;
+    w->span[i] = w->line[i].elapsed, w->span[GC_WINDOW + i] = 0;
 }
 
-static void window_wait(struct window *w)
+static void window_wait(struct gc_log_window *lw, int k)
 {
-  if (w->req != MPI_REQUEST_NULL) {
-    PMPI_Wait(&w->req, MPI_STATUS_IGNORE);
-    window_settle(w);
+  if (lw->w[k].req != MPI_REQUEST_NULL) {
+    PMPI_Wait(&lw->w[k].req, MPI_STATUS_IGNORE);
+    window_settle(lw, k);
   }
 }
 
@@ -473,9 +637,16 @@ static struct gc_log_window *window_of(struct gc_comm_state *st)
   if (lw)
     return lw;
   lw = calloc(1, sizeof *lw);
+  if (lw && lg.candidates && !(lw->candidates = calloc(2 * GC_WINDOW, sizeof *lw->candidates))) {
+    free(lw);
+    lw = NULL;
+  }
   if (!lw)
     return NULL;
   lw->w[0].req = lw->w[1].req = MPI_REQUEST_NULL;
+  lw->comm_id = st->id;
+  lw->comm_size = st->size;
+  lw->comm_rank = st->rank;
   pthread_mutex_lock(&lg.lock);
   lw->next = windows;
   if (windows)
@@ -519,26 +690,32 @@ int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record
   rec->clusters = st->layout.nclusters;
   rec->elapsed = rec->actual = t1 - t->t0;
   struct gc_log_window *lw = lg.sync ? window_of(st) : NULL;
+  struct line l;
   if (!lw) { /* local mode (or no memory for a window): the rank's own time */
-    store(rec);
-    if (st->rank == 0)
+    if (lg.file) {
+      line_of(rec, &l);
+      store(st->id, st->size, &l, rec->actual, rec->candidates);
+    }
+    if (st->rank == 0 && lg.summary)
       gc_summary_add(rec);
     return 1;
   }
   struct window *w = &lw->w[lw->filling];
   int i = w->n++;
-  w->rec[i] = *rec;
+  line_of(rec, &w->line[i]);
+  if (lw->candidates)
+    memcpy(lw->candidates[lw->filling * GC_WINDOW + i], rec->candidates,
+           sizeof rec->candidates[0] * (size_t)rec->ncandidates);
   w->span[i] = t1 - clock_offset;
   /* A broadcast starts when its root enters: the others' entries do not count. */
   w->span[GC_WINDOW + i] = rec->root < 0 || rec->root == st->rank ? clock_offset - t->t0 : -DBL_MAX;
   if (w->n == GC_WINDOW) {
-    struct window *other = &lw->w[!lw->filling];
-    window_wait(other);
+    window_wait(lw, !lw->filling);
     if (PMPI_Iallreduce(MPI_IN_PLACE, w->span, 2 * GC_WINDOW, MPI_DOUBLE, MPI_MAX,
                         st->private_comm, &w->req) != MPI_SUCCESS) {
       w->req = MPI_REQUEST_NULL;
       window_own_times(w);
-      window_settle(w);
+      window_settle(lw, lw->filling);
     }
     lw->filling = !lw->filling;
   }
@@ -551,28 +728,31 @@ void gc_log_comm_free(struct gc_comm_state *st)
   if (!lw)
     return;
   window_unlink(lw);
-  window_wait(&lw->w[!lw->filling]);
+  window_wait(lw, !lw->filling);
   struct window *w = &lw->w[lw->filling];
   /* Every member holds the same number of calls: the same allreduce on all of them. */
   if (w->n) {
     window_pad(w);
     PMPI_Allreduce(MPI_IN_PLACE, w->span, 2 * GC_WINDOW, MPI_DOUBLE, MPI_MAX, st->private_comm);
-    window_settle(w);
+    window_settle(lw, lw->filling);
   }
+  free(lw->candidates);
   free(lw);
   st->log_window = NULL;
 }
 
 /* The program exits without MPI_Finalize: the calls still waiting for their completion
- * time are written with each rank's own (MPI may be gone: no exchange, no wait). */
+ * time are written with each rank's own (MPI may be gone: no exchange, no wait). The
+ * window in flight holds the older calls: it goes first, so the log stays in call order. */
 static void windows_abandon(void)
 {
   for (struct gc_log_window *lw = windows; lw; lw = lw->next)
-    for (int k = 0; k < 2; k++) {
+    for (int older = 1; older >= 0; older--) {
+      int k = older ? !lw->filling : lw->filling;
       struct window *w = &lw->w[k];
       window_own_times(w);
       w->req = MPI_REQUEST_NULL;
-      window_settle(w);
+      window_settle(lw, k);
     }
 }
 
@@ -596,7 +776,7 @@ static void settle_live_windows(void)
 {
   int mine = 0;
   for (struct gc_log_window *lw = windows; lw; lw = lw->next) {
-    window_wait(&lw->w[!lw->filling]);
+    window_wait(lw, !lw->filling);
     mine += lw->w[lw->filling].n;
   }
   int n = gc_g.world_size, *counts = malloc(sizeof(int) * (size_t)n * 2), total = 0, ok = 1;
@@ -608,7 +788,7 @@ static void settle_live_windows(void)
     for (struct gc_log_window *lw = windows; lw; lw = lw->next) {
       struct window *w = &lw->w[lw->filling];
       for (int i = 0; i < w->n; i++)
-        own[k++] = (struct pending){w->rec[i].comm_id, w->rec[i].call, w->span[i],
+        own[k++] = (struct pending){lw->comm_id, w->line[i].call, w->span[i],
                                     w->span[GC_WINDOW + i]};
     }
     int bytes = mine * (int)sizeof *own;
@@ -628,7 +808,7 @@ static void settle_live_windows(void)
   for (struct gc_log_window *lw = windows; lw; lw = lw->next) {
     struct window *w = &lw->w[lw->filling];
     for (int i = 0; ok && i < w->n; i++) {
-      struct pending key = {w->rec[i].comm_id, w->rec[i].call, 0, 0};
+      struct pending key = {lw->comm_id, w->line[i].call, 0, 0};
       struct pending *p = bsearch(&key, all, nall, sizeof *all, pending_cmp);
       while (p > all && pending_cmp(p - 1, &key) == 0)
         p--;
@@ -639,7 +819,7 @@ static void settle_live_windows(void)
     }
     if (!ok) /* no memory for the exchange */
       window_own_times(w);
-    window_settle(w);
+    window_settle(lw, lw->filling);
   }
   free(all);
   free(own);
@@ -660,7 +840,9 @@ void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec)
   rec->clusters = st->layout.nclusters;
   rec->predicted = -1;
   rec->actual = rec->elapsed = -1;
-  store(rec);
+  struct line l;
+  line_of(rec, &l);
+  store(st->id, st->size, &l, -1, rec->candidates);
 }
 
 /* Configured clusters by their name, the others (a rank no cluster matched, the node

@@ -1,7 +1,8 @@
 /* Predicted versus actual, per call.
  *
- * A record per intercepted call and rank, kept in memory and written as CSV at
- * MPI_Finalize or when the buffer fills, never inside the timed region. Beside the
+ * A record per intercepted call and rank, a CSV line once its time is final, kept in a
+ * 64 KiB chunk of text written when it fills and at MPI_Finalize (or exit), never inside
+ * the timed region. Times are seconds to the nanosecond (%.9f). Beside the
  * records, every rank keeps mpiP-style aggregates (count, sum, max) of the calls it
  * timed as rank 0 of the communicator; world rank 0 merges them into the summary
  * table at MPI_Finalize. */

@@ -5,15 +5,90 @@
 
 #include "logfmt.h"
 
+/* "00" "01" .. "99": two digits a division, the way fast integer printers do it. */
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                               "8081828384858687888990919293949596979899";
+
+static int digits_of(unsigned long long v)
+{
+  int n = 1;
+  for (;;) {
+    if (v < 10)
+      return n;
+    if (v < 100)
+      return n + 1;
+    if (v < 1000)
+      return n + 2;
+    if (v < 10000)
+      return n + 3;
+    v /= 10000;
+    n += 4;
+  }
+}
+
+/* One 2-byte copy, not two byte stores (which compilers merge by shifts and ors). */
+static void put_pair(char *out, unsigned r)
+{
+  memcpy(out, pairs + 2 * r, 2);
+}
+
+/* The n digits of v (n = digits_of(v), or more for leading zeros) ending at out + n:
+ * counted first, so they are written in place, two at a time from the last, in 32-bit
+ * arithmetic once v fits (a division by a constant is a multiply, cheaper narrow). */
+static void put_digits(char *out, unsigned long long v, int n)
+{
+  while (v > 0xffffffffu) {
+    n -= 2;
+    put_pair(out + n, (unsigned)(v % 100));
+    v /= 100;
+  }
+  unsigned w = (unsigned)v;
+  while (n >= 2) {
+    n -= 2;
+    put_pair(out + n, w % 100);
+    w /= 100;
+  }
+  if (n)
+    out[0] = (char)('0' + w);
+}
+
+/* v < 10^9 as exactly nine digits, leading zeros included: the nanoseconds. */
+static void put_nine(char *out, unsigned v)
+{
+  unsigned hi = v / 100000, lo = v % 100000; /* 4 and 5 digits */
+  put_pair(out, hi / 100);
+  put_pair(out + 2, hi % 100);
+  put_pair(out + 4, lo / 1000);
+  put_pair(out + 6, lo / 10 % 100);
+  out[8] = (char)('0' + lo % 10);
+}
+
+/* The digits of a value below 2^32, in 32-bit arithmetic throughout: the log's integers
+ * (ranks, sizes, call indices, bytes) nearly always are. */
+static int fmt32(char *out, unsigned v)
+{
+  int n = v < 100000 ? (v < 100 ? 1 + (v >= 10) : v < 1000 ? 3 : 4 + (v >= 10000))
+                     : v < 10000000 ? 6 + (v >= 1000000)
+                                    : v < 100000000 ? 8 : 9 + (v >= 1000000000);
+  int i = n;
+  while (i >= 2) {
+    i -= 2;
+    put_pair(out + i, v % 100);
+    v /= 100;
+  }
+  if (i)
+    out[0] = (char)('0' + v);
+  out[n] = '\0';
+  return n;
+}
+
 int gc_fmt_u64(char *out, unsigned long long v)
 {
-  char tmp[GC_FMT_MAX];
-  int n = 0;
-  do
-    tmp[n++] = (char)('0' + v % 10);
-  while ((v /= 10) != 0);
-  for (int i = 0; i < n; i++)
-    out[i] = tmp[n - 1 - i];
+  if (v <= 0xffffffffu)
+    return fmt32(out, (unsigned)v);
+  int n = digits_of(v);
+  put_digits(out, v, n);
   out[n] = '\0';
   return n;
 }
@@ -138,4 +213,46 @@ int gc_fmt_g(char *out, double v, int precision)
   }
   out[n] = '\0';
   return n;
+}
+
+int gc_fmt_fixed9(char *out, double v)
+{
+#ifdef __SIZEOF_INT128__
+  unsigned long long bits;
+  memcpy(&bits, &v, sizeof bits);
+  /* A positive double's bits order as its value: below 10^9's, the sign bit clear, is
+   * +0 <= v < 10^9. -0, negatives, NaN and the infinities are above: printf's road. */
+  if (bits < 0x41cdcd6500000000ULL) { /* 1e9 */
+    /* v = m 2^(e-1075) exactly, so v 10^9 = m 5^9 2^(e-1066): an integer product (74
+     * bits at most) and a shift, rounded with the bits shifted out: above half up, a
+     * true half to even, as glibc's printf (the last digit's parity is the integer's). */
+    int e = (int)(bits >> 52);
+    unsigned long long m = bits & ((1ULL << 52) - 1), ns = 0;
+    if (e)
+      m |= 1ULL << 52;
+    else
+      e = 1; /* subnormal */
+    int shift = 1066 - e; /* >= 14: v < 2^30 */
+    if (shift < 75) {     /* else v 10^9 < 2^74 / 2^75: rounds to 0 */
+      /* The product's 13 low bits apart (shift > 13), the rest in 64 bits. */
+      unsigned __int128 x = (unsigned __int128)m * 1953125;
+      unsigned long long high = (unsigned long long)(x >> 13), low = (unsigned long long)x & 0x1fff;
+      int r = shift - 13;
+      unsigned long long rest = high & ((1ULL << r) - 1), half = 1ULL << (r - 1);
+      ns = high >> r;
+      ns += rest > half || (rest == half && (low || (ns & 1)));
+    }
+    unsigned s = (unsigned)(ns / 1000000000), frac = (unsigned)(ns % 1000000000);
+    int n = 1; /* a call of less than 10 s: one digit, the common case */
+    if (s < 10)
+      out[0] = (char)('0' + s);
+    else
+      put_digits(out, s, n = digits_of(s));
+    out[n] = '.';
+    put_nine(out + n + 1, frac);
+    out[n + 10] = '\0';
+    return n + 10;
+  }
+#endif
+  return snprintf(out, GC_FMT_FIXED9_MAX, "%.9f", v);
 }

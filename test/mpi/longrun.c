@@ -5,7 +5,7 @@
  * the world, checking each result. At CALLS/10 calls and at the end it reads VmRSS and
  * VmHWM from /proc/self/status and the heap in use (mallinfo2: small blocks and mmap-ed ones): from the first reading
  * to the last, none may grow by more than MAX_GROWTH_KIB (0: only print). By CALLS/10
- * every buffer gridcoll keeps (its log buffer fills at 4096 records, stdio's, MPI's
+ * every buffer gridcoll keeps (its 64 KiB chunk of log text, stdio's, MPI's
  * pools) has been touched, so growth after that is a per-call leak: with the defaults,
  * anything above ~20 bytes per call fails.
  * Prints "longrun: N calls per rank, rss +K KiB, hwm +K KiB, heap +K KiB, F failed". */

@@ -96,12 +96,13 @@ if want longrun; then
   calls=${LONGRUN_CALLS:-100000}
   bound=2048 # KiB from call 10,000 to the last (longrun.c)
   # Under ASan memory is not bounded (quarantine) and each call is slower: 20,000 calls
-  # still spill the log buffer four times, the path ASan is there to check.
+  # still write ~30 chunks of log text, the path ASan is there to check.
   [ "$SANITIZER" = asan ] && bound=0 calls=${LONGRUN_CALLS:-20000}
   cat >cand.cfg <<CFG
 log = { file = "$tmp/log-%r.csv"; mode = "local"; candidates = true; summary = false; };
 CFG
-  # The log buffer holds 4096 records: 100,000 spill it 24 times, then the rest at the end.
+  # The log's text goes out in chunks of 64 KiB (~600 records): 100,000 records write ~160,
+  # then the rest at the end.
   for setting in "GRIDCOLL_LOG_MODE=local" "GRIDCOLL_LOG_MODE=sync GRIDCOLL_BCAST=hlot" "GRIDCOLL_CONFIG=$tmp/cand.cfg"; do
     rm -f log-*.csv
     read -r -a vars <<<"$setting"
@@ -156,7 +157,8 @@ fi
 # --- faults -------------------------------------------------------------------------------
 if want faults; then
   # The disk fills up: /dev/full accepts the open and fails every write with ENOSPC. The
-  # first spill (at 4096 records) fails: one warning, no more records kept, results right.
+  # first chunk written (64 KiB of text) fails: one warning, no more records kept, results
+  # right.
   for mode in local sync; do
     mpirun 2 GRIDCOLL_CLUSTERS=0,1 GRIDCOLL_LOG=/dev/full GRIDCOLL_LOG_MODE=$mode GRIDCOLL_SUMMARY=0 -- "$T/longrun" 10000 0
     no_failures && [ "$(warnings)" = 1 ] && grep -q '^gridcoll: cannot write the log (No space left on device)' err &&

@@ -1,5 +1,5 @@
-/* The log's number formatting (shim/pure/logfmt.c): the same text as printf's %llu, %lld
- * and %.Ng, character for character, so every consumer of the log reads what it read
+/* The log's number formatting (shim/pure/logfmt.c): the same text as printf's %llu, %lld,
+ * %.Ng and %.9f, character for character, so every consumer of the log reads what it read
  * before the formatting was done by hand. */
 #include <check.h>
 #include <float.h>
@@ -96,6 +96,87 @@ START_TEST(random_values_match_printf)
 }
 END_TEST
 
+/* gc_fmt_fixed9 against snprintf's %.9f, and the returned length against the text's. */
+static void same_f(double v)
+{
+  char ours[GC_FMT_FIXED9_MAX], libc[GC_FMT_FIXED9_MAX];
+  memset(ours, 'x', sizeof ours);
+  int n = gc_fmt_fixed9(ours, v);
+  snprintf(libc, sizeof libc, "%.9f", v);
+  ck_assert_msg(strcmp(ours, libc) == 0, "%.17g: \"%s\", printf \"%s\"", v, ours, libc);
+  ck_assert_int_eq(n, (int)strlen(ours));
+}
+
+static void text_f(double v, const char *want)
+{
+  char ours[GC_FMT_FIXED9_MAX];
+  gc_fmt_fixed9(ours, v);
+  ck_assert_str_eq(ours, want);
+  same_f(v);
+}
+
+START_TEST(times_to_the_nanosecond)
+{
+  text_f(1.2754e-05, "0.000012754"); /* the log's times: seconds, nanosecond digits */
+  text_f(0.000984126, "0.000984126");
+  text_f(4.22590001e-05, "0.000042259"); /* %.9g printed 4.22590001e-05: digits no clock has */
+  text_f(0.0563122105, "0.056312211"); /* a tie in decimal, not in binary: the real value decides */
+  text_f(0, "0.000000000");
+  text_f(1.5, "1.500000000");
+  text_f(2, "2.000000000");
+  text_f(123456789, "123456789.000000000");
+  text_f(999999999.99999988, "999999999.999999881"); /* the last double of the fast range */
+  text_f(4e-10, "0.000000000");
+  text_f(6e-10, "0.000000001");
+  /* Rounding up carries into the seconds. */
+  text_f(0.9999999996, "1.000000000");
+  text_f(41.9999999999, "42.000000000");
+}
+END_TEST
+
+START_TEST(nanosecond_ties_are_printfs)
+{
+  /* Exact binary halves of a nanosecond: to even, as glibc (the digit's parity is the
+   * nanoseconds', 10^9 being even). */
+  for (int k = 0; k < 64; k++) {
+    same_f(ldexp(1, -k)); /* 2^-31 and below: ties and near ties at the last digit */
+    same_f(1 + ldexp(1, -k));
+    same_f(ldexp(2 * k + 1, -31));
+  }
+  same_f(0.5e-9), same_f(1.5e-9), same_f(2.5e-9); /* not exact halves in binary */
+  /* A true tie needs f * 10^9 = n + 1/2, f = (2n + 1) / (2 * 10^9) = (2n + 1) * 5^-9 *
+   * 2^-10: a dyadic only when 5^9 divides 2n + 1. */
+  for (long long odd = 1953125; odd < 2000000000LL; odd += 2 * 1953125 * 37)
+    for (int s = 0; s < 3; s++)
+      same_f(s * 1000.0 + (double)odd / 2e9);
+}
+END_TEST
+
+START_TEST(random_times_match_printf)
+{
+  /* Uniform mantissas at every magnitude from 1e-12 to 1e8 s, short decimals, and
+   * exact binary fractions (ties), 250,000 of them. */
+  unsigned long long x = 0x9e3779b97f4a7c15ULL;
+  for (int i = 0; i < 250000; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    double v;
+    switch (i % 4) {
+    case 0:
+    case 1:
+      v = (double)(x >> 11) / 9007199254740992.0 * pow(10, (int)(x % 21) - 12);
+      break;
+    case 2:
+      v = (double)(x % 10000000000000ULL) * pow(10, -(int)(x >> 59));
+      break;
+    default:
+      v = ldexp((double)(x >> 20), -(int)(x % 60));
+      break;
+    }
+    same_f(v);
+  }
+}
+END_TEST
+
 START_TEST(integers)
 {
   char out[GC_FMT_MAX], want[64];
@@ -110,6 +191,31 @@ START_TEST(integers)
   for (size_t i = 0; i < sizeof uints / sizeof *uints; i++) {
     snprintf(want, sizeof want, "%llu", uints[i]);
     ck_assert_int_eq(gc_fmt_u64(out, uints[i]), (int)strlen(want));
+    ck_assert_str_eq(out, want);
+  }
+  /* Every digit count at its edges (the count decides where the digits go), then random
+   * values of every bit width, both signs. */
+  for (unsigned long long p = 1; p <= 10000000000000000000ULL; p *= 10) {
+    for (unsigned long long v = p - 1; v <= p + 1; v++) {
+      snprintf(want, sizeof want, "%llu", v);
+      ck_assert_int_eq(gc_fmt_u64(out, v), (int)strlen(want));
+      ck_assert_str_eq(out, want);
+      snprintf(want, sizeof want, "%lld", -(long long)v);
+      ck_assert_int_eq(gc_fmt_int(out, -(long long)v), (int)strlen(want));
+      ck_assert_str_eq(out, want);
+    }
+    if (p == 10000000000000000000ULL)
+      break;
+  }
+  unsigned long long x = 0x2545f4914f6cdd1dULL;
+  for (int i = 0; i < 100000; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    unsigned long long v = x >> (x % 64);
+    snprintf(want, sizeof want, "%llu", v);
+    ck_assert_int_eq(gc_fmt_u64(out, v), (int)strlen(want));
+    ck_assert_str_eq(out, want);
+    snprintf(want, sizeof want, "%lld", (long long)v);
+    ck_assert_int_eq(gc_fmt_int(out, (long long)v), (int)strlen(want));
     ck_assert_str_eq(out, want);
   }
 }
@@ -133,6 +239,22 @@ START_TEST(limits_of_the_fast_path)
 }
 END_TEST
 
+START_TEST(limits_of_the_fixed_fast_path)
+{
+  /* Outside [0, 10^9) printf writes it: negatives, -0, NaN, infinities, the huge. */
+  same_f(-0.0), same_f(-1e-12), same_f(-1.5), same_f(NAN), same_f(INFINITY), same_f(-INFINITY);
+  same_f(1e9), same_f(999999999.5), same_f(1e15 + 0.5), same_f(DBL_MAX), same_f(-DBL_MAX);
+  same_f(DBL_MIN), same_f(DBL_TRUE_MIN), same_f(1e-300);
+  text_f(1e9, "1000000000.000000000");
+  text_f(-1.5, "-1.500000000");
+  text_f(-0.0, "-0.000000000");
+  /* 10^9 - ulp, the fast path's last double, and its neighbours in powers of ten. */
+  same_f(nextafter(1e9, 0)), same_f(nextafter(1e8, 0)), same_f(nextafter(1e8, 1e9));
+  for (int e = -12; e <= 8; e++)
+    same_f(pow(10, e)), same_f(nextafter(pow(10, e), 0)), same_f(nextafter(pow(10, e), 1e9));
+}
+END_TEST
+
 static Suite *logfmt_suite(void)
 {
   Suite *s = suite_create("logfmt");
@@ -140,8 +262,12 @@ static Suite *logfmt_suite(void)
   tcase_add_test(core, times_as_the_log_writes_them);
   tcase_add_test(core, rounding_is_printfs);
   tcase_add_test(core, random_values_match_printf);
+  tcase_add_test(core, times_to_the_nanosecond);
+  tcase_add_test(core, nanosecond_ties_are_printfs);
+  tcase_add_test(core, random_times_match_printf);
   tcase_add_test(core, integers);
   tcase_add_test(limits, limits_of_the_fast_path);
+  tcase_add_test(limits, limits_of_the_fixed_fast_path);
   tcase_set_timeout(core, 60);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);
