@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "gridcoll.h"
 #include "log.h"
 #include "logfmt.h"
@@ -477,7 +478,7 @@ static void summary_add(const struct line *l, double actual)
  * on the timed path. The completion time of a call is max(exit) - min(entry) over the
  * ranks (a broadcast: minus the root's entry), in comm rank 0's clock... in world rank
  * 0's, which is one clock for every communicator: each rank's offset to it is estimated
- * once, at MPI_Init (clock_sync). The (exit, -entry) pairs of a communicator's calls wait
+ * once, at MPI_Init (clock.h). The (exit, -entry) pairs of a communicator's calls wait
  * in its window; when GC_WINDOW calls have gathered (the same call on every member) one
  * nonblocking MPI_MAX allreduce over the private duplicate assembles them, and it is
  * completed GC_WINDOW calls later, so nobody waits for it and no call starts skewed by
@@ -501,97 +502,6 @@ struct gc_log_window {
   struct gc_log_window *next, *prev; /* every live one, for MPI_Finalize */
 };
 static struct gc_log_window *windows;
-static double clock_offset; /* this rank's clock minus world rank 0's */
-
-double gc_clock_offset(void)
-{
-  return clock_offset;
-}
-
-/* One ping-pong series from `me` measuring `peer`'s clock against its own: the sample of
- * least round trip, offset = t_peer - (t_send + rtt/2) (SKaMPI, ReproMPI). Returns the
- * peer's clock minus mine. */
-#define GC_SYNC_ROUNDS 8
-static double measure_offset(MPI_Comm c, int peer)
-{
-  double best_rtt = HUGE_VAL, offset = 0;
-  for (int i = 0; i < GC_SYNC_ROUNDS; i++) {
-    double t_peer, t_send = PMPI_Wtime();
-    PMPI_Send(NULL, 0, MPI_BYTE, peer, 1, c);
-    PMPI_Recv(&t_peer, 1, MPI_DOUBLE, peer, 2, c, MPI_STATUS_IGNORE);
-    double rtt = PMPI_Wtime() - t_send;
-    if (rtt < best_rtt)
-      best_rtt = rtt, offset = t_peer - (t_send + rtt / 2);
-  }
-  return offset;
-}
-
-static void answer_offset(MPI_Comm c, int measurer)
-{
-  for (int i = 0; i < GC_SYNC_ROUNDS; i++) {
-    PMPI_Recv(NULL, 0, MPI_BYTE, measurer, 1, c, MPI_STATUS_IGNORE);
-    double now = PMPI_Wtime();
-    PMPI_Send(&now, 1, MPI_DOUBLE, measurer, 2, c);
-  }
-}
-
-/* Collective over the world at MPI_Init: each rank's offset to world rank 0. Leaders (the
- * lowest world rank of each cluster) first, measured by world rank 0 over the wide area
- * one after the other; then every leader measures its members over its own cluster, the
- * clusters at once, and hands each its total (member to leader plus leader to rank 0).
- * Once: the log and `auto`'s learning (dispatch.c) share it. */
-static int clock_synced;
-void gc_clock_sync(void)
-{
-  if (clock_synced)
-    return;
-  clock_synced = 1;
-  int global = 0, found = 0, *flag = NULL;
-  PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &flag, &found);
-  global = found && flag && *flag;
-  PMPI_Allreduce(MPI_IN_PLACE, &global, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (global || gc_g.world_size < 2 || !gc_g.world_cluster)
-    return;
-  MPI_Comm c;
-  if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS)
-    return;
-  int me = gc_g.world_rank, n = gc_g.world_size, *cl = gc_g.world_cluster;
-  int leader = me;
-  for (int r = 0; r < n; r++)
-    if (cl[r] == cl[me]) {
-      leader = r;
-      break;
-    }
-  double mine = 0;
-  if (me == 0) {
-    for (int r = 1; r < n; r++) {
-      int first = 1;
-      for (int q = 0; q < r && first; q++)
-        first = cl[q] != cl[r];
-      if (first && cl[r] != cl[0]) {
-        double o = measure_offset(c, r);
-        PMPI_Send(&o, 1, MPI_DOUBLE, r, 3, c);
-      }
-    }
-  } else if (leader == me) {
-    answer_offset(c, 0);
-    PMPI_Recv(&mine, 1, MPI_DOUBLE, 0, 3, c, MPI_STATUS_IGNORE);
-  }
-  if (leader == me) {
-    for (int r = me + 1; r < n; r++)
-      if (cl[r] == cl[me]) {
-        double o = measure_offset(c, r) + mine;
-        PMPI_Send(&o, 1, MPI_DOUBLE, r, 3, c);
-      }
-  } else {
-    answer_offset(c, leader);
-    PMPI_Recv(&mine, 1, MPI_DOUBLE, leader, 3, c, MPI_STATUS_IGNORE);
-  }
-  clock_offset = mine;
-  gc_debug(2, "clock offset to world rank 0: %.9g s", mine);
-  PMPI_Comm_free(&c);
-}
-
 /* Window k's completion times are known: records stored, comm rank 0's summed. */
 static void window_settle(struct gc_log_window *lw, int k)
 {
@@ -706,9 +616,10 @@ int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record
   if (lw->candidates)
     memcpy(lw->candidates[lw->filling * GC_WINDOW + i], rec->candidates,
            sizeof rec->candidates[0] * (size_t)rec->ncandidates);
-  w->span[i] = t1 - clock_offset;
+  double offset = gc_clock_offset();
+  w->span[i] = t1 - offset;
   /* A broadcast starts when its root enters: the others' entries do not count. */
-  w->span[GC_WINDOW + i] = rec->root < 0 || rec->root == st->rank ? clock_offset - t->t0 : -DBL_MAX;
+  w->span[GC_WINDOW + i] = rec->root < 0 || rec->root == st->rank ? offset - t->t0 : -DBL_MAX;
   if (w->n == GC_WINDOW) {
     window_wait(lw, !lw->filling);
     if (PMPI_Iallreduce(MPI_IN_PLACE, w->span, 2 * GC_WINDOW, MPI_DOUBLE, MPI_MAX,

@@ -63,13 +63,6 @@ struct gc_timing {
 };
 
 void gc_log_open(const struct gc_config *cfg);
-/* Collective over MPI_COMM_WORLD, at MPI_Init, on every rank or none (and only the first
- * time counts): estimates this rank's clock offset to world rank 0 by ping-pong rounds
- * (SKaMPI, ReproMPI), unless MPI says its clock is global. */
-void gc_clock_sync(void);
-/* This rank's clock minus world rank 0's: PMPI_Wtime() - gc_clock_offset() is a time in
- * one clock shared by every rank (0 until gc_clock_sync ran). */
-double gc_clock_offset(void);
 /* Calls are timed and recorded (a log file or the summary wants them): the same on
  * every rank, from the agreed configuration. */
 int gc_log_enabled(void);

@@ -4,7 +4,7 @@
 #include <float.h>
 #include <pthread.h>
 
-#include "log.h"
+#include "clock.h"
 
 /* The pending ones, linked for MPI_Finalize; threads may measure on their own
  * communicators at once. */

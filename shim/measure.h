@@ -3,7 +3,7 @@
  *
  * A measured call reads the clock at entry and exit and nothing else: no message on the
  * timed path. Right after it, one nonblocking MPI_MAX allreduce of (exit, -entry), both
- * in world rank 0's clock (log.h: gc_clock_offset), is posted on the private duplicate;
+ * in world rank 0's clock (clock.h), is posted on the private duplicate;
  * it is completed at the start of the next call of the same operation on the same
  * communicator (long finished by then), when the communicator is freed, or at
  * MPI_Finalize. Every rank then records the same completion time, from the first entry

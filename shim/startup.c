@@ -17,6 +17,7 @@
 
 #include "gridcoll.h"
 #include "comm_state.h"
+#include "clock.h"
 #include "datatype.h"
 #include "dispatch.h"
 #include "log.h"
