@@ -7,7 +7,6 @@
 
 #include "comm_state.h"
 #include "gridcoll.h"
-#include "log.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
 static atomic_uint next_id; /* per process; combined with the world rank of comm rank 0 */
@@ -62,7 +61,8 @@ static int delete_state(MPI_Comm comm, int kv, void *value, void *extra)
   for (int op = 0; op < GC_OP_LAST; op++)
     if (st->op[op].data && st->op[op].free_data)
       st->op[op].free_data(st, st->op[op].data);
-  gc_log_comm_free(st); /* before the private duplicate it communicates on goes */
+  if (st->log_free) /* before the private duplicate it communicates on goes */
+    st->log_free(st);
   free_comm(&st->leader_comm);
   free_comm(&st->cluster_comm);
   free_comm(&st->private_comm);

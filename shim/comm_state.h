@@ -67,7 +67,11 @@ struct gc_comm_state {
   int have_leader_comm;
   unsigned long long id; /* identical on all members; 0 until named (gc_comm_named) */
   unsigned long long calls; /* intercepted calls so far on this communicator */
-  struct gc_log_window *log_window; /* log.c's records awaiting their completion time */
+  /* The log's records awaiting their completion time (log.c's window), and the function
+   * that settles and frees them with the communicator, both left here by the log: the
+   * state names nothing of it. */
+  void *log_window;
+  void (*log_free)(struct gc_comm_state *st);
   int probed;               /* the latency probe ran (probe.h); network.latency is measured */
   /* Bumped by whatever changes what a choice reads (the probe's new network view):
    * caches built on the old view (trees, decisions, what `auto` learnt) check it and

@@ -16,6 +16,7 @@
 #include "gridcoll.h"
 #include "log.h"
 #include "logfmt.h"
+#include "output.h"
 #include "summary.h"
 
 static struct {
@@ -40,76 +41,6 @@ struct latency_row {
 static const char header[] =
     "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,"
     "candidates,elapsed_s\n";
-
-int gc_log_expand_path(const char *pattern, int rank, char *out, size_t outlen)
-{
-  const char *job = getenv("SLURM_JOB_ID");
-  if (!job)
-    job = getenv("PMI_JOBID");
-  if (!job)
-    job = getenv("OMPI_MCA_ess_base_jobid");
-  if (!job)
-    job = "0";
-  size_t n = 0;
-  for (const char *p = pattern; *p; p++) {
-    char piece[64];
-    const char *add = piece;
-    if (*p == '%' && p[1]) {
-      p++;
-      if (*p == 'r')
-        snprintf(piece, sizeof piece, "%d", rank);
-      else if (*p == 'p')
-        snprintf(piece, sizeof piece, "%ld", (long)getpid());
-      else if (*p == 'j')
-        add = job;
-      else if (*p == '%')
-        add = "%";
-      else
-        snprintf(piece, sizeof piece, "%%%c", *p);
-    } else {
-      piece[0] = *p, piece[1] = '\0';
-    }
-    size_t len = strlen(add);
-    if (n + len >= outlen)
-      return -1;
-    memcpy(out + n, add, len);
-    n += len;
-  }
-  out[n] = '\0';
-  return 0;
-}
-
-FILE *gc_open_output(const char *path, char *why, size_t len)
-{
-  struct stat st;
-  const char *kind = NULL;
-  int fd = -1;
-  /* Opening a FIFO for writing waits for a reader: refused before any open, and the open
-   * is non-blocking in case the path changed in between. A character device (/dev/null,
-   * /dev/full, a terminal) is fine. */
-  if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISDIR(st.st_mode)))
-    goto wrong_kind;
-  fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
-  if (fd < 0 || fstat(fd, &st) != 0) {
-    snprintf(why, len, "%s: %s", path, strerror(errno));
-    goto fail;
-  }
-  if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISDIR(st.st_mode))
-    goto wrong_kind;
-  int flags = fcntl(fd, F_GETFL);
-  FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "w") : NULL;
-  if (f)
-    return f;
-  snprintf(why, len, "%s: %s", path, strerror(errno));
-  goto fail;
-wrong_kind:
-  kind = S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : S_ISSOCK(st.st_mode) ? "a socket" : "a directory";
-  snprintf(why, len, "%s: it is %s, not a regular file", path, kind);
-fail:
-  if (fd >= 0)
-    close(fd);
-  return NULL;
-}
 
 /* 1 when the pattern has a %r (not a %%r): each rank then names its own file. */
 static int names_rank(const char *pattern)
@@ -541,6 +472,8 @@ static void window_pad(struct window *w)
     w->span[i] = w->span[GC_WINDOW + i] = -DBL_MAX;
 }
 
+static void window_free(struct gc_comm_state *st);
+
 static struct gc_log_window *window_of(struct gc_comm_state *st)
 {
   struct gc_log_window *lw = st->log_window;
@@ -564,6 +497,7 @@ static struct gc_log_window *window_of(struct gc_comm_state *st)
   windows = lw;
   pthread_mutex_unlock(&lg.lock);
   st->log_window = lw;
+  st->log_free = window_free;
   return lw;
 }
 
@@ -633,7 +567,11 @@ int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record
   return 1;
 }
 
-void gc_log_comm_free(struct gc_comm_state *st)
+/* The communicator is being freed (its attribute's delete callback, on every member, as
+ * MPI_Comm_free is collective): its pending records are assembled over st's private
+ * duplicate, still valid here, and the window freed. comm_state.c calls it through the
+ * pointer window_of leaves in the state. */
+static void window_free(struct gc_comm_state *st)
 {
   struct gc_log_window *lw = st->log_window;
   if (!lw)

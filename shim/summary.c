@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "gridcoll.h"
-#include "log.h"
+#include "output.h"
 #include "summary.h"
 
 #define GC_BUCKETS 66 /* 0 bytes, then one per power of two up to 2^64 */

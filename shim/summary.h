@@ -4,8 +4,10 @@
 #ifndef GC_SUMMARY_H
 #define GC_SUMMARY_H
 
+#include <stddef.h>
+
 #include "config.h"
-#include "log.h"
+#include "record.h"
 
 void gc_summary_reset(int enabled);
 /* One timed call, counted once: by comm rank 0, which holds its full time. */

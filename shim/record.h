@@ -1,0 +1,50 @@
+/* One intercepted call as the log and the summary know it: what ran, what it was
+ * predicted to take and what it took. Filled by the dispatch (what), the log (when),
+ * read by the log's lines and the summary's rows; neither knows a collective. */
+#ifndef GC_RECORD_H
+#define GC_RECORD_H
+
+#include <stddef.h>
+
+#include "op.h"
+
+/* How the application entered the collective. A blocking call is timed; a nonblocking
+ * (MPI_I...) or persistent (MPI_..._init) one completes in the application's MPI_Wait or
+ * MPI_Test, which gridcoll does not intercept, so it is logged once, when issued, with no
+ * time: algorithm "native-nb" or "native-persistent", predicted_s and actual_s empty. */
+enum gc_entry { GC_ENTRY_BLOCKING, GC_ENTRY_NONBLOCKING, GC_ENTRY_PERSISTENT };
+
+/* One algorithm's prediction, as the candidates column writes it. */
+struct gc_candidate {
+  const char *name;
+  double predicted; /* seconds; < 0: none or unsupported */
+};
+
+/* Everything the log and the summary print travels in the record, names included:
+ * they know no collective. */
+struct gc_record {
+  unsigned long long comm_id;
+  unsigned long long call; /* index of the call on its communicator, from 0 */
+  int comm_size;
+  int comm_rank;
+  enum gc_op_id op;        /* the summary's row */
+  const char *op_name;
+  int algorithm;           /* index in the op's algorithm table (the summary's row) */
+  const char *algorithm_name; /* the log's algorithm column (native-nb ... included) */
+  int root;                /* -1 for all-to-all */
+  size_t bytes;            /* m */
+  int clusters;
+  const char *model;       /* name of the model that predicted, NULL when none */
+  double predicted;        /* seconds; < 0 when none */
+  double actual;           /* seconds: the collective's completion time in sync mode (the
+                            * first rank's entry, a broadcast's root's, to the last rank's
+                            * exit, in comm rank 0's clock), this rank's own in local mode */
+  double elapsed;          /* seconds: this rank's own time in the call */
+  /* Every algorithm's prediction (index as in the op's table; < 0: none or unsupported),
+   * written only with log.candidates = true. */
+  int ncandidates;
+  struct gc_candidate candidates[GC_MAX_ALGORITHMS];
+  enum gc_entry entry;     /* GC_ENTRY_BLOCKING unless said otherwise */
+};
+
+#endif
