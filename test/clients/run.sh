@@ -258,11 +258,7 @@ if [ -x "$SCALAPACK_TESTS/xCbtest" ] && [ -x "$SCALAPACK_TESTS/xdlu" ]; then
   run blacs 4 "$two GRIDCOLL_BCAST=native" bcast=native -- "${blacs[@]}"
   run blacs 4 "$two GRIDCOLL_BCAST=auto" bcast=auto -- "${blacs[@]}"
   run blacs 4 "$interseg GRIDCOLL_BCAST=auto" bcast=auto -- "${blacs[@]}"
-  # Every tree on every split under MPICH; under Open MPI (check-openmpi runs everything
-  # else there too) two trees suffice to show the other library's build intercepts.
-  trees=$TREES
-  [ "$flavour" = openmpi ] && trees="hlot greedy"
-  for t in $trees; do
+  for t in $TREES; do
     run blacs 4 "$two GRIDCOLL_BCAST=$t" bcast="$t" -- "${blacs[@]}"
     run blacs 4 "$interseg GRIDCOLL_BCAST=$t" bcast="$t" -- "${blacs[@]}"
     run blacs 3 "$uneven GRIDCOLL_BCAST=$t" bcast="$t" -- "${blacs[@]}"
