@@ -227,7 +227,10 @@ run() {
   dir=$tmp/case$case_no
   mkdir -p "$dir" && cd "$dir" || return
   [ -d "$tmp/in/$client-$n" ] && cp "$tmp/in/$client-$n"/* .
-  name="$client, $n ranks, ${settings//$tmp\//}"
+  # The program, its benchmark names and KEY=VALUE arguments (IMB's Bcast, MPICH's -coll=).
+  name="$client ${1##*/}"
+  for a in "${@:2}"; do [[ $a == [A-Z]* || $a == *=* ]] && name+=" $a"; done
+  name+=", $n ranks, ${settings//$tmp\//}"
   # shellcheck disable=SC2206 # VAR=VALUE words
   [ "$settings" = plain ] || env=(LD_PRELOAD="$LIB" $settings GRIDCOLL_LOG="$dir/log-%r.csv" GRIDCOLL_SUMMARY=0)
   local cmd=(timeout "${LIMIT:-300}" "${GC_LAUNCH[@]}")
@@ -294,15 +297,16 @@ fi
 # together they cover every algorithm and split.
 if [ -n "${MPICH_COLL_DIR:-}" ]; then
   m=$MPICH_COLL_DIR
-  for p in bcasttest bcastzerotype coll8 coll9 coll10 coll12 coll13 p_bcast alltoall1 alltoallv alltoallv0 p_alltoall icalltoall icbcast; do
+  for p in bcasttest bcastzerotype coll8 coll9 coll10 coll12 p_bcast icbcast alltoall1 alltoallv alltoallv0 coll13 p_alltoall icalltoall; do
     run mpich 4 plain - -- "$m/$p"
   done
   # Persistent calls are logged once, as native-persistent, when started: p_bcast and
-  # p_alltoall assert their results only.
+  # p_alltoall assert their results only; the intercommunicator tests (icbcast,
+  # icalltoall) must pass through.
   splits=("$two" "$interseg")
   i=0
   for t in $TREES auto; do
-    for p in bcasttest bcastzerotype coll13 p_bcast; do
+    for p in bcasttest bcastzerotype coll8 p_bcast; do
       want=bcast=$t
       [ "$p" = p_bcast ] && want=-
       run mpich 4 "${splits[i % 2]} GRIDCOLL_BCAST=$t" "$want" -- "$m/$p"
@@ -310,19 +314,28 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
     done
     run mpich 3 "$uneven GRIDCOLL_BCAST=$t" bcast="$t" -- "$m/coll10"
   done
-  run mpich 4 "$two GRIDCOLL_BCAST=native" bcast=native -- "$m/bcasttest"
+  run mpich 4 "$two GRIDCOLL_BCAST=native" bcast=native -- "$m/coll9"
+  run mpich 4 "$inter GRIDCOLL_BCAST=spt" bcast=spt -- "$m/coll12"
   run mpich 4 "$interseg GRIDCOLL_BCAST=hlot" - -- "$m/icbcast"
-  run mpich 4 "$interseg GRIDCOLL_BCAST=greedy" bcast=greedy -- "$m/bcast" -counts=1,17,512 -seed=3 -testsizes=4:8 \
-    -typelist=MPI_INT,MPI_DOUBLE,MPI_CHAR -memtype=host -oddmemtype=host -evenmemtype=host
+  # MTest's datatypes (DTPools: vectors, indexed, structs, ... of each basic type).
+  run mpich 4 "$interseg GRIDCOLL_BCAST=greedy" bcast=greedy -- "$m/bcast" -counts=1,17,512 -seed=3 \
+    -testsizes=4:8 -typelist=MPI_INT,MPI_DOUBLE,MPI_CHAR -memtype=host -oddmemtype=host -evenmemtype=host
   for a in native lg auto; do
     for s in "4|$two" "4|$inter" "3|GRIDCOLL_CLUSTERS=0,1-2"; do
       run mpich "${s%%|*}" "${s#*|} GRIDCOLL_ALLTOALL=$a" alltoall="$a" -- "$m/alltoall1"
       run mpich "${s%%|*}" "${s#*|} GRIDCOLL_ALLTOALLV=$a" alltoallv="$a" -- "$m/alltoallv"
     done
     run mpich 4 "$two GRIDCOLL_ALLTOALLV=$a" alltoallv="$a" -- "$m/alltoallv0"
-    run mpich 4 "$inter GRIDCOLL_ALLTOALL=$a" alltoall="$a" -- "$m/coll9"
+    run mpich 4 "$inter GRIDCOLL_ALLTOALL=$a" alltoall="$a" -- "$m/coll13"
     run mpich 4 "$two GRIDCOLL_ALLTOALL=$a" - -- "$m/p_alltoall"
     run mpich 4 "$inter GRIDCOLL_ALLTOALL=$a" - -- "$m/icalltoall"
+  done
+  # The large-count forms (MPI_Bcast_c, MPI_Alltoall_c, MPI_Alltoallv_c) at a small count,
+  # contiguous (option 0) and with a resized datatype (option 3).
+  for o in 0 3; do
+    run mpich 4 "$two GRIDCOLL_BCAST=hlot" bcast=hlot -- "$m/coll_large" -option=$o -coll=bcast
+    run mpich 4 "$inter GRIDCOLL_ALLTOALL=lg" alltoall=lg -- "$m/coll_large" -option=$o -coll=alltoall
+    run mpich 4 "$two GRIDCOLL_ALLTOALLV=lg" alltoallv=lg -- "$m/coll_large" -option=$o -coll=alltoallv
   done
 else
   skip "MPICH's collective tests" "MPICH_COLL_DIR not set"
