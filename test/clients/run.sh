@@ -8,7 +8,8 @@
 #          communicators of 1 to 4 ranks, with the derived datatypes BLACS builds for
 #          general and trapezoidal submatrices, from every source; every copy compared
 #   xdlu   ScaLAPACK's LU test (scalapack-mpi-test): a factorization and solve over BLACS,
-#          its residuals checked
+#          its residuals checked; under Open MPI also ScaLAPACK's LU, QR, Cholesky,
+#          inverse and least-squares testers with the package's own inputs (scalapack)
 #   hpcc   the HPC Challenge benchmark (hpcc, Open MPI only): MPI_Alltoall in its
 #          distributed FFT, MPI_Bcast of its parameters; its own checks (HPL and PTRANS
 #          residuals, RandomAccess errors, STREAM) and the FFT's error, which must equal
@@ -173,6 +174,15 @@ verdict_blacs() {
   grep -q 'THERE WERE NO FAILURES IN THIS TEST RUN' out &&
     [ "$(grep -cE 'BSBR TESTS: +[0-9]+ TESTS; +[1-9][0-9]* PASSED, +[0-9]+ SKIPPED, +0 FAILED\.' out)" = 3 ]
 }
+# The package's inputs hold some illegal combinations, skipped alike with and without
+# gridcoll: the same counts as the run without gridcoll, and none failed.
+verdict_scalapack() {
+  local counts
+  counts=$(grep -E '^ +[0-9]+ tests (completed and|skipped)' out | tr -s ' ')
+  grep -qE '^ +[1-9][0-9]* tests completed and passed residual checks' out &&
+    grep -qE '^ +0 tests completed and failed residual checks' out || return 1
+  if [ "$1" = plain ]; then echo "$counts" >"$tmp/$prog.counts"; else [ "$counts" = "$(cat "$tmp/$prog.counts" 2>/dev/null)" ]; fi
+}
 verdict_xdlu() {
   grep -qE '^ +[1-9][0-9]* tests completed and passed residual checks' out &&
     grep -qE '^ +0 tests completed and failed residual checks' out &&
@@ -227,6 +237,7 @@ run() {
   # MPI-4 test, p_bcast say) is said, not failed.
   if [ ! -x "$1" ]; then skip "$client ${1##*/}, $n ranks, ${settings//$tmp\//}" "$1 not found"; return; fi
   case_no=$((case_no + 1))
+  prog=${1##*/}
   dir=$tmp/case$case_no
   mkdir -p "$dir" && cd "$dir" || return
   [ -d "$tmp/in/$client-$n" ] && cp "$tmp/in/$client-$n"/* .
@@ -275,6 +286,23 @@ if [ -x "$SCALAPACK_TESTS/xCbtest" ] && [ -x "$SCALAPACK_TESTS/xdlu" ]; then
 else
   rc=-
   fail "ScaLAPACK's testers not found in ${SCALAPACK_TESTS:-/usr/lib/*/scalapack/$flavour-tests} (scripts/deps.sh installs scalapack-mpi-test)"
+fi
+
+# ScaLAPACK's own testers with the package's input files (hundreds of factorizations on
+# grids of 1 to 4 ranks, tens of thousands of broadcasts each): about a second each under
+# Open MPI, minutes under MPICH, whose waiting ranks poll for the 2 cores.
+SCALAPACK_DATA=${SCALAPACK_DATA:-/usr/share/scalapack}
+if [ "$flavour" = openmpi ] && [ -x "$SCALAPACK_TESTS/xdlu" ]; then
+  mkdir -p "$tmp/in/scalapack-4" && cp "$SCALAPACK_DATA"/*.dat "$tmp/in/scalapack-4/"
+  splits=("$two GRIDCOLL_BCAST=hlot" "$interseg GRIDCOLL_BCAST=greedy" "GRIDCOLL_CLUSTERS=0,1-3 GRIDCOLL_BCAST=multilevel"
+    "$inter GRIDCOLL_BCAST=spt" "$two GRIDCOLL_BCAST=binomial" "$interseg GRIDCOLL_BCAST=flat")
+  i=0
+  for p in xdlu xzlu xdqr xdllt xdinv xdls; do
+    run scalapack 4 plain - -- "$SCALAPACK_TESTS/$p"
+    run scalapack 4 "${splits[i]}" bcast="${splits[i]##*=}" -- "$SCALAPACK_TESTS/$p"
+    run scalapack 4 "$two GRIDCOLL_BCAST=auto" bcast=auto -- "$SCALAPACK_TESTS/$p"
+    i=$((i + 1))
+  done
 fi
 
 # --- HPCC (Debian builds it against Open MPI only) -------------------------------------
