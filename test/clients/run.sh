@@ -247,7 +247,7 @@ run() {
   name+=", $n ranks, ${settings//$tmp\//}"
   # shellcheck disable=SC2206 # VAR=VALUE words
   [ "$settings" = plain ] || env=(LD_PRELOAD="$LIB" $settings GRIDCOLL_LOG="$dir/log-%r.csv" GRIDCOLL_SUMMARY=0)
-  local cmd=(timeout "${LIMIT:-300}" "${GC_LAUNCH[@]}")
+  local cmd=(timeout "${LIMIT:-120}" "${GC_LAUNCH[@]}")
   gc_app cmd "$n" "${env[@]}" -- "$@"
   "${cmd[@]}" >out 2>err
   rc=$?
