@@ -241,9 +241,11 @@ run() {
   dir=$tmp/case$case_no
   mkdir -p "$dir" && cd "$dir" || return
   [ -d "$tmp/in/$client-$n" ] && cp "$tmp/in/$client-$n"/* .
-  # The program, its benchmark names and KEY=VALUE arguments (IMB's Bcast, MPICH's -coll=).
+  # The program, its benchmark names and KEY=VALUE arguments (IMB's Bcast, MPICH's -coll=),
+  # OSU's -l.
   name="$client ${1##*/}"
   for a in "${@:2}"; do [[ $a == [A-Z]* || $a == *=* ]] && name+=" $a"; done
+  [[ " ${*:2} " == *" -l "* ]] && name+=" in place"
   name+=", $n ranks, ${settings//$tmp\//}"
   # shellcheck disable=SC2206 # VAR=VALUE words
   [ "$settings" = plain ] || env=(LD_PRELOAD="$LIB" $settings GRIDCOLL_LOG="$dir/log-%r.csv" GRIDCOLL_SUMMARY=0)
@@ -390,6 +392,9 @@ if [ -n "${OSU_DIR:-}" ]; then
     run osu 3 "GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=$a" alltoall="$a" -- "$OSU_DIR/osu_alltoall" "${osu[@]}"
     run osu 4 "$inter GRIDCOLL_ALLTOALLV=$a" alltoallv="$a" -- "$OSU_DIR/osu_alltoallv" "${osu[@]}"
   done
+  # MPI_IN_PLACE (-l)
+  run osu 4 "$two GRIDCOLL_ALLTOALL=lg" alltoall=lg -- "$OSU_DIR/osu_alltoall" "${osu[@]}" -l
+  run osu 3 "GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALLV=lg" alltoallv=lg -- "$OSU_DIR/osu_alltoallv" "${osu[@]}" -l
 else
   skip "OSU micro-benchmarks" "OSU_DIR not set"
 fi
