@@ -2,6 +2,8 @@
 #
 #   make            build build/libgridcoll.so, the tools and the tests
 #   make check      install missing packages, then run every test
+#   make check-clients  third-party clients (Debian's ScaLAPACK testers, HPCC) under
+#                   gridcoll (test/clients/clients.mk)
 #   make demo       install missing packages, then run the demo (on a simulated grid)
 #   make smpi       the same code under SimGrid SMPI (test/smpi/smpi.mk: check-smpi, bench-grid)
 #   make MPI=openmpi  the same against Open MPI: build/openmpi/libgridcoll-openmpi.so
@@ -181,6 +183,7 @@ check:
 	$(MAKE) check-unit
 	$(MAKE) check-fuzz-regress
 	$(MAKE) check-mpi
+	$(MAKE) check-clients
 	$(MAKE) check-smpi
 	$(MAKE) check-openmpi
 	$(MAKE) check-multihost
@@ -238,6 +241,7 @@ clean:
 include test/smpi/smpi.mk
 include test/mpi/tool/tool.mk
 include mk/openmpi.mk
+include test/clients/clients.mk
 include test/multihost/multihost.mk
 include test/sanitize/sanitize.mk
 include test/fuzz/fuzz.mk

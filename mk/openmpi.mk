@@ -4,7 +4,8 @@
 # switch is at the top of the Makefile); the targets here do it from a default build:
 #
 #   make check-openmpi   build the Open MPI variant, run test/mpi/run.sh under
-#                        mpirun.openmpi, then test/openmpi/wrong-mpi.sh (each build
+#                        mpirun.openmpi, then test/clients/run.sh (third-party
+#                        clients), then test/openmpi/wrong-mpi.sh (each build
 #                        preloaded into a program of the other MPI), then
 #                        test/openmpi/ptscotch.sh (PT-Scotch's dgord, a real client
 #                        of MPI_Alltoallv from Debian, under gridcoll)
@@ -24,6 +25,7 @@ MPICH_BUILD   := $(if $(filter openmpi,$(MPI)),build,$(BUILD))
 check-openmpi:
 	GRIDCOLL_DEPS_EXTRA="$(OPENMPI_DEPS) $(CLIENT_DEPS)" scripts/deps.sh
 	$(MAKE) MPI=openmpi BUILD=$(OPENMPI_BUILD) check-mpi
+	$(MAKE) MPI=openmpi BUILD=$(OPENMPI_BUILD) check-clients
 	$(MAKE) check-wrong-mpi
 	$(MAKE) check-ptscotch
 

@@ -4,8 +4,9 @@
 # GRIDCOLL_DEPS_EXTRA adds packages only some targets need: `make check`, `make deps-tools`
 # and `make bench-model` pass python3-matplotlib (scripts/gridcoll-report's plots);
 # `make check`, `make check-openmpi` and `make demo MPI=openmpi` pass openmpi-bin and
-# libopenmpi-dev (mk/openmpi.mk); `make check` and `make check-openmpi` also pass ptscotch
-# (CLIENT_DEPS: PT-Scotch, a real MPI_Alltoallv client test/openmpi/ptscotch.sh runs).
+# libopenmpi-dev (mk/openmpi.mk); `make check`, `make check-openmpi` and `make check-clients`
+# also pass CLIENT_DEPS, real clients run under gridcoll: ptscotch (PT-Scotch's dgord,
+# test/openmpi/ptscotch.sh), scalapack-mpi-test and hpcc (test/clients/run.sh).
 # `make check` passes cppcheck (make lint).
 # `make bench-overhead` passes valgrind (its instruction counts).
 # `make fuzz` passes clang and libclang-rt-dev (libFuzzer: with --no-install-recommends,
