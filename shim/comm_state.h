@@ -16,6 +16,15 @@
 #include "network.h"
 #include "op.h"
 
+/* A call as seen once: its key (op.h), under which network view (version) and count of
+ * datatype frees (datatype.h). The same three again mean the same bytes, root and
+ * models: what the fast path and the logged prediction reuse. */
+struct gc_call_seen {
+  struct gc_call_key key;
+  unsigned long long version;
+  unsigned long frees;
+};
+
 /* One operation's part of the state. */
 struct gc_op_state {
   /* The operation's own (LG's schedule and buffers, the broadcast's tree cache), built
@@ -32,18 +41,14 @@ struct gc_op_state {
    * disarmed by every other that reaches the full dispatch. */
   struct {
     int armed;
-    struct gc_call_key key;
-    unsigned long long version;
-    unsigned long frees;
+    struct gc_call_seen seen;
   } fast;
   struct gc_decision decision[GC_DECISIONS];
   /* The prediction a logged, decided call read last, for the same call again: the same
    * key, algorithm and version give the same model and seconds (dispatch.c). */
   struct {
     int set, algorithm;
-    struct gc_call_key key;
-    unsigned long long version;
-    unsigned long frees;
+    struct gc_call_seen seen;
     double predicted;
     const char *model;
   } predicted;

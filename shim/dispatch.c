@@ -39,12 +39,8 @@
 
 int gc_dispatch_passthrough[GC_OP_LAST];
 /* 1 when the op's configured choice is `auto`: read on every call, compared once. */
-static int automatic[GC_OP_LAST];
+static int is_auto[GC_OP_LAST];
 
-static int automatic_of(const struct gc_op *op)
-{
-  return automatic[op->id];
-}
 
 static int is(const char *wanted, const char *name)
 {
@@ -56,7 +52,7 @@ void gc_dispatch_configure(const struct gc_op *op)
   /* The probe measures even for a forced native (its latency file is a result). */
   gc_dispatch_passthrough[op->id] =
       is(op->wanted, "native") && !gc_log_enabled() && !gc_g.cfg.probe;
-  automatic[op->id] = is(op->wanted, "auto");
+  is_auto[op->id] = is(op->wanted, "auto");
 }
 
 static int run_native(const struct gc_op *op, void *call, struct gc_comm_state *st)
@@ -94,7 +90,7 @@ static int choose(const struct gc_op *op, const void *call, struct gc_comm_state
   const char *names[GC_MAX_ALGORITHMS];
   double predicted[GC_MAX_ALGORITHMS];
   const char *wanted = op->wanted;
-  int all = automatic[op->id] || (gc_log_enabled() && gc_g.cfg.log_candidates);
+  int all = is_auto[op->id] || (gc_log_enabled() && gc_g.cfg.log_candidates);
   for (int i = 0; i < n; i++) {
     const struct gc_algorithm *alg = &op->algorithms[i];
     names[i] = alg->about->name;
@@ -231,20 +227,32 @@ static int run(const struct gc_op *op, void *call, struct gc_comm_state *st,
   return rc;
 }
 
-/* The key of call when every datatype in it is one whose size holds while
- * gc_datatype_frees reads *frees (read first: a free after it moves the count and makes
- * the key stale, never wrong); 0 when some datatype is not kept so. */
-static int stable_key(const struct gc_op *op, const void *call, struct gc_call_key *key,
-                      unsigned long *frees)
+/* The call as seen now (comm_state.h: gc_call_seen), when every datatype in it is one
+ * whose size holds while gc_datatype_frees keeps its count (read first: a free after it
+ * moves the count and makes the record stale, never wrong); 0 when some datatype is not
+ * kept so, or the op has no key. */
+static int seen_now(const struct gc_op *op, const void *call, const struct gc_comm_state *st,
+                    struct gc_call_seen *out)
 {
   if (!op->key)
     return 0;
-  *frees = atomic_load_explicit(&gc_datatype_frees, memory_order_relaxed);
-  op->key(call, key);
+  out->frees = atomic_load_explicit(&gc_datatype_frees, memory_order_relaxed);
+  out->version = st->version;
+  op->key(call, &out->key);
   for (int i = 0; i < 2; i++)
-    if (key->type[i] != MPI_DATATYPE_NULL && !gc_datatype_kept(key->type[i], *frees))
+    if (out->key.type[i] != MPI_DATATYPE_NULL && !gc_datatype_kept(out->key.type[i], out->frees))
       return 0;
   return 1;
+}
+
+/* 1 when call is the one seen before, under the same network view and datatype frees. */
+static int seen_again(const struct gc_op *op, const void *call, const struct gc_comm_state *st,
+                      const struct gc_call_seen *seen)
+{
+  struct gc_call_key key;
+  op->key(call, &key);
+  return gc_call_key_equal(&key, &seen->key) && seen->version == st->version &&
+         seen->frees == atomic_load_explicit(&gc_datatype_frees, memory_order_relaxed);
 }
 
 /* Step 3b armed by a call `auto` sent to the library from the decision cache. Every rank
@@ -255,43 +263,24 @@ static int stable_key(const struct gc_op *op, const void *call, struct gc_call_k
 static void fast_arm(const struct gc_op *op, const void *call, const struct gc_comm_state *st,
                      struct gc_op_state *os)
 {
-  if (stable_key(op, call, &os->fast.key, &os->fast.frees)) {
-    os->fast.version = st->version;
-    os->fast.armed = 1;
-  }
-}
-
-static int fast_hit(const struct gc_op *op, const void *call, const struct gc_comm_state *st,
-                    const struct gc_op_state *os)
-{
-  struct gc_call_key key;
-  op->key(call, &key);
-  return gc_call_key_equal(&key, &os->fast.key) && os->fast.version == st->version &&
-         os->fast.frees == atomic_load_explicit(&gc_datatype_frees, memory_order_relaxed);
+  os->fast.armed = seen_now(op, call, st, &os->fast.seen);
 }
 
 /* The prediction of algorithm a for a logged, decided call: the one read for the same
- * call before (same key, version and datatype frees: the same model inputs), else
- * computed and kept. A logged call costs its record, not a model evaluation. */
+ * call seen before (the same model inputs), else computed and kept. A logged call costs
+ * its record, not a model evaluation. */
 static void predict_logged(const struct gc_op *op, void *call, struct gc_comm_state *st,
                            struct gc_op_state *os, int a, struct gc_plan *plan)
 {
-  struct gc_call_key key;
-  unsigned long frees;
-  int stable = stable_key(op, call, &key, &frees);
-  if (stable && os->predicted.set && os->predicted.algorithm == a &&
-      os->predicted.version == st->version && os->predicted.frees == frees &&
-      gc_call_key_equal(&key, &os->predicted.key)) {
+  if (os->predicted.set && os->predicted.algorithm == a &&
+      seen_again(op, call, st, &os->predicted.seen)) {
     plan->predicted = os->predicted.predicted;
     plan->model = os->predicted.model;
     return; /* plan->data stays NULL: the run finds what it needs itself */
   }
   plan->predicted = op->algorithms[a].predict(call, st, plan);
-  os->predicted.set = stable;
+  os->predicted.set = seen_now(op, call, st, &os->predicted.seen);
   os->predicted.algorithm = a;
-  os->predicted.key = key;
-  os->predicted.version = st->version;
-  os->predicted.frees = frees;
   os->predicted.predicted = plan->predicted;
   os->predicted.model = plan->model;
 }
@@ -307,7 +296,7 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
     return run_native(op, call, NULL);
 
   int logging = gc_log_enabled(), ran, rc;
-  int automatic = automatic_of(op);
+  int automatic = is_auto[op->id];
   if (os->measure.pending) /* the previous call of op here was measured */
     gc_measure_settle(&os->measure);
   if (!logging && automatic) {
@@ -378,7 +367,7 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
   struct gc_op_state *os = &st->op[op->id];
   if (!os->known)
     classify(op, os, st);
-  if (os->native_only || (os->fast.armed && fast_hit(op, call, st, os)))
+  if (os->native_only || (os->fast.armed && seen_again(op, call, st, &os->fast.seen)))
     return run_native(op, call, st);
   return dispatch_call(op, call, st, os);
 }
