@@ -74,8 +74,8 @@ one_run() {
 
 # vg_count PRELOAD RANKS ENV OP BYTES TYPE [all]: rank 0's instructions per call outside
 # the MPI library's collective ("all": every instruction of the timed calls). With a log,
-# 2 x 4096 calls, so that the count holds exactly two of the log's writes (one per 4096
-# records, shim/log.c): their formatting is part of what a logged call costs.
+# 8192 calls, so that the count holds a dozen of the log's 64 KiB writes and 64 of its
+# 128-call windows (shim/log.c): their cost is part of what a logged call costs.
 vg_count() {
   local n=$VG_N
   case $3 in *GRIDCOLL_LOG=*) [ "$1" = 1 ] && n=8192 ;; esac

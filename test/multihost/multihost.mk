@@ -11,13 +11,15 @@
 #   make bench-multihost   native against LG and the trees on grid2 and grid3, real time,
 #                          medians, ratios and the models' errors (scripts/bench-multihost.sh,
 #                          about 11 minutes)
+#   make bench-log-multihost  what the log costs a call over TCP, inside one cluster and
+#                          across the wide area (scripts/bench-log-multihost.sh, issue 13)
 
 # Packages only these targets need (scripts/deps.sh installs what is missing; only as
 # root, since without root the targets skip anyway).
 MULTIHOST_DEPS := iproute2 util-linux mount hostname
 MULTIHOST_INSTALL = [ "$$(id -u)" != 0 ] || GRIDCOLL_DEPS_EXTRA="$(MULTIHOST_DEPS)" scripts/deps.sh
 
-.PHONY: check-multihost bench-multihost multihost-tools
+.PHONY: check-multihost bench-multihost bench-log-multihost multihost-tools
 
 # The rig's own programs (plain C, no MPI): the user-space wide area (delayd, this kernel
 # has no netem), the measuring instrument (gridnet) and the reader of grid descriptions,
@@ -52,3 +54,7 @@ $(BUILD)/test/multihost/alltoallv_bench: test/bench/alltoallv_bench.c test/bench
 bench-multihost: $(LIB) $(MULTIHOST_TOOLS) $(BUILD)/test/multihost/gridbench $(BUILD)/test/multihost/alltoallv_bench
 	[ "$$(id -u)" != 0 ] || GRIDCOLL_DEPS_EXTRA="$(MULTIHOST_DEPS) python3-matplotlib" scripts/deps.sh
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-multihost.sh
+
+bench-log-multihost: $(LIB) $(MULTIHOST_TOOLS) $(BUILD)/test/bench/passthrough
+	$(MULTIHOST_INSTALL)
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-log-multihost.sh
