@@ -31,20 +31,11 @@ FINALIZE_GRACE=${FINALIZE_GRACE:-10}
 finalize_hangs=0
 
 source "$GRID_ROOT/test/multihost/lib.sh"
-TOOLS=$(realpath "$BUILD/test/multihost")
-why=$(grid_unavailable "$TOOLS")
-if [ -n "$why" ]; then echo "SKIP bench-log-multihost: $why"; exit 0; fi
-export GRID_BUILD=$TOOLS
-LIB=$(realpath "$BUILD/libgridcoll.so")
+grid_session bench-log-multihost
 PROG=$(realpath "$BUILD/test/bench/passthrough")
 CFG=$GRID_ROOT/test/multihost/grid2.cfg
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
-tmp=$(mktemp -d)
-grid_built=0
-cleanup() { [ "$grid_built" = 0 ] || "$GRID_ROOT/scripts/grid-down"; rm -rf "$tmp"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 cd "$tmp" || exit 1
 
 # calls_per_block WHERE BYTES: enough calls that a block lasts about 2 ms (lan) or one

@@ -39,20 +39,11 @@ OPS=${OPS:-alltoall bcast alltoallv}
 VMIN=${VMIN:-1024} VMAX=${VMAX:-65536} VFACTOR=${VFACTOR:-8}
 
 source "$GRID_ROOT/test/multihost/lib.sh"
-TOOLS=$(realpath "$BUILD/test/multihost")
-why=$(grid_unavailable "$TOOLS")
-if [ -n "$why" ]; then echo "SKIP bench-multihost: $why"; exit 0; fi
-export GRID_BUILD=$TOOLS
-LIB=$(realpath "$BUILD/libgridcoll.so")
+grid_session bench-multihost
 BENCH=$TOOLS/gridbench
 VBENCH=$TOOLS/alltoallv_bench
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
-tmp=$(mktemp -d)
-grid_built=0
-cleanup() { [ "$grid_built" = 0 ] || "$GRID_ROOT/scripts/grid-down"; rm -rf "$tmp"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 cd "$tmp" || exit 1
 start=$SECONDS
 

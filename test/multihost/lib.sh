@@ -77,6 +77,24 @@ socket_drops() {
   awk '$1 == "port" { t += $4 } END { print t + 0 }' "${GRID_STATE:-/run/gridcoll-grid}/delayd.stats"
 }
 
+# grid_session NAME: the start every grid script shares. SKIP NAME (exit 0) where this
+# machine cannot build a grid; else TOOLS, GRID_BUILD, LIB (the preloaded library of
+# $BUILD) and tmp (a folder) set, and the grid this script builds (grid_built=1) taken
+# down with tmp at exit. A grid already up is someone else's: left alone.
+grid_session() {
+  TOOLS=$(realpath "$BUILD/test/multihost")
+  local why
+  why=$(grid_unavailable "$TOOLS")
+  if [ -n "$why" ]; then echo "SKIP $1: $why"; exit 0; fi
+  export GRID_BUILD=$TOOLS
+  LIB=$(realpath "$BUILD/libgridcoll.so")
+  tmp=$(mktemp -d)
+  grid_built=0
+  trap grid_cleanup EXIT
+  trap 'exit 130' INT TERM
+}
+grid_cleanup() { [ "$grid_built" = 0 ] || "$GRID_ROOT/scripts/grid-down"; rm -rf "$tmp"; }
+
 # grid_unavailable TOOLS: why this machine cannot build the grid (nothing when it can):
 # namespaces, veths and the packet sockets of TOOLS/delayd.
 grid_unavailable() {

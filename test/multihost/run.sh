@@ -30,19 +30,10 @@ BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native flat binomial hlot spt greedy multil
 MPI_MODE=${MPI_TESTS:-full}
 
 source "$GRID_ROOT/test/multihost/lib.sh"
-TOOLS=$(realpath "$BUILD/test/multihost")
-why=$(grid_unavailable "$TOOLS")
-if [ -n "$why" ]; then echo "SKIP check-multihost: $why"; exit 0; fi
-export GRID_BUILD=$TOOLS
-LIB=$(realpath "$BUILD/libgridcoll.so")
+grid_session check-multihost
 T=$(realpath "$BUILD/test/mpi")
 CALIBRATE=$(realpath "$BUILD/gridcoll-calibrate")
 NET=$TOOLS/gridnet
-tmp=$(mktemp -d)
-grid_built=0 # a grid already up is someone else's: left alone
-cleanup() { [ "$grid_built" = 0 ] || "$GRID_ROOT/scripts/grid-down"; rm -rf "$tmp"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 cd "$tmp" || exit 1
 passed=0
 failed=0
