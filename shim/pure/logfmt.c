@@ -33,17 +33,10 @@ static void put_pair(char *out, unsigned r)
   memcpy(out, pairs + 2 * r, 2);
 }
 
-/* The n digits of v (n = digits_of(v), or more for leading zeros) ending at out + n:
- * counted first, so they are written in place, two at a time from the last, in 32-bit
- * arithmetic once v fits (a division by a constant is a multiply, cheaper narrow). */
-static void put_digits(char *out, unsigned long long v, int n)
+/* The n digits of w ending at out + n, two at a time from the last, in 32-bit arithmetic
+ * (a division by a constant is a multiply, cheaper narrow). */
+static void put_digits32(char *out, unsigned w, int n)
 {
-  while (v > 0xffffffffu) {
-    n -= 2;
-    put_pair(out + n, (unsigned)(v % 100));
-    v /= 100;
-  }
-  unsigned w = (unsigned)v;
   while (n >= 2) {
     n -= 2;
     put_pair(out + n, w % 100);
@@ -51,6 +44,18 @@ static void put_digits(char *out, unsigned long long v, int n)
   }
   if (n)
     out[0] = (char)('0' + w);
+}
+
+/* The n digits of v (n = digits_of(v), or more for leading zeros) ending at out + n:
+ * counted first, so they are written in place, from the last, narrow once v fits. */
+static void put_digits(char *out, unsigned long long v, int n)
+{
+  while (v > 0xffffffffu) {
+    n -= 2;
+    put_pair(out + n, (unsigned)(v % 100));
+    v /= 100;
+  }
+  put_digits32(out, (unsigned)v, n);
 }
 
 /* v < 10^9 as exactly nine digits, leading zeros included: the nanoseconds. */
@@ -71,14 +76,7 @@ static int fmt32(char *out, unsigned v)
   int n = v < 100000 ? (v < 100 ? 1 + (v >= 10) : v < 1000 ? 3 : 4 + (v >= 10000))
                      : v < 10000000 ? 6 + (v >= 1000000)
                                     : v < 100000000 ? 8 : 9 + (v >= 1000000000);
-  int i = n;
-  while (i >= 2) {
-    i -= 2;
-    put_pair(out + i, v % 100);
-    v /= 100;
-  }
-  if (i)
-    out[0] = (char)('0' + v);
+  put_digits32(out, v, n);
   out[n] = '\0';
   return n;
 }
