@@ -9,7 +9,8 @@
 #    gives the medians without and with gridcoll, the median of the per-pair differences
 #    ("added ns") and their interquartile range (q1..q3), and the ratio (or the % added,
 #    for logging). A second table times MPI_ against PMPI_ inside one process
-#    (test/bench/passthrough), the finest wall-clock view.
+#    (test/bench/passthrough), the finest wall-clock view. "log on" is the log as a user
+#    turns it on, GRIDCOLL_LOG alone: its summary too (comm rank 0 adds each call to it).
 #  - instructions (valgrind's callgrind, when installed; the column is skipped otherwise):
 #    the timed calls alone (--toggle-collect=gc_bench_timed_calls), without and with
 #    gridcoll, minus what ran inside the MPI library's own collective (its busy-polling
@@ -54,7 +55,7 @@ settings=(
   "auto, one cluster|1||$OPS|$SIZES|byte"
   "auto, two clusters, decided|2|$DECIDED|$OPS|$SIZES|byte"
   "same, derived datatype|2|$DECIDED|bcast alltoall|$SIZES|derived"
-  "log on, one cluster|1|GRIDCOLL_LOG=$tmp/log-%r.csv GRIDCOLL_SUMMARY=0|bcast alltoall|$LOG_SIZES|byte"
+  "log on, one cluster|1|GRIDCOLL_LOG=$tmp/log-%r.csv|bcast alltoall|$LOG_SIZES|byte"
 )
 
 # envargs ENV PRELOAD(0|1): the launcher's -env words.
@@ -177,7 +178,7 @@ pt_rows=(
   "forced native|1|$NATIVE|$OPS|8"
   "auto, one cluster|1||$OPS|8"
   "auto, two clusters, decided|2|$DECIDED|$OPS|8"
-  "log on, one cluster|2|GRIDCOLL_LOG=$tmp/pt-%r.csv GRIDCOLL_SUMMARY=0|bcast alltoall|$LOG_SIZES"
+  "log on, one cluster|2|GRIDCOLL_LOG=$tmp/pt-%r.csv|bcast alltoall|$LOG_SIZES"
 )
 for s in "${pt_rows[@]}"; do
   IFS='|' read -r name ranks env ops sizes <<<"$s"
