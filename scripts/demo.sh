@@ -41,7 +41,7 @@ echo "== 3. an unmodified MPI program with gridcoll (auto), 16 ranks, log and su
   GRIDCOLL_SUMMARY=1 "$SMPIRUN" -platform "$grid" -hostfile "$hosts" "${flags[@]}" \
   "$B/smpi/sweep" 262144 3) 2>&1
 echo "   (the first call on a communicator also builds gridcoll's sub-communicators; while"
-echo "    auto learns, a size's first calls run each close candidate in turn: README, Algorithms)"
+echo "    auto learns, a size's first calls run each close candidate in turn: doc/algorithms.md)"
 echo "== per-call records (predicted beside actual): $out/gridcoll-<rank>.csv"
 head -4 "$out/gridcoll-0.csv"
 
