@@ -13,11 +13,11 @@
 #   lan: 2 ranks on gc-a1 and gc-a2, one cluster: TCP over the cluster's bridge, no delay
 #        (the shortest calls a real network gives, so the log's largest share)
 #   wan: 4 ranks, 2 per cluster, across the 5 ms wide area (WHERE="lan wan"; one call a
-#        block: milliseconds each, the log's sub-microsecond cost is far below their noise)
+#        block: milliseconds each, the log's microsecond or two is far below their noise)
 # Per row: the medians of the per-call times, the median paired difference and its
 # quartiles, and that difference over the library's time. The log is as GRIDCOLL_LOG alone
-# makes it: its summary on, the default sync mode (completion times assembled every 128 calls by a nonblocking allreduce, part of
-# what is timed).
+# makes it: its summary on, the default sync mode (completion times assembled every 128
+# calls by a nonblocking allreduce, part of what is timed).
 #
 #   WHERE=lan SIZES="8 65536 262144 1048576" ROUNDS=101 OUT=out/bench-log-multihost
 set -u

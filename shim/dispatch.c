@@ -41,7 +41,6 @@ int gc_dispatch_passthrough[GC_OP_LAST];
 /* 1 when the op's configured choice is `auto`: read on every call, compared once. */
 static int is_auto[GC_OP_LAST];
 
-
 static int is(const char *wanted, const char *name)
 {
   return strcmp(wanted, name) == 0;
