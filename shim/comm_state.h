@@ -15,6 +15,7 @@
 #include "measure.h"
 #include "network.h"
 #include "op.h"
+#include "record.h"
 
 /* A call as seen once: its key (op.h), under which network view (version) and count of
  * datatype frees (datatype.h). The same three again mean the same bytes, root and
@@ -43,6 +44,16 @@ struct gc_op_state {
     int armed;
     struct gc_call_seen seen;
   } fast;
+  /* The logged fast path (dispatch.c, step 3c): the last logged call whose algorithm was
+   * settled without measuring (forced, or `auto` decided), as its line says it. The same
+   * key again under the same view goes to that algorithm with no question asked, timed,
+   * and is recorded from this template. Disarmed by every call that reaches the full
+   * dispatch. */
+  struct {
+    int armed;
+    struct gc_call_seen seen;
+    struct gc_call_line line;
+  } logged;
   struct gc_decision decision[GC_DECISIONS];
   /* The prediction a logged, decided call read last, for the same call again: the same
    * key, algorithm and version give the same model and seconds (dispatch.c). */

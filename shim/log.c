@@ -146,38 +146,6 @@ static struct {
   size_t n;
 } out;
 
-/* What a line says of a call besides the rank and the communicator's id and size: what
- * a window keeps of it until its completion time is known. */
-struct line {
-  unsigned long long call;
-  size_t bytes;
-  const char *op_name, *algorithm_name, *model; /* model: NULL when none */
-  double predicted, elapsed;                     /* seconds; < 0: none (an empty field) */
-  int root;                                      /* -1: none (all-to-all) */
-  int clusters;
-  unsigned char op;          /* the summary's row: op (< GC_OP_LAST) and algorithm */
-  signed char algorithm;     /* (< GC_MAX_ALGORITHMS), kept small: 72 bytes a call */
-  unsigned char ncandidates; /* with log.candidates only (<= GC_MAX_ALGORITHMS) */
-};
-
-_Static_assert(GC_OP_LAST <= 255 && GC_MAX_ALGORITHMS <= 127, "struct line's small fields");
-
-static void line_of(const struct gc_record *r, struct line *l)
-{
-  *l = (struct line){r->call,
-                     r->bytes,
-                     r->op_name,
-                     r->algorithm_name,
-                     r->model,
-                     r->predicted,
-                     r->elapsed,
-                     r->root,
-                     r->clusters,
-                     (unsigned char)r->op,
-                     (signed char)r->algorithm,
-                     (unsigned char)r->ncandidates};
-}
-
 /* Called with the lock held where one is needed (locked()). */
 static void out_flush(void)
 {
@@ -266,7 +234,7 @@ static char *put_head(char *p, unsigned long long comm_id, int comm_size)
   return p;
 }
 
-static int middle_matches(const struct line *l)
+static int middle_matches(const struct gc_call_line *l)
 {
   return middle.n && middle.op_name == l->op_name && middle.algorithm_name == l->algorithm_name &&
          middle.model == l->model && middle.bytes == l->bytes && middle.root == l->root &&
@@ -275,14 +243,14 @@ static int middle_matches(const struct line *l)
 
 /* The widest middle: the names, the root (11), the bytes (20), the clusters (11), 6
  * commas and the prediction. */
-static size_t middle_room(const struct line *l)
+static size_t middle_room(const struct gc_call_line *l)
 {
   return strlen(l->op_name) + strlen(l->algorithm_name) + (l->model ? strlen(l->model) : 0) +
          11 + 20 + 11 + 6 + time_room(l->predicted);
 }
 
 /* The middle columns, formatted (hit: 0, the cached text copied). */
-static char *put_middle(char *p, const struct line *l, int hit)
+static char *put_middle(char *p, const struct gc_call_line *l, int hit)
 {
   if (hit) {
     memcpy(p, middle.text, middle.n);
@@ -312,7 +280,7 @@ static char *put_middle(char *p, const struct line *l, int hit)
 /* One record's line, in one piece: its widest length is known before a character is
  * written, so the chunk is asked for room once. Called with the lock held where one is
  * needed, and only while lg.file is open. */
-static void put_line(unsigned long long comm_id, int comm_size, const struct line *l,
+static void put_line(unsigned long long comm_id, int comm_size, const struct gc_call_line *l,
                      double actual, const struct gc_candidate *cand)
 {
   int hit = middle_matches(l);
@@ -383,7 +351,7 @@ static int locked(void)
 }
 
 /* A record whose time is final, into the text. */
-static void store(unsigned long long comm_id, int comm_size, const struct line *l, double actual,
+static void store(unsigned long long comm_id, int comm_size, const struct gc_call_line *l, double actual,
                   const struct gc_candidate *cand)
 {
   int lock = locked();
@@ -395,12 +363,10 @@ static void store(unsigned long long comm_id, int comm_size, const struct line *
     pthread_mutex_unlock(&lg.lock);
 }
 
-/* The summary's view of a settled call on comm rank 0 (summary.h reads these fields). */
-static void summary_add(const struct line *l, double actual)
+/* A settled call, comm rank 0's, into the summary (summary.h). */
+static void summary_add(const struct gc_call_line *l, double actual)
 {
-  struct gc_record r = {.call = l->call, .op = (enum gc_op_id)l->op, .algorithm = l->algorithm,
-                        .bytes = l->bytes, .predicted = l->predicted, .actual = actual};
-  gc_summary_add(&r);
+  gc_summary_add(l->op, l->algorithm, l->call == 0, l->bytes, l->predicted, actual);
 }
 
 /* --- the completion time ---------------------------------------------------------------
@@ -420,7 +386,7 @@ static void summary_add(const struct line *l, double actual)
 struct gc_log_window {
   struct window {
     int n;
-    struct line line[GC_WINDOW]; /* compact: ~70 bytes a call, not a 370-byte record */
+    struct gc_call_line line[GC_WINDOW]; /* compact: ~70 bytes a call, not a 370-byte record */
     double span[2 * GC_WINDOW];  /* [i]: exit, [GC_WINDOW + i]: -entry (the reference one) */
     MPI_Request req;             /* MPI_REQUEST_NULL when not in flight */
   } w[2];
@@ -438,7 +404,7 @@ static void window_settle(struct gc_log_window *lw, int k)
 {
   struct window *w = &lw->w[k];
   for (int i = 0; i < w->n; i++) {
-    const struct line *l = &w->line[i];
+    const struct gc_call_line *l = &w->line[i];
     double actual = w->span[i] + w->span[GC_WINDOW + i];
     if (actual < 0) /* a clock estimate off by more than the call took */
       actual = 0;
@@ -516,9 +482,53 @@ static void window_unlink(struct gc_log_window *lw)
 void gc_call_start(struct gc_comm_state *st, struct gc_timing *t)
 {
   MPI_Comm priv = MPI_COMM_NULL;
-  /* The private duplicate also gives the communicator its id for the records. */
-  t->logging = lg.timing && gc_comm_named(st, &priv) == MPI_SUCCESS;
+  /* The private duplicate also gives the communicator its id for the records (an id is
+   * never 0, and is set on every member at once). */
+  t->logging = lg.timing && (st->id || gc_comm_named(st, &priv) == MPI_SUCCESS);
   t->t0 = PMPI_Wtime();
+}
+
+/* A timed call, said by what (its call index and elapsed time are set here), kept: in
+ * local mode stored at once (and summed on comm rank 0); in sync mode into the window
+ * until its completion time is known. cand: NULL, or what->ncandidates predictions. */
+static void keep_call(struct gc_comm_state *st, double t0, double t1,
+                      const struct gc_call_line *what, const struct gc_candidate *cand)
+{
+  unsigned long long call = st->calls - 1;
+  struct gc_log_window *lw = lg.sync ? window_of(st) : NULL;
+  if (!lw) { /* local mode (or no memory for a window): the rank's own time */
+    struct gc_call_line l = *what;
+    l.call = call;
+    l.elapsed = t1 - t0;
+    if (lg.file)
+      store(st->id, st->size, &l, l.elapsed, cand);
+    if (st->rank == 0 && lg.summary)
+      summary_add(&l, l.elapsed);
+    return;
+  }
+  struct window *w = &lw->w[lw->filling];
+  int i = w->n++;
+  struct gc_call_line *l = &w->line[i];
+  *l = *what;
+  l->call = call;
+  l->elapsed = t1 - t0;
+  if (lw->candidates && cand)
+    memcpy(lw->candidates[lw->filling * GC_WINDOW + i], cand,
+           sizeof cand[0] * (size_t)what->ncandidates);
+  double offset = gc_clock_offset();
+  w->span[i] = t1 - offset;
+  /* A broadcast starts when its root enters: the others' entries do not count. */
+  w->span[GC_WINDOW + i] = what->root < 0 || what->root == st->rank ? offset - t0 : -DBL_MAX;
+  if (w->n == GC_WINDOW) {
+    window_wait(lw, !lw->filling);
+    if (PMPI_Iallreduce(MPI_IN_PLACE, w->span, 2 * GC_WINDOW, MPI_DOUBLE, MPI_MAX,
+                        st->private_comm, &w->req) != MPI_SUCCESS) {
+      w->req = MPI_REQUEST_NULL;
+      window_own_times(w);
+      window_settle(lw, lw->filling);
+    }
+    lw->filling = !lw->filling;
+  }
 }
 
 int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec)
@@ -533,38 +543,19 @@ int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record
   rec->comm_rank = st->rank;
   rec->clusters = st->layout.nclusters;
   rec->elapsed = rec->actual = t1 - t->t0;
-  struct gc_log_window *lw = lg.sync ? window_of(st) : NULL;
-  struct line l;
-  if (!lw) { /* local mode (or no memory for a window): the rank's own time */
-    if (lg.file) {
-      line_of(rec, &l);
-      store(st->id, st->size, &l, rec->actual, rec->candidates);
-    }
-    if (st->rank == 0 && lg.summary)
-      gc_summary_add(rec);
-    return 1;
-  }
-  struct window *w = &lw->w[lw->filling];
-  int i = w->n++;
-  line_of(rec, &w->line[i]);
-  if (lw->candidates)
-    memcpy(lw->candidates[lw->filling * GC_WINDOW + i], rec->candidates,
-           sizeof rec->candidates[0] * (size_t)rec->ncandidates);
-  double offset = gc_clock_offset();
-  w->span[i] = t1 - offset;
-  /* A broadcast starts when its root enters: the others' entries do not count. */
-  w->span[GC_WINDOW + i] = rec->root < 0 || rec->root == st->rank ? offset - t->t0 : -DBL_MAX;
-  if (w->n == GC_WINDOW) {
-    window_wait(lw, !lw->filling);
-    if (PMPI_Iallreduce(MPI_IN_PLACE, w->span, 2 * GC_WINDOW, MPI_DOUBLE, MPI_MAX,
-                        st->private_comm, &w->req) != MPI_SUCCESS) {
-      w->req = MPI_REQUEST_NULL;
-      window_own_times(w);
-      window_settle(lw, lw->filling);
-    }
-    lw->filling = !lw->filling;
-  }
+  struct gc_call_line l;
+  gc_call_line_of(rec, &l);
+  keep_call(st, t->t0, t1, &l, rec->candidates);
   return 1;
+}
+
+void gc_call_stop_as(struct gc_comm_state *st, struct gc_timing *t,
+                     const struct gc_call_line *what)
+{
+  double t1 = PMPI_Wtime();
+  st->calls++;
+  if (t->logging)
+    keep_call(st, t->t0, t1, what, NULL);
 }
 
 /* The communicator is being freed (its attribute's delete callback, on every member, as
@@ -689,8 +680,8 @@ void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec)
   rec->clusters = st->layout.nclusters;
   rec->predicted = -1;
   rec->actual = rec->elapsed = -1;
-  struct line l;
-  line_of(rec, &l);
+  struct gc_call_line l;
+  gc_call_line_of(rec, &l);
   store(st->id, st->size, &l, -1, rec->candidates);
 }
 

@@ -34,6 +34,10 @@ void gc_call_start(struct gc_comm_state *st, struct gc_timing *t);
  * rank 0) at once in local mode; in sync mode once the completion time is assembled. 1
  * when the call is recorded, 0 when nothing is timed. */
 int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec);
+/* gc_call_stop for a call the line what already says (the logged fast path's template,
+ * dispatch.c: no record built, no candidates): its call index and times are its own. */
+void gc_call_stop_as(struct gc_comm_state *st, struct gc_timing *t,
+                     const struct gc_call_line *what);
 /* Collective over MPI_COMM_WORLD: the records of communicators still alive are
  * assembled over the world, then written. */
 void gc_log_finalize(void);

@@ -47,4 +47,38 @@ struct gc_record {
   enum gc_entry entry;     /* GC_ENTRY_BLOCKING unless said otherwise */
 };
 
+/* What a log line says of a timed call besides the rank, the communicator and the
+ * completion time: what the log's window keeps of it until that time is known, compact
+ * (72 bytes, not a 370-byte record) so that a window stays in cache. The logged fast
+ * path (dispatch.c) keeps one as the template of the same call again. */
+struct gc_call_line {
+  unsigned long long call;
+  size_t bytes;
+  const char *op_name, *algorithm_name, *model; /* model: NULL when none */
+  double predicted, elapsed;                     /* seconds; < 0: none (an empty field) */
+  int root;                                      /* -1: none (all-to-all) */
+  int clusters;
+  unsigned char op;          /* the summary's row: op (< GC_OP_LAST) and algorithm */
+  signed char algorithm;     /* (< GC_MAX_ALGORITHMS) */
+  unsigned char ncandidates; /* with log.candidates only (<= GC_MAX_ALGORITHMS) */
+};
+
+_Static_assert(GC_OP_LAST <= 255 && GC_MAX_ALGORITHMS <= 127, "struct gc_call_line's small fields");
+
+static inline void gc_call_line_of(const struct gc_record *r, struct gc_call_line *l)
+{
+  *l = (struct gc_call_line){r->call,
+                             r->bytes,
+                             r->op_name,
+                             r->algorithm_name,
+                             r->model,
+                             r->predicted,
+                             r->elapsed,
+                             r->root,
+                             r->clusters,
+                             (unsigned char)r->op,
+                             (signed char)r->algorithm,
+                             (unsigned char)r->ncandidates};
+}
+
 #endif

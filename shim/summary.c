@@ -92,24 +92,25 @@ void gc_summary_reset(int enabled)
   sm.enabled = enabled;
 }
 
-void gc_summary_add(const struct gc_record *rec)
+void gc_summary_add(enum gc_op_id op, int algorithm, int first, size_t bytes, double predicted,
+                    double actual)
 {
-  if (!sm.enabled || rec->algorithm < 0 || rec->algorithm >= GC_MAX_ALGORITHMS)
+  if (!sm.enabled || algorithm < 0 || algorithm >= GC_MAX_ALGORITHMS)
     return;
-  int c = cell(rec->call == 0, rec->op, rec->algorithm, gc_summary_bucket(rec->bytes));
+  int c = cell(first, op, algorithm, gc_summary_bucket(bytes));
   /* Only threads calling MPI at once can race here (the log's own rule, log.c). */
   int lock = gc_g.thread_level == MPI_THREAD_MULTIPLE;
   if (lock)
     pthread_mutex_lock(&sm.lock);
   sm.sums[F_CALLS][c] += 1;
-  sm.sums[F_ACTUAL][c] += rec->actual;
-  if (rec->actual > sm.max_actual[c])
-    sm.max_actual[c] = rec->actual;
-  if (rec->predicted >= 0) {
-    sm.sums[F_PREDICTED][c] += rec->predicted;
+  sm.sums[F_ACTUAL][c] += actual;
+  if (actual > sm.max_actual[c])
+    sm.max_actual[c] = actual;
+  if (predicted >= 0) {
+    sm.sums[F_PREDICTED][c] += predicted;
     sm.sums[F_PREDICTED_CALLS][c] += 1;
-    if (rec->actual > 0)
-      error_add(c, fabs(rec->predicted - rec->actual) / rec->actual);
+    if (actual > 0)
+      error_add(c, fabs(predicted - actual) / actual);
   }
   if (lock)
     pthread_mutex_unlock(&sm.lock);

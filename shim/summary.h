@@ -10,8 +10,10 @@
 #include "record.h"
 
 void gc_summary_reset(int enabled);
-/* One timed call, counted once: by comm rank 0, which holds its full time. */
-void gc_summary_add(const struct gc_record *rec);
+/* One timed call, counted once: by comm rank 0, which holds its full time. first: the
+ * communicator's first call (its set-up shown apart); predicted < 0: none. */
+void gc_summary_add(enum gc_op_id op, int algorithm, int first, size_t bytes, double predicted,
+                    double actual);
 
 /* Names of the table's rows: the operation's name (algorithm < 0) or its algorithm's.
  * Given by the caller that knows the operations (startup.c): a row may hold only other

@@ -91,6 +91,40 @@ for learn in 0 1; do
     fail "fast path (learn=$learn): the same bytes under other keys, a freed type's handle reused"
 done
 
+# The logged fast path (shim/dispatch.c, step 3c): with a log, a call the same as the last
+# logged one whose algorithm was settled without measuring (forced, or decided) runs that
+# algorithm again and is recorded from that call's line. fastkey's derived type on rank 0,
+# its handle reused for the other length, must not be taken for the same call: a wrong
+# buffer or a hang (LIMIT); and every rank's log must say the same algorithm for every
+# call, with the bytes of that call (rank 0's derived type included).
+same_logs() {
+  local r
+  for r in 0 1 2 3; do
+    awk -F, 'NR > 1 { print $2, $4, $5, $6, $8 }' "fk-$r.csv" >"fk-$r.cols" || return 1
+  done
+  [ "$(wc -l <fk-0.cols)" = 120 ] && cmp -s fk-0.cols fk-1.cols && cmp -s fk-0.cols fk-2.cols &&
+    cmp -s fk-0.cols fk-3.cols &&
+    [ "$(awk '$5 != 8 && $5 != 65536' fk-0.cols | wc -l)" = 0 ]
+}
+for learn in 0 1; do
+  rm -f fk-*.csv
+  LIMIT=60 mpirun 4 GRIDCOLL_CONFIG="$tmp/slow.cfg" GRIDCOLL_LEARN=$learn GRIDCOLL_LOG="$tmp/fk-%r.csv" \
+    GRIDCOLL_SUMMARY=0 -- "$T/fastkey" 8 65536
+  no_failures && grep -q '^fastkey: 120 calls per rank, 0 failed, [1-9][0-9]* handles reused' out &&
+    same_logs &&
+    pass "logged fast path (learn=$learn): the same algorithm and bytes in every rank's log, a freed type's handle reused" ||
+    fail "logged fast path (learn=$learn): the same algorithm and bytes in every rank's log, a freed type's handle reused"
+done
+# Forced grid algorithms, logged: typereuse's new type of another size under a reused
+# handle must reach lg and flat with its own size (results equal PMPI's, records' bytes).
+rm -f tr-*.csv
+mpirun 4 GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=flat \
+  GRIDCOLL_LOG="$tmp/tr-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/typereuse"
+no_failures && grep -q '^typereuse: 240 calls per rank, 0 failed, [1-9][0-9]* handles reused' out &&
+  type_bytes_ok && [ "$(ops_in tr-0.csv)" = "alltoall,lg=120 bcast,flat=120 " ] &&
+  pass "logged fast path, lg and flat forced: a reused handle's new type, results and records right" ||
+  fail "logged fast path, lg and flat forced: a reused handle's new type, results and records right"
+
 # What a live one-cluster communicator costs (test/mpi/commcost: 500 duplicates, each with
 # a broadcast and an all-to-all): its state, without the learning tables it cannot use
 # (shim/comm_state.h), under 8 KiB of heap beyond what the library itself keeps (22 KiB

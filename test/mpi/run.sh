@@ -436,16 +436,20 @@ for prog in fortran fortran_mpif fortran_f08; do
 done
 
 # Bad arguments: every one passes through untouched, for both collectives and their _c
-# (error class and message equal to PMPI's in the same run); only the good call at the
-# end reaches gridcoll's algorithms.
+# (error class and message equal to PMPI's in the same run); only the good calls reach
+# gridcoll's algorithms: one right before each NULL or aliased buffer with its counts,
+# datatypes and root (the bad call then has the key of the last logged call: step 3c must
+# not take it), and an all-to-all at the end.
 # Forced flat and hlot trees: a forged predefined datatype (MPICH) must not reach them.
 badargs_cases=40 # Open MPI does not check buffers (NULL or aliased ones crash it natively)
 [ "$GC_LAUNCHER" = openmpi ] && badargs_cases=12
 for b in flat hlot; do
+  badargs_ops="alltoall,lg=4 bcast,$b=1 " # the good calls: before the NULL and aliased buffers, the last
+  [ "$GC_LAUNCHER" = openmpi ] && badargs_ops="alltoall,lg=1 "
   rm -f ba-*.csv
   mpirun 3 "${grid3[@]}" GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/ba-%r.csv" -- "$T/badargs"
   [ "$rc" = 0 ] && grep -q "^badargs: $badargs_cases cases, 0 failed" out && ! grep -q '^FAIL' out &&
-    [ "$(ops_in ba-0.csv)" = "alltoall,lg=1 " ] &&
+    [ "$(ops_in ba-0.csv)" = "$badargs_ops" ] &&
     pass "bad arguments ($b): MPI's own errors, nothing reaches the algorithms" ||
     fail "bad arguments ($b): MPI's own errors, nothing reaches the algorithms"
 done
