@@ -78,6 +78,13 @@ measure_links() {
       fail "$a<->$b round trip ${rtt:-?} ms for $want ms configured (idle, median of 30; within $tol)"
 
     goodput=$(calc "printf \"%.0f\", $rate * 1448 / 1514")
+    # The link's rate is judged by 8 flows (within 10%). One flow alone fills a tail-drop
+    # queue, halves its window at the loss and refills it: where the queue is shorter than
+    # the path's bandwidth-delay product it idles the link part of each sawtooth, so it is
+    # only asked for 75% (seen: 89.3% while 8 flows gave 99.9%, failing a CI run at 90%).
+    goodput_ok() {
+      calc "exit !($g1 > 0.75 * $goodput && $g1 < 1.1 * $goodput && $g8 > 0.9 * $goodput && $g8 < 1.1 * $goodput)"
+    }
     for try in 1 2 3; do
       "$GRID_ROOT/scripts/grid-exec" "$client" "$NET tcp $server 5001 1 1 2" >out 2>err
       g1=$(awk '{ print $2 }' out)
@@ -85,12 +92,12 @@ measure_links() {
       "$GRID_ROOT/scripts/grid-exec" "$client" "$NET tcp $server 5001 8 1 2" >>out 2>>err
       g8=$(awk 'NR == 2 { print $2 }' out)
       sleep 0.2
-      [ -n "$g1" ] && [ -n "$g8" ] && calc "exit !($g1 > 0.9 * $goodput && $g1 < 1.1 * $goodput && $g8 > 0.9 * $goodput && $g8 < 1.1 * $goodput)" && break
+      [ -n "$g1" ] && [ -n "$g8" ] && goodput_ok && break
     done
-    if [ -n "$g1" ] && [ -n "$g8" ] && calc "exit !($g1 > 0.9 * $goodput && $g1 < 1.1 * $goodput && $g8 > 0.9 * $goodput && $g8 < 1.1 * $goodput)"; then
-      pass "$a->$b TCP goodput: 1 flow $(calc "printf \"%.2f\", $g1 / 1e6") MB/s, 8 flows $(calc "printf \"%.2f\", $g8 / 1e6") MB/s (queue drops $(($(backbone_drops) - d0))), for $(calc "printf \"%.2f\", $goodput / 1e6") MB/s at $(calc "printf \"%.0f\", $rate * 8 / 1e6") Mbit/s (within 10%)"
+    if [ -n "$g1" ] && [ -n "$g8" ] && goodput_ok; then
+      pass "$a->$b TCP goodput: 1 flow $(calc "printf \"%.2f\", $g1 / 1e6") MB/s, 8 flows $(calc "printf \"%.2f\", $g8 / 1e6") MB/s (queue drops $(($(backbone_drops) - d0))), for $(calc "printf \"%.2f\", $goodput / 1e6") MB/s at $(calc "printf \"%.0f\", $rate * 8 / 1e6") Mbit/s (8 flows within 10%, 1 flow above 75%)"
     else
-      fail "$a->$b TCP goodput: 1 flow ${g1:-?} B/s, 8 flows ${g8:-?} B/s, for $goodput B/s (within 10%)"
+      fail "$a->$b TCP goodput: 1 flow ${g1:-?} B/s, 8 flows ${g8:-?} B/s, for $goodput B/s (8 flows within 10%, 1 flow above 75%)"
     fi
 
     # The flood: 1 s at twice the rate, datagrams of 1472 bytes (1514-byte frames).
