@@ -215,7 +215,7 @@ bench-model:
 OVERHEAD_BENCH := $(BUILD)/test/bench/overhead $(BUILD)/test/bench/passthrough
 $(OVERHEAD_BENCH) $(BUILD)/test/bench/first_call: $(BUILD)/test/bench/%: test/bench/%.c
 	@mkdir -p $(@D)
-	$(MPICC) $(STD) $(WARN) $(CFLAGS) $< -o $@
+	$(MPICC) $(STD) $(WARN) $(CFLAGS) $< -o $@ -lm
 
 # valgrind (callgrind) counts the instructions gridcoll adds, whatever the machine's load.
 bench-overhead: $(LIB) $(OVERHEAD_BENCH)
