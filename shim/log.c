@@ -351,8 +351,8 @@ static int locked(void)
 }
 
 /* A record whose time is final, into the text. */
-static void store(unsigned long long comm_id, int comm_size, const struct gc_call_line *l, double actual,
-                  const struct gc_candidate *cand)
+static void store(unsigned long long comm_id, int comm_size, const struct gc_call_line *l,
+                  double actual, const struct gc_candidate *cand)
 {
   int lock = locked();
   if (lock)
@@ -386,9 +386,9 @@ static void summary_add(const struct gc_call_line *l, double actual)
 struct gc_log_window {
   struct window {
     int n;
-    struct gc_call_line line[GC_WINDOW]; /* compact: ~70 bytes a call, not a 370-byte record */
-    double span[2 * GC_WINDOW];  /* [i]: exit, [GC_WINDOW + i]: -entry (the reference one) */
-    MPI_Request req;             /* MPI_REQUEST_NULL when not in flight */
+    struct gc_call_line line[GC_WINDOW]; /* record.h: 72 bytes a call, not a 370-byte record */
+    double span[2 * GC_WINDOW]; /* [i]: exit, [GC_WINDOW + i]: -entry (the reference one) */
+    MPI_Request req;            /* MPI_REQUEST_NULL when not in flight */
   } w[2];
   /* Every algorithm's prediction per call, [k * GC_WINDOW + i] for w[k].line[i]: only
    * with log.candidates (NULL otherwise), so the window stays small. */
