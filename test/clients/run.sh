@@ -301,9 +301,12 @@ SCALAPACK_DATA=${SCALAPACK_DATA:-/usr/share/scalapack}
 if [ "$flavour" = openmpi ] && [ -x "$SCALAPACK_TESTS/xdlu" ]; then
   mkdir -p "$tmp/in/scalapack-4" && cp "$SCALAPACK_DATA"/*.dat "$tmp/in/scalapack-4/"
   splits=("$two GRIDCOLL_BCAST=hlot" "$interseg GRIDCOLL_BCAST=greedy" "GRIDCOLL_CLUSTERS=0,1-3 GRIDCOLL_BCAST=multilevel"
-    "$inter GRIDCOLL_BCAST=spt" "$two GRIDCOLL_BCAST=binomial" "$interseg GRIDCOLL_BCAST=flat")
+    "$inter GRIDCOLL_BCAST=spt" "$interseg GRIDCOLL_BCAST=flat")
   i=0
-  for p in xdlu xzlu xdqr xdllt xdinv xdls; do
+  # Not xdllt (Cholesky): without gridcoll it passed 2 runs in 10 here (Open MPI 4.1,
+  # 2-core machine), the others hanging or aborting on MPI_ERR_TRUNCATE; these five
+  # passed 5 in 5 each.
+  for p in xdlu xzlu xdqr xdinv xdls; do
     run scalapack 4 plain - -- "$SCALAPACK_TESTS/$p"
     run scalapack 4 "${splits[i]}" bcast="${splits[i]##*=}" -- "$SCALAPACK_TESTS/$p"
     run scalapack 4 "$two GRIDCOLL_BCAST=auto" bcast=auto -- "$SCALAPACK_TESTS/$p"
