@@ -739,7 +739,7 @@ static void write_latency(void)
     for (size_t i = 0; i < lg.nlatency; i++) {
       const struct latency_row *r = &lg.latency[i];
       char a[32], b[32];
-      fprintf(f, "%llu,%s,%s,%.9g,%.9g\n", r->comm, cluster_name(r->from, a, sizeof a),
+      fprintf(f, "%llu,%s,%s,%.9f,%.9f\n", r->comm, cluster_name(r->from, a, sizeof a),
               cluster_name(r->to, b, sizeof b), r->configured, r->measured);
     }
     bad = ferror(f) != 0;

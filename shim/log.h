@@ -49,7 +49,7 @@ void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec);
 
 /* The latency probe's result (probe.h), called on comm rank 0 only: one row per
  * ordered pair of st's clusters, kept in memory and written at MPI_Finalize beside
- * this rank's log file, as <log file>.latency.csv:
+ * this rank's log file, as <log file>.latency.csv (seconds in %.9f, as the log's):
  *   comm,from,to,configured_s,measured_s
  * (comm as in the log, clusters by name); with GRIDCOLL_VERBOSE >= 2 also printed on
  * stderr, one line per pair. configured and measured are [k*k] in layout order. */

@@ -139,12 +139,15 @@ fi
 # comm rank 0 to world ranks 0, 3 and 0/1 (halves). Broadcasts stay byte-identical;
 # every probed communicator has one row per ordered pair of its clusters, in the
 # companion file of its comm rank 0's log, with a positive measured latency (one
-# machine: well below a second); and every rank made the same choice and prediction
-# for every call, so all built their tree from the same agreed matrix.
+# machine: well below a second), times with nine decimals as in the log; and every
+# rank made the same choice and prediction for every call, so all built their tree from
+# the same agreed matrix.
 probe_ok() {
   cat rec-[0-9].csv.latency.csv >lat.all 2>/dev/null || return 1
   [ "$(grep -c '^comm,from,to,configured_s,measured_s$' lat.all)" = "$(ls rec-[0-9].csv.latency.csv | wc -l)" ] || return 1
   awk -F, '$1 == "comm" { next } { n++; if (!($5 > 0 && $5 < 1 && $4 > 0)) bad = 1 } END { exit bad || !n }' lat.all || return 1
+  # seconds to the nanosecond, as the log writes its times (%.9f)
+  ! grep -v '^comm,' lat.all | grep -vqE ',[0-9]+\.[0-9]{9},[0-9]+\.[0-9]{9}$' || return 1
   # k(k-1) rows per communicator whose broadcasts spanned k >= 2 clusters
   awk -F, 'FNR > 1 && $5 == "bcast" && $9 >= 2 { k[$2] = $9 } END { for (c in k) print c, k[c] * (k[c] - 1) }' rec-[0-9].csv | sort >want
   awk -F, '$1 != "comm" { n[$1]++; if (seen[$1 "," $2 "," $3]++) n[$1] = -1 } END { for (c in n) print c, n[c] }' lat.all | sort >got
