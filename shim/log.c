@@ -537,12 +537,9 @@ int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record
   st->calls++;
   if (!t->logging)
     return 0;
-  rec->comm_id = st->id;
   rec->call = st->calls - 1;
-  rec->comm_size = st->size;
-  rec->comm_rank = st->rank;
   rec->clusters = st->layout.nclusters;
-  rec->elapsed = rec->actual = t1 - t->t0;
+  rec->elapsed = t1 - t->t0;
   struct gc_call_line l;
   gc_call_line_of(rec, &l);
   keep_call(st, t->t0, t1, &l, rec->candidates);
@@ -673,13 +670,10 @@ void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec)
   /* lg.timing is the same on every rank, so every member creates the duplicate or none. */
   if (!lg.timing || gc_comm_named(st, &priv) != MPI_SUCCESS)
     return;
-  rec->comm_id = st->id;
   rec->call = st->calls - 1;
-  rec->comm_size = st->size;
-  rec->comm_rank = st->rank;
   rec->clusters = st->layout.nclusters;
   rec->predicted = -1;
-  rec->actual = rec->elapsed = -1;
+  rec->elapsed = -1;
   struct gc_call_line l;
   gc_call_line_of(rec, &l);
   store(st->id, st->size, &l, -1, rec->candidates);

@@ -30,9 +30,9 @@ int gc_log_enabled(void);
 /* Whether the configuration asks for the end-of-run summary (summary.h). */
 int gc_log_wants_summary(const struct gc_config *cfg);
 void gc_call_start(struct gc_comm_state *st, struct gc_timing *t);
-/* Fills rec's times and id fields and keeps it: stored (and given to the summary on comm
- * rank 0) at once in local mode; in sync mode once the completion time is assembled. 1
- * when the call is recorded, 0 when nothing is timed. */
+/* Fills rec's call index, clusters and elapsed time and keeps its line: stored (and given
+ * to the summary on comm rank 0) at once in local mode; in sync mode once the completion
+ * time is assembled. 1 when the call is recorded, 0 when nothing is timed. */
 int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec);
 /* gc_call_stop for a call the line what already says (the logged fast path's template,
  * dispatch.c: no record built, no candidates): its call index and times are its own. */
@@ -42,8 +42,8 @@ void gc_call_stop_as(struct gc_comm_state *st, struct gc_timing *t,
  * assembled over the world, then written. */
 void gc_log_finalize(void);
 
-/* A nonblocking or persistent call, issued (rec->entry says which): fills the id fields
- * and stores the record untimed, outside the summary. Collective like gc_call_start (the
+/* A nonblocking or persistent call, issued (rec->entry says which): fills its call index
+ * and clusters and stores its line untimed, outside the summary. Collective like gc_call_start (the
  * first record on a communicator creates its private duplicate): call it on every member. */
 void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec);
 

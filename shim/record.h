@@ -20,13 +20,11 @@ struct gc_candidate {
   double predicted; /* seconds; < 0: none or unsupported */
 };
 
-/* Everything the log and the summary print travels in the record, names included:
- * they know no collective. */
+/* What the dispatch says of a call for the log and the summary, names included: they
+ * know no collective. The log adds the rank, the communicator and the times (its line,
+ * struct gc_call_line below, and its window). */
 struct gc_record {
-  unsigned long long comm_id;
   unsigned long long call; /* index of the call on its communicator, from 0 */
-  int comm_size;
-  int comm_rank;
   enum gc_op_id op;        /* the summary's row */
   const char *op_name;
   int algorithm;           /* index in the op's algorithm table (the summary's row) */
@@ -36,10 +34,7 @@ struct gc_record {
   int clusters;
   const char *model;       /* name of the model that predicted, NULL when none */
   double predicted;        /* seconds; < 0 when none */
-  double actual;           /* seconds: the collective's completion time in sync mode (the
-                            * first rank's entry, a broadcast's root's, to the last rank's
-                            * exit, in comm rank 0's clock), this rank's own in local mode */
-  double elapsed;          /* seconds: this rank's own time in the call */
+  double elapsed;          /* seconds: this rank's own time in the call; < 0: none */
   /* Every algorithm's prediction (index as in the op's table; < 0: none or unsupported),
    * written only with log.candidates = true. */
   int ncandidates;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "config.h"
-#include "record.h"
+#include "op.h"
 
 void gc_summary_reset(int enabled);
 /* One timed call, counted once: by comm rank 0, which holds its full time. first: the

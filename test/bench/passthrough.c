@@ -114,8 +114,6 @@ int main(int argc, char **argv)
     }
     diff[r] = with[r] - without[r];
   }
-  /* Quartiles, not the extremes: a block the scheduler interrupted is off by
-   * milliseconds, whichever name it timed. */
   double sum = 0, squares = 0;
   for (int r = 0; r < rounds; r++)
     sum += diff[r];
@@ -123,6 +121,8 @@ int main(int argc, char **argv)
   for (int r = 0; r < rounds; r++)
     squares += (diff[r] - mean) * (diff[r] - mean);
   double se = rounds > 1 ? sqrt(squares / (rounds - 1) / rounds) : 0;
+  /* Quartiles, not the extremes: a block the scheduler interrupted is off by
+   * milliseconds, whichever name it timed. */
   double md = median(diff, rounds), lo = diff[rounds / 4], hi = diff[rounds - 1 - rounds / 4];
   if (rank == 0)
     printf("passthrough %s %d %d %d %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", a.op, a.bytes, n,
