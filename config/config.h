@@ -81,6 +81,10 @@ enum gc_topology_mode {
 
 enum gc_log_mode { GC_LOG_SYNC, GC_LOG_LOCAL };
 
+/* Which clock the library reads (shim/clock.h): auto, the processor's counter where it is
+ * safe, else CLOCK_MONOTONIC; monotonic, CLOCK_MONOTONIC always; mpi, MPI_Wtime. */
+enum gc_clock_source { GC_CLOCK_AUTO, GC_CLOCK_MONOTONIC, GC_CLOCK_MPI };
+
 struct gc_config {
   char *path; /* file it came from, NULL when none */
   int enabled; /* 0 when GRIDCOLL=off */
@@ -131,6 +135,7 @@ struct gc_config {
                          -1 (default) yes iff log_file is set */
   char *summary_file; /* NULL = stderr */
   int log_candidates; /* log every candidate's prediction */
+  enum gc_clock_source clock; /* GRIDCOLL_CLOCK; each rank reads its own, so not hashed */
 };
 
 /* Algorithm names each collective accepts; the shim passes its tables so that the
@@ -173,6 +178,7 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
  *   GRIDCOLL_SUMMARY   0 | 1
  *   GRIDCOLL_PROBE     0 | 1
  *   GRIDCOLL_LEARN     0 | 1: `auto` learns from measured calls (default 1)
+ *   GRIDCOLL_CLOCK     auto | monotonic | mpi (default auto)
  * Same error contract as gc_config_load (message "VARIABLE: ..."; cfg reset to the
  * defaults), except that a valid GRIDCOLL=off is still honoured, so a user can always
  * switch gridcoll off. */

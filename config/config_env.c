@@ -91,6 +91,18 @@ static int env_log_mode(struct env_ctx *x, const char *value, const struct env_v
   return 0;
 }
 
+static int env_clock(struct env_ctx *x, const char *value, const struct env_var *v) {
+  if (!strcmp(value, "auto"))
+    x->cfg->clock = GC_CLOCK_AUTO;
+  else if (!strcmp(value, "monotonic"))
+    x->cfg->clock = GC_CLOCK_MONOTONIC;
+  else if (!strcmp(value, "mpi"))
+    x->cfg->clock = GC_CLOCK_MPI;
+  else
+    return fail(x, v, "expected one of auto, monotonic, mpi, got \"%s\"", value);
+  return 0;
+}
+
 static void drop_clusters(struct gc_config *cfg) {
   for (int i = 0; i < cfg->nclusters; i++) {
     for (int h = 0; h < cfg->clusters[i].nhosts; h++) free(cfg->clusters[i].hosts[h]);
@@ -187,6 +199,7 @@ static const struct env_var vars[] = {
     {.name = "GRIDCOLL_SUMMARY", .apply = env_int, .off = CFG(log_summary), .lo = 0, .hi = 1},
     {.name = "GRIDCOLL_PROBE", .apply = env_int, .off = CFG(probe), .lo = 0, .hi = 1},
     {.name = "GRIDCOLL_LEARN", .apply = env_int, .off = CFG(learn), .lo = 0, .hi = 1},
+    {.name = "GRIDCOLL_CLOCK", .apply = env_clock},
     {0}};
 
 int gc_config_apply_env(struct gc_config *cfg, const char *(*get)(const char *name),

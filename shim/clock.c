@@ -7,6 +7,21 @@
 
 static double clock_offset; /* this rank's clock minus world rank 0's */
 
+static double mpi_wtime(void)
+{
+  return PMPI_Wtime();
+}
+
+void gc_clock_use(enum gc_clock_source source)
+{
+  if (source == GC_CLOCK_MONOTONIC)
+    gc_timebase_use(NULL, 0);
+  else if (source == GC_CLOCK_MPI)
+    gc_timebase_use(mpi_wtime, 0);
+  else
+    gc_timebase_use(NULL, 1);
+}
+
 double gc_clock_offset(void)
 {
   return clock_offset;
@@ -20,10 +35,10 @@ static double measure_offset(MPI_Comm c, int peer)
 {
   double best_rtt = HUGE_VAL, offset = 0;
   for (int i = 0; i < GC_SYNC_ROUNDS; i++) {
-    double t_peer, t_send = PMPI_Wtime();
+    double t_peer, t_send = gc_clock_now();
     PMPI_Send(NULL, 0, MPI_BYTE, peer, 1, c);
     PMPI_Recv(&t_peer, 1, MPI_DOUBLE, peer, 2, c, MPI_STATUS_IGNORE);
-    double rtt = PMPI_Wtime() - t_send;
+    double rtt = gc_clock_now() - t_send;
     if (rtt < best_rtt)
       best_rtt = rtt, offset = t_peer - (t_send + rtt / 2);
   }
@@ -34,7 +49,7 @@ static void answer_offset(MPI_Comm c, int measurer)
 {
   for (int i = 0; i < GC_SYNC_ROUNDS; i++) {
     PMPI_Recv(NULL, 0, MPI_BYTE, measurer, 1, c, MPI_STATUS_IGNORE);
-    double now = PMPI_Wtime();
+    double now = gc_clock_now();
     PMPI_Send(&now, 1, MPI_DOUBLE, measurer, 2, c);
   }
 }
@@ -54,6 +69,15 @@ void gc_clock_sync(void)
   PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &flag, &found);
   global = found && flag && *flag;
   PMPI_Allreduce(MPI_IN_PLACE, &global, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  /* A global MPI_Wtime is one clock already, better than offsets estimated here: read it
+   * (before anything was read). */
+  if (global)
+    gc_clock_use(GC_CLOCK_MPI);
+#ifdef SMPI_H
+  gc_debug(2, "clock: MPI_Wtime (simulated)");
+#else
+  gc_debug(2, "clock: %s", global ? "MPI_Wtime (global)" : gc_timebase_source());
+#endif
   if (global || gc_g.world_size < 2 || !gc_g.world_cluster)
     return;
   MPI_Comm c;

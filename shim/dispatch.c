@@ -34,6 +34,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "clock.h"
 #include "datatype.h"
 #include "gridcoll.h"
 #include "learn.h"
@@ -346,10 +347,10 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
   struct gc_timing timing;
   if (logging)
     gc_call_start(st, &timing);
-  double t0 = explore ? PMPI_Wtime() : 0;
+  double t0 = explore ? gc_clock_now() : 0;
   rc = run(op, call, st, &plans[a], &ran);
   if (explore)
-    gc_measure_post(priv, st->rank, &os->measure, explore, a, c.root, t0, PMPI_Wtime());
+    gc_measure_post(priv, st->rank, &os->measure, explore, a, c.root, t0, gc_clock_now());
   if (!logging)
     return rc;
   if (ran != a) { /* the record says what ran: the library's own, unpredicted */

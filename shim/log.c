@@ -485,7 +485,7 @@ void gc_call_start(struct gc_comm_state *st, struct gc_timing *t)
   /* The private duplicate also gives the communicator its id for the records (an id is
    * never 0, and is set on every member at once). */
   t->logging = lg.timing && (st->id || gc_comm_named(st, &priv) == MPI_SUCCESS);
-  t->t0 = PMPI_Wtime();
+  t->t0 = gc_clock_now();
 }
 
 /* A timed call, said by what (its call index and elapsed time are set here), kept: in
@@ -533,7 +533,7 @@ static void keep_call(struct gc_comm_state *st, double t0, double t1,
 
 int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec)
 {
-  double t1 = PMPI_Wtime();
+  double t1 = gc_clock_now();
   st->calls++;
   if (!t->logging)
     return 0;
@@ -549,7 +549,7 @@ int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record
 void gc_call_stop_as(struct gc_comm_state *st, struct gc_timing *t,
                      const struct gc_call_line *what)
 {
-  double t1 = PMPI_Wtime();
+  double t1 = gc_clock_now();
   st->calls++;
   if (t->logging)
     keep_call(st, t->t0, t1, what, NULL);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "gridcoll.h"
 #include "log.h"
 #include "probe_schedule.h"
@@ -19,7 +20,7 @@ static int ping_pong(MPI_Comm comm, int peer, int timer, double *one_way)
   double best = -1;
   for (int i = 0; i <= GC_PROBE_REPS; i++) {
     int rc;
-    double t0 = PMPI_Wtime();
+    double t0 = gc_clock_now();
     if (timer) {
       rc = PMPI_Send(&byte, 1, MPI_CHAR, peer, GC_PROBE_TAG, comm);
       if (rc == MPI_SUCCESS)
@@ -31,7 +32,7 @@ static int ping_pong(MPI_Comm comm, int peer, int timer, double *one_way)
     }
     if (rc != MPI_SUCCESS)
       return rc;
-    double rtt = PMPI_Wtime() - t0;
+    double rtt = gc_clock_now() - t0;
     if (i > 0 && (best < 0 || rtt < best))
       best = rtt;
   }

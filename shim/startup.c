@@ -249,6 +249,7 @@ void gc_startup(void)
     }
   }
   gc_comm_state_init_keyval();
+  gc_clock_use(gc_g.cfg.clock); /* before anything reads it */
   if (learning_possible())
     gc_clock_sync(); /* measured calls are timed in one clock (measure.h) */
   gc_log_open(&gc_g.cfg);

@@ -348,6 +348,19 @@ START_TEST(env_overrides) {
 }
 END_TEST
 
+/* GRIDCOLL_CLOCK: each rank reads its own clock (the offsets relate them), so it is no
+ * part of the hash the ranks compare. */
+START_TEST(env_clock) {
+  ck_assert(cfg.clock == GC_CLOCK_AUTO);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLOCK", "monotonic", NULL}), 0);
+  ck_assert(cfg.clock == GC_CLOCK_MONOTONIC && gc_config_hash(&cfg) == defaults_hash);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLOCK", "mpi", NULL}), 0);
+  ck_assert(cfg.clock == GC_CLOCK_MPI);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLOCK", "auto", NULL}), 0);
+  ck_assert(cfg.clock == GC_CLOCK_AUTO);
+}
+END_TEST
+
 START_TEST(env_keeps_file_clusters) {
   ck_assert_msg(load(FULL) == 0, "%s", err);
   ck_assert_msg(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "0-1, 2-3", NULL}) == 0, "%s", err);
@@ -411,6 +424,7 @@ START_TEST(env_errors) {
   env_fails("GRIDCOLL_SUMMARY", "yes", "expected 0 or 1, got \"yes\"");
   env_fails("GRIDCOLL_PROBE", "2", "expected 0 or 1, got \"2\"");
   env_fails("GRIDCOLL_LOG_MODE", "async", "expected one of sync, local, got \"async\"");
+  env_fails("GRIDCOLL_CLOCK", "tsc", "expected one of auto, monotonic, mpi, got \"tsc\"");
   env_fails("GRIDCOLL_CLUSTERS", "3-1", "(range 3-1 is reversed)");
   env_fails("GRIDCOLL_CLUSTERS", "0-3,2-5", "appears twice");
   env_fails("GRIDCOLL_CLUSTERS", "", "expected \"host\" or one rank range per cluster");
@@ -699,6 +713,7 @@ static Suite *config_suite(void) {
   tcase_add_test(core, strict_scan);
   tcase_add_test(core, default_path);
   tcase_add_test(core, env_overrides);
+  tcase_add_test(core, env_clock);
   tcase_add_test(core, env_keeps_file_clusters);
   tcase_add_test(core, hetero);
   tcase_add_test(limits, unreadable);
