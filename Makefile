@@ -74,7 +74,7 @@ MPI_TESTS  := $(patsubst test/mpi/%.c,$(BUILD)/test/mpi/%,$(wildcard test/mpi/*.
 TOOLS      := $(BUILD)/gridcoll-predict
 CALIBRATE  := $(BUILD)/gridcoll-calibrate
 
-.PHONY: all lint check check-unit check-mpi demo install clean deps deps-tools bench-model bench-overhead bench-first-call
+.PHONY: all lint check check-unit check-mpi demo install clean deps deps-tools bench-model bench-overhead bench-log-share bench-first-call
 .DEFAULT_GOAL := all
 
 all: $(LIB) $(PURE_LIB) $(TOOLS) $(CALIBRATE) $(UNIT_TESTS) $(MPI_TESTS)
@@ -221,6 +221,12 @@ $(OVERHEAD_BENCH) $(BUILD)/test/bench/first_call: $(BUILD)/test/bench/%: test/be
 bench-overhead: $(LIB) $(OVERHEAD_BENCH)
 	GRIDCOLL_DEPS_EXTRA="valgrind" scripts/deps.sh
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-overhead.sh
+
+# What the log costs a 64 KiB broadcast on one node, as a share of the call, setting by
+# setting (off, its floor, each part, the whole), for one library or several compared in
+# alternation: make bench-log-share LIBS="old.so build/libgridcoll.so" (scripts/bench-log-share.sh).
+bench-log-share: $(LIB) $(BUILD)/test/bench/passthrough
+	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-log-share.sh $(LIBS)
 
 # What the first call on a new communicator costs, with and without gridcoll, 3 ranks
 # (scripts/bench-first-call.sh).

@@ -10,7 +10,9 @@
 #    ("added ns") and their interquartile range (q1..q3), and the ratio (or the % added,
 #    for logging). A second table times MPI_ against PMPI_ inside one process
 #    (test/bench/passthrough), the finest wall-clock view. "log on" is the log as a user
-#    turns it on, GRIDCOLL_LOG alone: its summary too (comm rank 0 adds each call to it).
+#    turns it on, GRIDCOLL_LOG alone: its summary too (comm rank 0 adds each call to it);
+#    "log, bare timing" its floor, two clock reads and the record (scripts/bench-log-share.sh
+#    splits the rest).
 #  - instructions (valgrind's callgrind, when installed; the column is skipped otherwise):
 #    the timed calls alone (--toggle-collect=gc_bench_timed_calls), without and with
 #    gridcoll, minus what ran inside the MPI library's own collective (its busy-polling
@@ -50,12 +52,16 @@ calls_for() { case $1 in 8) echo 20000 ;; 65536) echo 2000 ;; *) echo 200 ;; esa
 # sends are not what a passthrough costs. The log rows run the full path.
 NATIVE="GRIDCOLL_BCAST=native GRIDCOLL_ALLTOALL=native"
 DECIDED="GRIDCOLL_CLUSTERS=0,1 GRIDCOLL_LEARN=0"
+# The log's floor: two clock reads and the record, nothing else (local mode, no summary, a
+# log file that cannot be opened: no window, no text).
+BARE="GRIDCOLL_LOG=$tmp/no-such-dir/log-%r.csv GRIDCOLL_LOG_MODE=local GRIDCOLL_SUMMARY=0"
 settings=(
   "forced native|1|$NATIVE|$OPS|$SIZES|byte"
   "auto, one cluster|1||$OPS|$SIZES|byte"
   "auto, two clusters, decided|2|$DECIDED|$OPS|$SIZES|byte"
   "same, derived datatype|2|$DECIDED|bcast alltoall|$SIZES|derived"
   "log on, one cluster|1|GRIDCOLL_LOG=$tmp/log-%r.csv|bcast alltoall|$LOG_SIZES|byte"
+  "log, bare timing|1|$BARE|bcast alltoall|$LOG_SIZES|byte"
 )
 
 # envargs ENV PRELOAD(0|1): the launcher's -env words.
@@ -179,6 +185,7 @@ pt_rows=(
   "auto, one cluster|1||$OPS|8"
   "auto, two clusters, decided|2|$DECIDED|$OPS|8"
   "log on, one cluster|2|GRIDCOLL_LOG=$tmp/pt-%r.csv|bcast alltoall|$LOG_SIZES"
+  "log, bare timing|2|$BARE|bcast alltoall|$LOG_SIZES"
 )
 for s in "${pt_rows[@]}"; do
   IFS='|' read -r name ranks env ops sizes <<<"$s"
