@@ -225,8 +225,13 @@ bench-overhead: $(LIB) $(OVERHEAD_BENCH)
 # What the log costs a 64 KiB broadcast on one node, as a share of the call, setting by
 # setting (off, its floor, each part, the whole), for one library or several compared in
 # alternation: make bench-log-share LIBS="old.so build/libgridcoll.so" (scripts/bench-log-share.sh).
-bench-log-share: $(LIB) $(BUILD)/test/bench/passthrough
+bench-log-share: $(LIB) $(BUILD)/test/bench/passthrough $(BUILD)/test/bench/clock_read
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" scripts/bench-log-share.sh $(LIBS)
+
+# One clock read, each way (shim/clock.h): the library's clock is pure code (timebase.c).
+$(BUILD)/test/bench/clock_read: test/bench/clock_read.c $(PURE_LIB)
+	@mkdir -p $(@D)
+	$(MPICC) $(STD) $(WARN) $(CFLAGS) $(PURE_INCLUDES) $< -o $@ $(PURE_LIB) -lm -pthread
 
 # What the first call on a new communicator costs, with and without gridcoll, 3 ranks
 # (scripts/bench-first-call.sh).

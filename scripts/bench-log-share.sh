@@ -19,8 +19,10 @@
 # median of its per-block differences (passthrough.c); the row gives the median of those
 # over the runs and their range, the library's own call (PMPI_, median over the runs), the
 # share the median adds to it, and the median over the runs of each run's mean difference
-# (which counts, in full, what comes every 128 calls: the window's allreduce). The machine's load average is printed first: on a
-# loaded machine the per-run medians spread over tens of ns and more.
+# (which counts in full what comes every 128 calls, the window's allreduce, where the median
+# counts it only as far as blocks of N calls hold it; a loaded machine's descheduling swamps
+# the mean). Printed first: the load average (on a loaded machine the per-run medians spread
+# over tens of ns and more) and what one clock read costs, each way (test/bench/clock_read).
 #
 #   scripts/bench-log-share.sh [LIB...]   (default: $BUILD/libgridcoll.so)
 #   env: BUILD, MPIEXEC, RUNS=5, OP=bcast, BYTES=65536, N=200 calls a block, ROUNDS=301,
@@ -64,6 +66,8 @@ done
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; MPICH, 2 ranks ($BIND);" \
   "passthrough $OP $BYTES $N $ROUNDS, $RUNS runs a row"
+CR="$BUILD/test/bench/clock_read"
+[ -x "$CR" ] && timeout 120 "$MPIEXEC" -n 1 "${bind[@]}" "$CR" 2>/dev/null
 pairs=()
 for i in "${!libs[@]}"; do
   for s in "${settings[@]}"; do pairs+=("$i $s"); done
