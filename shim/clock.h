@@ -24,7 +24,8 @@ static inline double gc_clock_now(void)
 }
 
 /* At MPI_Init, before the first read: the clock the configuration asks for
- * (GRIDCOLL_CLOCK; config.h). */
+ * (GRIDCOLL_CLOCK; config.h), its calibration started (timebase.h: a millisecond later
+ * the counter is read, while the program starts). */
 void gc_clock_use(enum gc_clock_source source);
 
 /* Collective over MPI_COMM_WORLD, at MPI_Init, on every rank or none (and only the first

@@ -156,6 +156,28 @@ static void decide(void)
   atomic_store_explicit(&direct, 1, memory_order_relaxed);
 }
 
+/* Under the lock: one pair into the fit, its value returned. */
+static double anchor_now(void)
+{
+  double r0 = reference();
+#if defined(__x86_64__)
+  uint64_t tick = __builtin_ia32_rdtsc();
+#else
+  uint64_t tick = 0;
+#endif
+  double r1 = reference();
+  return gc_timebase_anchor(&fit, tick, (r0 + r1) / 2, r1 - r0);
+}
+
+void gc_timebase_start(void)
+{
+  pthread_mutex_lock(&lock);
+  decide();
+  if (!atomic_load_explicit(&direct, memory_order_relaxed) && fit.state == GC_TIMEBASE_START)
+    anchor_now();
+  pthread_mutex_unlock(&lock);
+}
+
 double gc_timebase_slow(void)
 {
 #if defined(__x86_64__)
@@ -167,10 +189,7 @@ double gc_timebase_slow(void)
     pthread_mutex_unlock(&lock);
     return reference();
   }
-  double r0 = reference();
-  uint64_t tick = __builtin_ia32_rdtsc();
-  double r1 = reference();
-  double v = gc_timebase_anchor(&fit, tick, (r0 + r1) / 2, r1 - r0);
+  double v = anchor_now();
   const struct gc_timebase_seg *s = atomic_load_explicit(&gc_timebase_cur, memory_order_relaxed);
   if (fit.state == GC_TIMEBASE_RUNNING && (!s || s->tick != fit.seg.tick)) {
     struct gc_timebase_seg *next = &ring[ring_next++ % RING];

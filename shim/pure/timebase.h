@@ -17,10 +17,11 @@
  *
  * How the counter becomes seconds: in segments, each `at + (counter - tick) * scale`,
  * re-anchored against the reference by the first read past its span (gc_timebase_anchor):
- *  - calibration: the reference is read directly until a pair (counter, reference) at
- *    least 1 ms after the first, and late enough that the rate is known to 1e-4 from the
- *    two pairs' read errors (each pair is a counter read bracketed by two reference reads;
- *    the bracket, some 30-60 ns, is its error);
+ *  - calibration: the first pair (counter, reference) at MPI_Init (gc_timebase_start),
+ *    else at the first read; then the reference is read directly until a pair at least
+ *    1 ms after the first, and late enough that the rate is known to 1e-4 from the two
+ *    pairs' read errors (each pair is a counter read bracketed by two reference reads; the
+ *    bracket, some 30 ns here, is its error);
  *  - then segments twice as long each time, up to GC_TIMEBASE_SPAN_MAX (100 ms), each at
  *    the rate measured over the last one, less the deviation from the reference found at
  *    its start spread over its length (a slew, as NTP corrects a clock): the clock stays
@@ -85,6 +86,12 @@ static inline double gc_timebase_now(void)
  * counter where it is safe if `counter` is set. Before the first read, once: it starts
  * over (a time read before is not comparable with one read after). */
 void gc_timebase_use(double (*reference)(void), int counter);
+
+/* The calibration's first pair now (and whether the counter can be used: the processor's
+ * and the kernel's word, checked once), so that it runs while the program does its own
+ * work, and the first timed calls, a millisecond on, already read the counter. Else the
+ * first read starts it. */
+void gc_timebase_start(void);
 
 /* What the reads use now: "TSC", "TSC (calibrating)", "CLOCK_MONOTONIC" or "reference"
  * (gc_timebase_use's), for a start-up message and the tests (it decides whether the

@@ -272,6 +272,24 @@ START_TEST(clock_monotonic_when_forced)
 }
 END_TEST
 
+/* Started at MPI_Init (clock.c): the first read a while later is the counter's already. */
+START_TEST(started_ahead_the_first_reads_are_the_counters)
+{
+  gc_timebase_use(NULL, 1);
+  gc_timebase_start();
+  ck_assert_str_eq(gc_timebase_source(), counter_allowed_here() ? "TSC (calibrating)" : "CLOCK_MONOTONIC");
+  struct timespec nap = {0, 20000000};
+  nanosleep(&nap, NULL);
+  /* A read whose pair the scheduler interrupted waits for the next: a few tries. */
+  for (int i = 0; i < 10 && strcmp(gc_timebase_source(), "TSC (calibrating)") == 0; i++) {
+    gc_timebase_now();
+    nap.tv_nsec = 1000000;
+    nanosleep(&nap, NULL);
+  }
+  ck_assert_str_eq(gc_timebase_source(), counter_allowed_here() ? "TSC" : "CLOCK_MONOTONIC");
+}
+END_TEST
+
 static double fixed_reference(void)
 {
   return 42.5;
@@ -303,6 +321,7 @@ static Suite *suite(void)
   tc = tcase_create("reads");
   tcase_add_test(tc, the_counter_where_allowed);
   tcase_add_test(tc, clock_monotonic_when_forced);
+  tcase_add_test(tc, started_ahead_the_first_reads_are_the_counters);
   tcase_add_test(tc, another_reference_is_read_directly);
   suite_add_tcase(s, tc);
   return s;
