@@ -10,8 +10,9 @@
  *
  * Output (stdout, one line): "overhead OP BYTES N ns_per_call": the median of 5 blocks of
  * N/5 calls each, rank 0's time per call, so that one block the scheduler interrupted on
- * a loaded machine does not move the run's number. A warm-up of N/10 calls first (the
- * first call on a communicator builds gridcoll's state and decisions). The
+ * a loaded machine does not move the run's number. A warm-up of N/10 calls first, and
+ * more until 50 ms have passed (the first call on a communicator builds gridcoll's state
+ * and decisions; its clock calibrates). The
  * timed calls are the function gc_bench_timed_calls alone, so that valgrind's callgrind
  * can count their instructions and nothing else (--toggle-collect, scripts/bench-overhead.sh). */
 #include <mpi.h>
@@ -75,9 +76,18 @@ int main(int argc, char **argv)
   char *recv = calloc((size_t)bytes * (size_t)size + 1, 1);
   if (!send || !recv || n < 1 || bytes < 0)
     MPI_Abort(MPI_COMM_WORLD, 2);
-  for (int i = 0; i < n / 10 + 1; i++)
-    if (call(op, send, recv, count, type) != MPI_SUCCESS)
-      MPI_Abort(MPI_COMM_WORLD, 3);
+  /* Warm-up: N/10 calls, again until 50 ms have passed on every rank (MPI_Allreduce, which
+   * gridcoll leaves alone, keeps the ranks' calls matched), so that gridcoll's clock is
+   * calibrated before anything is counted (shim/pure/timebase.h: a millisecond natively,
+   * tens of them under valgrind, whose clock_gettime is slow). */
+  double start = now();
+  for (int more = 1; more;) {
+    for (int i = 0; i < n / 10 + 1; i++)
+      if (call(op, send, recv, count, type) != MPI_SUCCESS)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    more = now() - start < 0.05;
+    MPI_Allreduce(MPI_IN_PLACE, &more, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  }
   enum { BLOCKS = 5 };
   int per = n / BLOCKS > 0 ? n / BLOCKS : 1;
   double ns[BLOCKS];
