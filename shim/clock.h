@@ -1,7 +1,7 @@
 /* One clock for every rank: the offset of this rank's PMPI_Wtime to world rank 0's,
  * estimated once at MPI_Init. What makes a collective's completion time (first entry to
  * last exit) mean something across ranks: the log's actual time (log.c) and the measured
- * calls of a learning `auto` (measure.c) read it. */
+ * calls of a learning `auto` (span.c) read it. */
 #ifndef GC_CLOCK_H
 #define GC_CLOCK_H
 

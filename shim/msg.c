@@ -9,6 +9,7 @@
  *   2  also what gridcoll chose at start-up and what the probe measured (gc_debug 2);
  *   3  also per-call debugging (gc_debug 3). */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -48,6 +49,20 @@ void gc_warn_any(const char *fmt, ...)
   va_list ap;
   va_start(ap, fmt);
   vsay(fmt, ap);
+  va_end(ap);
+}
+
+void gc_warn_nomem(const char *fmt, ...)
+{
+  static atomic_int said;
+  if (gc_g.cfg.verbose < 1 || atomic_exchange(&said, 1))
+    return;
+  char prefixed[1024];
+  snprintf(prefixed, sizeof prefixed, "out of memory on world rank %d: %s", gc_g.world_rank,
+           fmt);
+  va_list ap;
+  va_start(ap, fmt);
+  vsay(prefixed, ap);
   va_end(ap);
 }
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "gridcoll.h"
-#include "log.h"
+#include "latency.h"
 #include "probe_schedule.h"
 
 /* Our own tag on our own communicator (the private duplicate). */
@@ -98,7 +98,7 @@ int gc_probe_latency(struct gc_comm_state *st)
         st->network.latency[i] = lat[i];
     st->version++; /* what was built or decided on the old view is stale */
     if (st->rank == 0)
-      gc_log_latency(st, configured, st->network.latency);
+      gc_latency_report(st, configured, st->network.latency);
   } else {
     gc_warn("latency probe failed on communicator %llu; keeping the configured latencies",
             st->id);

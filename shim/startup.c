@@ -20,8 +20,10 @@
 #include "clock.h"
 #include "datatype.h"
 #include "dispatch.h"
+#include "latency.h"
 #include "log.h"
 #include "ops.h"
+#include "span.h"
 #include "summary.h"
 #include "topology.h"
 
@@ -189,6 +191,23 @@ static int learning_possible(void)
   return 0;
 }
 
+/* What a communicator's state is made of (comm_state.h): the completion-time window and
+ * each operation's own, made and agreed with it. The members agree that a state exists
+ * wherever one of them could act on it differently from the others: two clusters in the
+ * world, the log or the probe on. */
+static void configure_parts(int logging)
+{
+  static struct gc_comm_part parts[1 + GC_OP_LAST];
+  int n = 0, clusters = 0;
+  parts[n++] = (struct gc_comm_part){gc_span_make, gc_span_drop};
+  for (int op = 0; op < GC_OP_LAST; op++)
+    if (gc_op_of(op)->make)
+      parts[n++] = (struct gc_comm_part){gc_op_of(op)->make, NULL};
+  for (int r = 1; r < gc_g.world_size && !clusters; r++)
+    clusters = gc_g.world_cluster[r] != gc_g.world_cluster[0];
+  gc_comm_state_configure(parts, n, clusters || logging || gc_g.cfg.probe);
+}
+
 void gc_startup(void)
 {
   if (gc_g.started)
@@ -249,10 +268,18 @@ void gc_startup(void)
     }
   }
   gc_comm_state_init_keyval();
-  if (learning_possible())
-    gc_clock_sync(); /* measured calls are timed in one clock (measure.h) */
-  gc_log_open(&gc_g.cfg);
-  gc_summary_reset(gc_log_wants_summary(&gc_g.cfg));
+  const struct gc_config *c = &gc_g.cfg;
+  int learning = learning_possible(), logging = c->log_file || gc_log_wants_summary(c);
+  /* Timed calls (the log's sync lines, learning's measurements) are in one clock. */
+  if (learning || (logging && c->log_mode == GC_LOG_SYNC))
+    gc_clock_sync();
+  gc_span_configure(logging && c->log_mode == GC_LOG_SYNC, logging && c->log_mode == GC_LOG_LOCAL,
+                    c->log_candidates);
+  if (learning)
+    gc_span_reader_add(gc_dispatch_measured);
+  gc_log_open(c);
+  gc_summary_reset(gc_log_wants_summary(c));
+  configure_parts(logging);
   for (int op = 0; op < GC_OP_LAST; op++)
     gc_dispatch_configure(gc_op_of(op));
   gc_g.active = 1;
@@ -266,8 +293,9 @@ void gc_shutdown(void)
 {
   if (gc_g.active) {
     gc_g.active = 0; /* from here on, every call passes through */
-    gc_measure_finalize();
+    gc_span_finalize();
     gc_log_finalize();
+    gc_latency_finalize();
     gc_summary_finalize(&gc_g.cfg, gc_op_row_name);
     gc_comm_state_free_keyval();
   }

@@ -66,8 +66,9 @@ static int valid(const struct gc_alltoall_call *c)
                        (c->sendcount == 0 || c->sendbuf != NULL) && c->sendbuf != c->recvbuf));
 }
 
-int gc_alltoall_call_prepare(void *args, struct gc_call *out)
+int gc_alltoall_call_prepare(void *args, const struct gc_comm_state *st, struct gc_call *out)
 {
+  (void)st;
   struct gc_alltoall_call *call = args;
   MPI_Count type_size = 0, send_size = 0;
   if (!valid(call) || !gc_datatype_usable(call->recvtype, &type_size) ||

@@ -52,9 +52,9 @@ struct gc_alltoallv_state {
 
 extern const struct gc_op gc_alltoallv_op;
 
-/* The op's state on st (state.c), created on first use (NULL when out of memory: identical on
- * every rank only at creation, so callers treat NULL as "no history", never as a
- * reason to leave the common road). */
+/* The op's state on st (state.c): made with the communicator's state (its part, op.h:
+ * make), so it exists on every member wherever a call of the op is served. */
+int gc_alltoallv_state_make(struct gc_comm_state *st);
 struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st);
 
 int gc_alltoallv_native_supports(const void *call, const struct gc_comm_state *st);
@@ -63,7 +63,7 @@ int gc_alltoallv_native_run(const void *call, struct gc_comm_state *st,
 int gc_alltoallv_lg_supports(const void *call, const struct gc_comm_state *st);
 int gc_alltoallv_lg_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan);
 
-int gc_alltoallv_call_prepare(void *call, struct gc_call *out);
+int gc_alltoallv_call_prepare(void *call, const struct gc_comm_state *st, struct gc_call *out);
 
 /* Base of LG-v's tags ("LV"): sizes, staged parts, wide (low bit: the verdict), direct. */
 #define GC_ALLTOALLV_LG_TAG 0x4c56

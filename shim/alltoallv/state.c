@@ -17,18 +17,21 @@ static void state_free(struct gc_comm_state *st, void *data)
   free(vs);
 }
 
-struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st)
+int gc_alltoallv_state_make(struct gc_comm_state *st)
 {
   struct gc_op_state *slot = &st->op[GC_OP_ALLTOALLV];
-  if (!slot->data) {
-    struct gc_alltoallv_state *vs = calloc(1, sizeof *vs);
-    int k = st->layout.nclusters;
-    if (!vs || !(vs->bytes = calloc((size_t)k * (size_t)k, sizeof(double)))) {
-      free(vs);
-      return NULL;
-    }
-    slot->data = vs;
-    slot->free_data = state_free;
+  struct gc_alltoallv_state *vs = calloc(1, sizeof *vs);
+  int k = st->layout.nclusters;
+  if (!vs || !(vs->bytes = calloc((size_t)k * (size_t)k, sizeof(double)))) {
+    free(vs);
+    return -1;
   }
-  return slot->data;
+  slot->data = vs;
+  slot->free_data = state_free;
+  return 0;
+}
+
+struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st)
+{
+  return st->op[GC_OP_ALLTOALLV].data;
 }

@@ -28,7 +28,7 @@ int gc_bcast_native_supports(const void *call, const struct gc_comm_state *st);
 int gc_bcast_native_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan);
 
 /* Every tree algorithm (tree_algorithms.c): supports when the communicator spans two
- * clusters or more; predict takes the row's tree from the communicator's tree cache
+ * clusters or more (the call is valid: prepare checked its root); predict takes the row's tree from the communicator's tree cache
  * (built there on a miss) and leaves it in the plan; run runs the plan's tree (or takes
  * it from the cache when nothing was predicted). */
 int gc_bcast_tree_supports(const void *call, const struct gc_comm_state *st);
@@ -37,10 +37,11 @@ int gc_bcast_tree_run_plan(const void *call, struct gc_comm_state *st,
                            const struct gc_plan *plan);
 
 /* 1 when gridcoll may act on the call: nothing MPI would reject that gridcoll can see
- * (no communicator, a negative count, no datatype, a NULL buffer to fill, a root below 0),
+ * (no communicator, a negative count, no datatype, a NULL buffer to fill, a root out of
+ * st's range),
  * and predefined or committed datatypes whose size the library gives (datatype.h);
  * bytes, segment_bytes and *out are then set. 0: pass the call through untouched, so any
  * error is exactly the MPI library's. The op's prepare (op.h). */
-int gc_bcast_call_prepare(void *call, struct gc_call *out);
+int gc_bcast_call_prepare(void *call, const struct gc_comm_state *st, struct gc_call *out);
 
 #endif

@@ -17,6 +17,9 @@ struct gc_layout {
   int *cluster_start;    /* [nclusters+1] offsets into members */
   int *members;          /* [size] ranks grouped by cluster, ascending inside each */
   int *global_id;        /* [nclusters] world cluster id (index into the configuration) */
+  int *leaders;          /* [nclusters] each cluster's leader (gc_layout_leader), in cluster
+                            order: the leaders' communicator's group, made with the layout
+                            so that making that communicator allocates nothing */
 };
 
 /* Returns 0, or -1 when out of memory (layout then holds nothing to free). */
