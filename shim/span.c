@@ -30,9 +30,11 @@ struct gc_span_window {
   struct gc_span_window *next, *prev; /* every live one, for MPI_Finalize and exit */
 };
 
+enum { GC_SPAN_READERS = 2 }; /* the log, learning */
+
 static struct {
   int lines, local, candidates;
-  gc_span_reader *reader[2];
+  gc_span_reader *reader[GC_SPAN_READERS];
   int nreaders;
   struct gc_span_window *windows;
   pthread_mutex_t lock;
@@ -48,7 +50,7 @@ void gc_span_configure(int lines, int local, int candidates)
 
 void gc_span_reader_add(gc_span_reader *reader)
 {
-  if (sp.nreaders < (int)(sizeof sp.reader / sizeof sp.reader[0]))
+  if (sp.nreaders < GC_SPAN_READERS)
     sp.reader[sp.nreaders++] = reader;
 }
 
@@ -170,14 +172,14 @@ int gc_span_make(struct gc_comm_state *st)
   struct gc_span_window *w = calloc(1, sizeof *w + 2 * (lines + pairs + cands));
   if (!w)
     return -1;
-  char *p = (char *)(w + 1);
+  void *p = w + 1;
   for (int k = 0; k < 2; k++) {
     struct half *h = &w->h[k];
     h->req = MPI_REQUEST_NULL;
-    h->line = (struct gc_call_line *)p, p += lines;
-    h->pair = (double *)p, p += pairs;
+    h->line = p, p = (char *)p + lines;
+    h->pair = p, p = (char *)p + pairs;
     if (cands)
-      h->candidates = (struct gc_candidate(*)[GC_MAX_ALGORITHMS])p, p += cands;
+      h->candidates = p, p = (char *)p + cands;
   }
   w->cap = cap;
   w->st = st;
