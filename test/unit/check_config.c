@@ -773,6 +773,33 @@ START_TEST(physical_hetero) {
 }
 END_TEST
 
+/* libconfig 1.5 reads an integer beyond 32 bits written without an L suffix wrapped
+ * around, without a word (4294967296 as 0: a 4 GiB window would become no window): the
+ * first pass refuses it, with the key the loader would name. */
+START_TEST(wide_integers) {
+  load_fails("network = {\n wan = { window = 4294967296; }; };", 2, "network.wan.window",
+             "the integer 4294967296 does not fit in 32 bits, and libconfig would read it wrapped "
+             "around: write 4294967296L");
+  load_fails("bcast = { native_eager = 2147483648; };", 1, "bcast.native_eager", "2147483648L");
+  load_fails("verbose = -2147483649;", 1, "verbose", "the integer -2147483649 does not fit");
+  load_fails("network = { lan = { threshold = 0x80000000; }; };", 1, "network.lan.threshold",
+             "the integer 0x80000000 does not fit");
+  load_fails("clusters = (\n { name = \"a\"; ranks = 1; },\n { name = \"b\"; ranks = 4294967296; }\n);\n",
+             3, "clusters[1].ranks", "4294967296L");
+  load_fails(TWO "network = { wan = {\n latency = ( (0, 1),\n (99999999999999999999, 0) ); }; };\n", 7,
+             "network.wan.latency[1][0]", "the integer 99999999999999999999 does not fit");
+  /* The edges of an int, a 64-bit integer, a float and a string are read as written. */
+  ck_assert_msg(load("network = { wan = { window = 4294967296L; }; lan = { threshold = 0x7fffffff; }; };\n"
+                     "bcast = { segment = 2147483647; native_eager = 4294967296.0; };\n"
+                     "alltoall = { native_pairwise = \"4294967296 B\"; };\n") == 0, "%s", err);
+  ck_assert(cfg.wan_window == 0x1p32 && cfg.lan.threshold == 2147483647.0 &&
+            cfg.bcast_segment == 2147483647.0 && cfg.bcast_eager == 0x1p32 &&
+            cfg.alltoall_pairwise == 0x1p32);
+  ck_assert_int_eq(load("verbose = -2147483648;"), -1); /* an int: the range check's turn */
+  ck_assert_msg(strstr(err, "expected an integer from 0 to 3, got -2147483648"), "%s", err);
+}
+END_TEST
+
 START_TEST(physical_matrices) {
   load_fails(TWO "network = { wan = {\n latency = ( (\"0\", \"7200 s\"), (\"1 ms\", \"0\") ); }; };\n", 6,
              "network.wan.latency[0][1]", "expected a time from 1 ns to 1 hour (3600 s), got \"7200 s\"");
@@ -832,6 +859,7 @@ static Suite *config_suite(void) {
   tcase_add_test(limits, physical_sizes);
   tcase_add_test(limits, physical_hetero);
   tcase_add_test(limits, physical_matrices);
+  tcase_add_test(limits, wide_integers);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);
   return s;
