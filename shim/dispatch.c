@@ -38,6 +38,7 @@
 #include "gridcoll.h"
 #include "learn.h"
 #include "measure.h"
+#include "prediction.h"
 #include "probe.h"
 #include "select.h"
 
@@ -102,12 +103,13 @@ static int choose(const struct gc_op *op, const void *call, struct gc_comm_state
     /* An unsupported algorithm's prediction is read by nobody (gc_select skips it, the
      * candidates column writes none): not computed, a logged call's cheapest saving. */
     if (all && supported[i])
-      plans[i].predicted = alg->predict(call, st, &plans[i]);
+      plans[i].predicted = gc_prediction_checked(alg->predict(call, st, &plans[i]));
     predicted[i] = plans[i].predicted;
   }
   int a = gc_select(wanted, n, names, supported, predicted);
   if (!all && gc_log_enabled() && supported[a])
-    predicted[a] = plans[a].predicted = op->algorithms[a].predict(call, st, &plans[a]);
+    predicted[a] = plans[a].predicted =
+        gc_prediction_checked(op->algorithms[a].predict(call, st, &plans[a]));
   rec->ncandidates = n;
   for (int i = 0; i < n; i++)
     rec->candidates[i] = (struct gc_candidate){names[i], supported[i] ? predicted[i] : -1};
@@ -281,7 +283,7 @@ static void predict_logged(const struct gc_op *op, void *call, struct gc_comm_st
     plan->model = os->predicted.model;
     return; /* plan->data stays NULL: the run finds what it needs itself */
   }
-  plan->predicted = op->algorithms[a].predict(call, st, plan);
+  plan->predicted = gc_prediction_checked(op->algorithms[a].predict(call, st, plan));
   os->predicted.set = seen_now(op, call, st, &os->predicted.seen);
   os->predicted.algorithm = a;
   os->predicted.predicted = plan->predicted;
