@@ -2,7 +2,8 @@
  *
  * Pure C, no MPI: the loader reads a libconfig file, the environment layer applies
  * GRIDCOLL_* overrides, and every value is checked here so the MPI side never sees a
- * half-valid configuration.  Every error is one line naming the file, the line and the key:
+ * half-valid configuration: well-formed in its unit (units.c) and within what physical
+ * sense allows (physical.c: no latency of 1e308 s, no bandwidth of 1e-300 bit/s).  Every error is one line naming the file, the line and the key:
  *   FILE:LINE: KEY: what was expected, got what
  *   gridcoll.cfg:7: network.lan.alpha: expected a positive time such as "60 us", got "fast"
  * and for the environment

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "config_internal.h"
+#include "physical.h"
 #include "ranges.h"
 
 #define CLUSTERS_EXAMPLE "( { name = \"nancy\"; hosts = \"grelon-*\"; }, { name = \"rennes\"; ranks = \"32-63\"; } )"
@@ -97,7 +98,12 @@ static int load_matrix(struct gc_loader *ld, config_setting_t *s, const char *ke
     for (int j = 0; j < n; j++) {
       config_setting_t *e = config_setting_get_elem(row, (unsigned)j);
       double v;
-      if (gc_units_setting(unit, i == j ? GC_BOUND_NONNEG : GC_BOUND_POSITIVE, e, &v, msg, sizeof msg) < 0) {
+      enum gc_bound bound = i == j ? GC_BOUND_NONNEG : GC_BOUND_POSITIVE;
+      /* Well-formed, then within physical sense (physical.c), the diagonal too: it is
+       * ignored, but a value no network has is a typing error all the same. */
+      if (gc_units_setting(unit, bound, e, &v, msg, sizeof msg) < 0 ||
+          gc_physical_check(unit, bound, v, gc_config_describe(e, got, sizeof got), msg,
+                            sizeof msg) < 0) {
         free(m);
         snprintf(sub, sizeof sub, "%s[%d][%d]", key, i, j);
         return gc_config_fail(ld, e, sub, "%s", msg);

@@ -37,7 +37,6 @@ struct gc_key {
   size_t off;                /* value's offset from the group's base */
   enum gc_unit unit;         /* gc_key_unit */
   enum gc_bound bound;       /* gc_key_unit */
-  double max;                /* gc_key_unit: largest value allowed; 0: no limit */
   int lo, hi;                /* gc_key_int */
   int which;                 /* gc_key_algorithm: enum gc_config_op; gc_key_defer: enum gc_deferred */
   size_t line_off;           /* gc_key_algorithm: where the source line goes */

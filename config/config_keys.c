@@ -2,13 +2,13 @@
  *
  * One table per group; to add a key, add one line to its table (and a field to
  * struct gc_config). Unknown keys are refused with the list of the allowed ones. */
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config_internal.h"
+#include "physical.h"
 #include "ranges.h"
 
 #define CFG(field) offsetof(struct gc_config, field)
@@ -38,7 +38,7 @@ static const struct gc_key wan_keys[] = {
     {.name = "latency", .parse = gc_key_defer, .which = GC_DEFER_WAN_LATENCY},
     {.name = "bandwidth", .parse = gc_key_defer, .which = GC_DEFER_WAN_BANDWIDTH},
     {.name = "aggregate", .parse = gc_key_defer, .which = GC_DEFER_WAN_AGGREGATE},
-    {.name = "window", .parse = gc_key_unit, .off = CFG(wan_window), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
+    {.name = "window", .parse = gc_key_unit, .off = CFG(wan_window), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
     {0}};
 
 static const struct gc_key network_keys[] = {
@@ -48,14 +48,13 @@ static const struct gc_key network_keys[] = {
 
 static const struct gc_key alltoall_keys[] = {
     {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(alltoall_algorithm), .which = GC_CONFIG_ALLTOALL, .line_off = CFG(alltoall_line)},
-    {.name = "native_pairwise", .parse = gc_key_unit, .off = CFG(alltoall_pairwise), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
+    {.name = "native_pairwise", .parse = gc_key_unit, .off = CFG(alltoall_pairwise), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
     {0}};
 
 static const struct gc_key bcast_keys[] = {
     {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(bcast_algorithm), .which = GC_CONFIG_BCAST, .line_off = CFG(bcast_line)},
-    /* The shim converts it to a size_t: a larger double would be undefined behaviour. */
-    {.name = "segment", .parse = gc_key_unit, .off = CFG(bcast_segment), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
-    {.name = "native_eager", .parse = gc_key_unit, .off = CFG(bcast_eager), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
+    {.name = "segment", .parse = gc_key_unit, .off = CFG(bcast_segment), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
+    {.name = "native_eager", .parse = gc_key_unit, .off = CFG(bcast_eager), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
     {0}};
 
 static const struct gc_key alltoallv_keys[] = {
@@ -173,15 +172,17 @@ int gc_key_string(struct gc_loader *ld, config_setting_t *s, const char *key, vo
   return 0;
 }
 
+/* A quantity: well-formed in its unit (units.c), then within what physical sense allows
+ * (physical.c), so that no value a network cannot have reaches the models. */
 int gc_key_unit(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
                 const struct gc_key *k) {
   char msg[GC_ERR_MAX], got[96];
   double v;
   if (gc_units_setting(k->unit, k->bound, s, &v, msg, sizeof msg) < 0)
     return gc_config_fail(ld, s, key, "%s", msg);
-  if (k->max > 0 && v > k->max)
-    return gc_config_fail(ld, s, key, "expected at most %.17g (2^%d), got %s", k->max,
-                          (int)log2(k->max), gc_config_describe(s, got, sizeof got));
+  if (gc_physical_check(k->unit, k->bound, v, gc_config_describe(s, got, sizeof got), msg,
+                        sizeof msg) < 0)
+    return gc_config_fail(ld, s, key, "%s", msg);
   memcpy((char *)base + k->off, &v, sizeof v); /* the field at k->off is a double */
   return 0;
 }

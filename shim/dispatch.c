@@ -30,6 +30,7 @@
 #include "call.h"
 #include "gridcoll.h"
 #include "learn.h"
+#include "prediction.h"
 #include "probe.h"
 #include "select.h"
 #include "span.h"
@@ -100,12 +101,13 @@ static int choose(const struct gc_op *op, const void *call, struct gc_comm_state
     /* An unsupported algorithm's prediction is read by nobody (gc_select skips it, the
      * candidates column writes none): not computed, a logged call's cheapest saving. */
     if (all && supported[i])
-      plans[i].predicted = alg->predict(call, st, &plans[i]);
+      plans[i].predicted = gc_prediction_checked(alg->predict(call, st, &plans[i]));
     predicted[i] = plans[i].predicted;
   }
   int a = gc_select(op->wanted, n, names, supported, predicted);
   if (!all && gc_log_enabled() && supported[a])
-    predicted[a] = plans[a].predicted = op->algorithms[a].predict(call, st, &plans[a]);
+    predicted[a] = plans[a].predicted =
+        gc_prediction_checked(op->algorithms[a].predict(call, st, &plans[a]));
   rec->ncandidates = n;
   for (int i = 0; i < n; i++)
     rec->candidates[i] = (struct gc_candidate){names[i], supported[i] ? predicted[i] : -1};
@@ -272,7 +274,7 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
   MPI_Comm priv = MPI_COMM_NULL;
   if (a >= 0) {
     plans[a] = (struct gc_plan){.algorithm = a, .predicted = -1};
-    plans[a].predicted = op->algorithms[a].predict(call, st, &plans[a]);
+    plans[a].predicted = gc_prediction_checked(op->algorithms[a].predict(call, st, &plans[a]));
   } else {
     /* Before the choice (it changes the network view) and outside the timed region. */
     gc_probe_latency(st);

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "gridcoll.h"
+#include "histogram.h"
 #include "output.h"
+#include "prediction.h"
 #include "summary.h"
 
 #define GC_BUCKETS 66 /* 0 bytes, then one per power of two up to 2^64 */
@@ -18,56 +20,21 @@
 /* Summed fields, in one array per field so one MPI_SUM reduces them all. */
 enum { F_CALLS, F_ACTUAL, F_PREDICTED, F_PREDICTED_CALLS, F_LAST };
 
-/* |predicted - actual| / actual, as a histogram per cell so that the median over every
- * rank's calls merges with a sum: bin 0 below 1e-4 (0.01 %), then GC_ERR_PER_DECADE
- * log-spaced bins per decade up to 1e4 (10^6 %), the last one open. Each bin also sums its
- * errors: the median is read as the mean of the errors in its bin, which lie within a
- * factor 10^(1/16) of each other. Allocated per cell at its first prediction; at
- * MPI_Finalize only the cells some rank used travel. A mean of ratios would let one call
- * with a tiny actual time swamp the rest. */
-#define GC_ERR_PER_DECADE 16
-#define GC_ERR_BINS (8 * GC_ERR_PER_DECADE + 1)
-struct histogram {
-  double count[GC_ERR_BINS], sum[GC_ERR_BINS];
-};
-
+/* |predicted - actual| / actual, as a histogram per cell (histogram.h), allocated at the
+ * cell's first prediction; at MPI_Finalize only the cells some rank used travel. */
 static struct {
   int enabled;
   double sums[F_LAST][GC_CELLS];
   double max_actual[GC_CELLS];
-  struct histogram *error[GC_CELLS];
+  struct gc_histogram *error[GC_CELLS];
   pthread_mutex_t lock;
 } sm = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-static int error_bin(double e)
-{
-  if (!(e >= 1e-4)) /* NaN included */
-    return 0;
-  int b = 1 + (int)floor((log10(e) + 4) * GC_ERR_PER_DECADE);
-  return b < GC_ERR_BINS ? b : GC_ERR_BINS - 1;
-}
 
 static void error_add(int c, double e)
 {
   if (!sm.error[c] && !(sm.error[c] = calloc(1, sizeof *sm.error[c])))
     return; /* out of memory: this cell's median counts fewer calls */
-  int b = error_bin(e);
-  sm.error[c]->count[b]++;
-  sm.error[c]->sum[b] += e;
-}
-
-/* The median of a histogram; < 0 when it is empty. */
-static double error_median(const struct histogram *h)
-{
-  double n = 0, seen = 0;
-  for (int b = 0; h && b < GC_ERR_BINS; b++)
-    n += h->count[b];
-  if (n < 1) /* counts are whole: no call */
-    return -1;
-  int b = 0;
-  while (b < GC_ERR_BINS - 1 && (seen += h->count[b]) < n / 2)
-    b++;
-  return h->count[b] > 0 ? h->sum[b] / h->count[b] : 0;
+  gc_histogram_add(sm.error[c], e);
 }
 
 int gc_summary_bucket(size_t bytes)
@@ -95,9 +62,12 @@ void gc_summary_reset(int enabled)
 void gc_summary_add(enum gc_op_id op, int algorithm, int first, size_t bytes, double predicted,
                     double actual)
 {
-  if (!sm.enabled || algorithm < 0 || algorithm >= GC_MAX_ALGORITHMS)
+  if (!sm.enabled || algorithm < 0 || algorithm >= GC_MAX_ALGORITHMS ||
+      (unsigned)op >= GC_OP_LAST)
     return;
-  int c = cell(first, op, algorithm, gc_summary_bucket(bytes));
+  int c = cell(first != 0, op, algorithm, gc_summary_bucket(bytes));
+  /* Checked as the dispatch checked it (prediction.h): a row's mean stays finite. */
+  predicted = gc_prediction_checked(predicted);
   /* Only threads calling MPI at once can race here (the log's own rule, log.c). */
   int lock = gc_g.thread_level == MPI_THREAD_MULTIPLE;
   if (lock)
@@ -153,7 +123,7 @@ static void bucket_label(int b, char *buf, size_t len)
 }
 
 static void print_rows(FILE *f, const char *prefix, int phase, double (*sums)[GC_CELLS],
-                       const double *max_actual, struct histogram **error,
+                       const double *max_actual, struct gc_histogram **error,
                        gc_summary_namer *name)
 {
   for (int op = 0; op < GC_OP_LAST; op++)
@@ -165,7 +135,7 @@ static void print_rows(FILE *f, const char *prefix, int phase, double (*sums)[GC
           continue;
         char size[80], mean[32], max[32], pred[32] = "-", err[32] = "-";
         bucket_label(b, size, sizeof size);
-        double np = sums[F_PREDICTED_CALLS][c], median = error_median(error[c]);
+        double np = sums[F_PREDICTED_CALLS][c], median = gc_histogram_median(error[c]);
         if (np > 0)
           human_time(sums[F_PREDICTED][c] / np, pred, sizeof pred);
         if (median >= 0)
@@ -178,7 +148,7 @@ static void print_rows(FILE *f, const char *prefix, int phase, double (*sums)[GC
 }
 
 static void print_table(FILE *f, const char *prefix, int sync, double (*sums)[GC_CELLS],
-                        const double *max_actual, struct histogram **error,
+                        const double *max_actual, struct gc_histogram **error,
                         gc_summary_namer *name)
 {
   double total = 0, first = 0;
@@ -202,7 +172,7 @@ static void print_table(FILE *f, const char *prefix, int sync, double (*sums)[GC
   }
 }
 
-static void free_errors(struct histogram **error)
+static void free_errors(struct gc_histogram **error)
 {
   for (int c = 0; c < GC_CELLS; c++) {
     free(error[c]);
@@ -212,7 +182,7 @@ static void free_errors(struct histogram **error)
 
 /* The histograms of the cells any rank used, summed on world rank 0 into error[].
  * Collective over MPI_COMM_WORLD; 0 when memory ran out somewhere (no table then). */
-static int merge_errors(struct histogram **error)
+static int merge_errors(struct gc_histogram **error)
 {
   static int used[GC_CELLS];
   int n = 0, ok = 1;
@@ -221,7 +191,7 @@ static int merge_errors(struct histogram **error)
   PMPI_Allreduce(MPI_IN_PLACE, used, GC_CELLS, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   for (int c = 0; c < GC_CELLS; c++)
     n += used[c];
-  struct histogram *mine = calloc((size_t)n + 1, sizeof *mine), *all = NULL;
+  struct gc_histogram *mine = calloc((size_t)n + 1, sizeof *mine), *all = NULL;
   if (gc_g.world_rank == 0)
     all = calloc((size_t)n + 1, sizeof *all);
   ok = mine && (gc_g.world_rank != 0 || all);
@@ -232,7 +202,7 @@ static int merge_errors(struct histogram **error)
         mine[k++] = *sm.error[c];
       else
         k += used[c];
-    PMPI_Reduce(mine, all, n * 2 * GC_ERR_BINS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    PMPI_Reduce(mine, all, n * 2 * GC_HISTOGRAM_BINS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     for (int c = 0, k = 0; gc_g.world_rank == 0 && c < GC_CELLS; c++)
       if (used[c] && (error[c] = malloc(sizeof *error[c])))
         *error[c] = all[k++];
@@ -250,7 +220,7 @@ void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name)
   if (!sm.enabled)
     return;
   static double sums[F_LAST][GC_CELLS], max_actual[GC_CELLS];
-  static struct histogram *error[GC_CELLS];
+  static struct gc_histogram *error[GC_CELLS];
   PMPI_Reduce(sm.sums, sums, F_LAST * GC_CELLS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   PMPI_Reduce(sm.max_actual, max_actual, GC_CELLS, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   int ok = merge_errors(error);

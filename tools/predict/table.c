@@ -1,10 +1,12 @@
 /* gridcoll-predict's output: a header (the layout and, per algorithm, the model that
  * predicts it), then one row per size with every algorithm's time and `auto`'s choice,
- * chosen by the library's own gc_select from the same predictions. */
+ * chosen by the library's own gc_select from the same predictions, each checked as the
+ * dispatch checks it (prediction.h): a time that is not one prints "-". */
 #include <stdio.h>
 
 #include "model.h"
 #include "predict.h"
+#include "prediction.h"
 #include "select.h"
 
 #define MAX_ALGORITHMS 64
@@ -69,7 +71,8 @@ void predict_print_row(const struct predict_args *a, const struct op *op,
   for (int i = 0; i < n; i++) {
     const char *model = NULL;
     names[i] = op->algorithms[i].name;
-    predicted[i] = op->algorithms[i].predict(net, layout, m, a->root, &model);
+    predicted[i] =
+        gc_prediction_checked(op->algorithms[i].predict(net, layout, m, a->root, &model));
     /* The library's own algorithm always runs; the others serve the call iff a model
      * applies (their _supports adds only MPI-side limits on counts). */
     supported[i] = i == GC_NATIVE || predicted[i] >= 0;
@@ -79,6 +82,7 @@ void predict_print_row(const struct predict_args *a, const struct op *op,
   if (a->linear && gc_model_alltoall_linear(layout->size, (size_t)m, net->lan[0].alpha,
                                             net->lan[0].beta, &lin) != 0)
     lin = -1;
+  lin = gc_prediction_checked(lin);
   printf(a->csv ? "%.0f" : "%12.0f", m);
   for (int i = 0; i <= n - 1 + a->linear; i++) {
     double t = i < n ? predicted[i] : lin;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bcast_algorithms.h"
+#include "prediction.h"
 
 void gc_tree_cache_clear(struct gc_tree_cache *c)
 {
@@ -41,7 +42,7 @@ int gc_tree_cache_get(struct gc_tree_cache *c, gc_tree_builder build,
   int err = build(&in, &tree);
   if (err != 0)
     return err;
-  double predicted = gc_bcast_tree_predict(net, layout, &in, &tree);
+  double predicted = gc_prediction_checked(gc_bcast_tree_predict(net, layout, &in, &tree));
   struct gc_tree_cache_entry *e = &c->entry[victim];
   if (e->build)
     gc_tree_free(&e->tree);
