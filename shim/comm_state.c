@@ -231,7 +231,7 @@ lookup(MPI_Comm comm, struct cache_slot *slot, unsigned long long now)
   if (rc == GC_NOMEM) {
     /* The member that ran out says so; the others follow it without a word. */
     if (here == GC_NOMEM)
-      gc_warn_nomem("a communicator's state; its calls pass through to the MPI library");
+      gc_warn_oom("a communicator's state; its calls pass through to the MPI library");
     PMPI_Comm_set_attr(comm, keyval, &unserved);
   }
   return NULL;

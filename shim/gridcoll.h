@@ -83,14 +83,14 @@ static inline void gc_guard_leave(void)
 /* Messages on stderr, prefixed "gridcoll:", by the verbosity rule of msg.c. gc_warn
  * prints from world rank 0 only (every rank takes the same path, so rank 0 speaks for
  * all); gc_warn_any from any rank (for a problem only that rank can see); gc_debug at
- * verbose >= level; gc_warn_nomem once; gc_say always, for the reason of an abort alone. */
+ * verbose >= level; gc_warn_oom once; gc_say always, for the reason of an abort alone. */
 void gc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_warn_any(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Memory ran out on this rank: said once per process, from this rank ("out of memory on
  * world rank R: ..."), whatever later allocations fail; what comes next must already be
  * agreed by every rank (the pass-through or fallback the message names). */
-void gc_warn_nomem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gc_warn_oom(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_debug(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* 1 when gridcoll should act on calls: started, active, and not re-entered. */

@@ -63,7 +63,7 @@ void gc_latency_report(const struct gc_comm_state *st, const double *configured,
   }
   pthread_mutex_unlock(&lat.lock);
   if (!rows)
-    gc_warn_nomem("the measured latencies of communicator %llu are not logged", st->id);
+    gc_warn_oom("the measured latencies of communicator %llu are not logged", st->id);
 }
 
 /* <log file>.latency.csv, only on a rank that logged a probe; once. */

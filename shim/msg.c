@@ -52,7 +52,7 @@ void gc_warn_any(const char *fmt, ...)
   va_end(ap);
 }
 
-void gc_warn_nomem(const char *fmt, ...)
+void gc_warn_oom(const char *fmt, ...)
 {
   static atomic_int said;
   if (gc_g.cfg.verbose < 1 || atomic_exchange(&said, 1))

@@ -279,7 +279,7 @@ static struct pending *gather(int mine, size_t *n)
       PMPI_Allgatherv(own, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
   }
   if (!here)
-    gc_warn_nomem("at MPI_Finalize: the calls still waiting keep each rank's own time");
+    gc_warn_oom("at MPI_Finalize: the calls still waiting keep each rank's own time");
   free(own);
   free(counts);
   if (!ok) {
