@@ -39,38 +39,22 @@ void gc_call_start(struct gc_comm_state *st, struct gc_call_clock *clock)
   clock->t0 = PMPI_Wtime();
 }
 
-/* The call's line to the window: what, with its index on the communicator. */
-static void stop(struct gc_comm_state *st, const struct gc_call_clock *clock,
-                 struct gc_span_call *what)
-{
-  what->line.call = st->calls++;
-  gc_span_leave(st, clock->t0, what);
-}
-
 void gc_call_stop(struct gc_comm_state *st, const struct gc_call_clock *clock,
                   const struct gc_record *rec, struct gc_learn *teach, int taught)
 {
   if (!clock->logged && !teach)
     return;
-  struct gc_span_call what = {.candidates = clock->logged ? rec->candidates : NULL,
-                              .teach = teach,
-                              .taught = taught};
-  gc_call_line_of(rec, &what.line);
-  what.line.clusters = st->layout.nclusters;
-  if (!clock->logged) { /* measured for learning only: no line is written */
-    gc_span_leave(st, clock->t0, &what);
-    return;
-  }
-  stop(st, clock, &what);
+  struct gc_call_line line;
+  gc_call_line_of(rec, &line);
+  /* Measured for learning only: no line is written, none of its candidates. */
+  gc_span_leave(st, clock->t0, &line, clock->logged ? rec->candidates : NULL, teach, taught);
 }
 
 void gc_call_stop_as(struct gc_comm_state *st, const struct gc_call_clock *clock,
                      const struct gc_call_line *what)
 {
-  if (!clock->logged)
-    return;
-  struct gc_span_call c = {.line = *what};
-  stop(st, clock, &c);
+  if (clock->logged)
+    gc_span_leave(st, clock->t0, what, NULL, NULL, 0);
 }
 
 void gc_call_issued(struct gc_comm_state *st, struct gc_record *rec)

@@ -54,8 +54,8 @@ void gc_dispatch_configure(const struct gc_op *op)
 
 void gc_dispatch_measured(const struct gc_span_settled *s)
 {
-  if (s->teach)
-    gc_learn_record(s->teach, s->taught, s->actual);
+  if (s->teach) /* the last call of its half */
+    gc_learn_record(s->teach, s->taught, s->actual[s->n - 1]);
 }
 
 static int run_native(const struct gc_op *op, void *call, struct gc_comm_state *st)
@@ -64,8 +64,10 @@ static int run_native(const struct gc_op *op, void *call, struct gc_comm_state *
 }
 
 /* Step 3, decided at the first call of op on st: identical on every rank. Out of line:
- * it runs once, and inlined it would make every call save registers. */
-static __attribute__((noinline)) void classify(const struct gc_op *op, struct gc_op_state *os, const struct gc_comm_state *st)
+ * it runs once, and inlined it would make every call save registers. Returns os, so that
+ * the caller keeps the slot's address in a register rather than computing it again. */
+static __attribute__((noinline)) struct gc_op_state *
+classify(const struct gc_op *op, struct gc_op_state *os, const struct gc_comm_state *st)
 {
   int grid_possible = 0;
   for (int i = 1; i < op->nalgorithms; i++)
@@ -75,6 +77,7 @@ static __attribute__((noinline)) void classify(const struct gc_op *op, struct gc
   os->native_only =
       !gc_log_enabled() && !probe_due && (is(op->wanted, "native") || !grid_possible);
   os->known = 1;
+  return os;
 }
 
 static int root_cluster(const struct gc_comm_state *st, const struct gc_call *c)
@@ -353,7 +356,7 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
     return run_native(op, call, NULL);
   struct gc_op_state *os = &st->op[op->id];
   if (!os->known)
-    classify(op, os, st);
+    os = classify(op, os, st);
   if (os->native_only ||
       (os->memo.armed == GC_MEMO_LIBRARY && gc_call_seen_again(op, call, st, &os->memo.seen)))
     return run_native(op, call, st);

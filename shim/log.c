@@ -337,35 +337,30 @@ static int locked(void)
   return gc_g.thread_level == MPI_THREAD_MULTIPLE;
 }
 
-/* A record whose time is final, into the text. */
-static void store(unsigned long long comm_id, int comm_size, const struct gc_call_line *l,
-                  double actual, const struct gc_candidate *cand)
-{
-  int lock = locked();
-  if (lock)
-    pthread_mutex_lock(&lg.lock);
-  if (lg.file)
-    put_line(comm_id, comm_size, l, actual, cand);
-  if (lock)
-    pthread_mutex_unlock(&lg.lock);
-}
-
 /* A settled call, comm rank 0's, into the summary (summary.h). */
 static void summary_add(const struct gc_call_line *l, double actual)
 {
   gc_summary_add(l->op, l->algorithm, l->call == 0, l->bytes, l->predicted, actual);
 }
 
-/* The window's reader (span.h): a settled call's line into the text, and comm rank 0's
+/* The window's reader (span.h): settled calls' lines into the text, and comm rank 0's
  * timed calls into the summary. */
 static void read_settled(const struct gc_span_settled *s)
 {
   if (!s->logged)
     return;
-  if (lg.file)
-    store(s->comm_id, s->comm_size, s->line, s->actual, s->candidates);
-  if (s->comm_rank == 0 && lg.summary && s->actual >= 0)
-    summary_add(s->line, s->actual);
+  int lock = locked();
+  if (lock)
+    pthread_mutex_lock(&lg.lock);
+  for (int i = 0; lg.file && i < s->n; i++)
+    put_line(s->comm_id, s->comm_size, &s->line[i], s->actual[i],
+             s->candidates ? s->candidates[i] : NULL);
+  if (lock)
+    pthread_mutex_unlock(&lg.lock);
+  if (s->comm_rank == 0 && lg.summary)
+    for (int i = 0; i < s->n; i++)
+      if (s->actual[i] >= 0)
+        summary_add(&s->line[i], s->actual[i]);
 }
 
 void gc_log_finalize(void)

@@ -60,21 +60,46 @@ static void read_all(const struct gc_span_settled *s)
     sp.reader[r](s);
 }
 
-/* Half k's completion times are known: every call to the readers. */
+/* One call to the log at once: the call and elapsed time given, its time `actual`. */
+static void read_one(const struct gc_comm_state *st, const struct gc_call_line *line,
+                     unsigned long long call, double elapsed,
+                     const struct gc_candidate *candidates, double actual)
+{
+  struct gc_call_line l = *line;
+  l.call = call;
+  l.elapsed = elapsed;
+  struct gc_candidate c[1][GC_MAX_ALGORITHMS];
+  if (candidates)
+    memcpy(c[0], candidates, sizeof c[0][0] * (size_t)line->ncandidates);
+  struct gc_span_settled s = {st->id, st->size, st->rank, 1, &l,
+                              candidates ? (const struct gc_candidate(*)[GC_MAX_ALGORITHMS])c : NULL,
+                              &actual, NULL, 0, 1};
+  read_all(&s);
+}
+
+/* Half k's completion times are known: its calls to the readers. Each pair becomes its
+ * completion time in place (pair[i], read from pair[2i] and pair[2i + 1], which no later
+ * i overwrites). */
 static void settle(struct gc_span_window *w, int k)
 {
   struct half *h = &w->h[k];
   const struct gc_comm_state *st = w->st;
   for (int i = 0; i < h->n; i++) {
     double actual = h->pair[2 * i] + h->pair[2 * i + 1];
-    if (actual < 0) /* a clock estimate off by more than the call took */
-      actual = 0;
-    int last = i == h->n - 1;
-    struct gc_span_settled s = {st->id, st->size, st->rank, &h->line[i],
-                                h->candidates ? h->candidates[i] : NULL,
-                                last ? h->teach : NULL, h->taught, sp.lines, actual};
-    read_all(&s);
+    h->pair[i] = actual < 0 ? 0 : actual; /* < 0: a clock estimate off by more than the call */
   }
+  struct gc_span_settled s = {st->id,
+                              st->size,
+                              st->rank,
+                              h->n,
+                              h->line,
+                              (const struct gc_candidate(*)[GC_MAX_ALGORITHMS])h->candidates,
+                              h->pair,
+                              h->teach,
+                              h->taught,
+                              sp.lines};
+  if (h->n)
+    read_all(&s);
   h->n = 0;
   h->teach = NULL;
 }
@@ -109,42 +134,40 @@ static void post(struct gc_span_window *w)
   w->filling = !k;
 }
 
-void gc_span_leave(struct gc_comm_state *st, double t0, struct gc_span_call *what)
+void gc_span_leave(struct gc_comm_state *st, double t0, const struct gc_call_line *line,
+                   const struct gc_candidate *candidates, struct gc_learn *teach, int taught)
 {
   double t1 = PMPI_Wtime();
-  what->line.elapsed = t1 - t0;
-  if (sp.local) { /* the rank's own time, at once */
-    struct gc_span_settled s = {st->id,     st->size, st->rank, &what->line, what->candidates,
-                                NULL,       0,        1,        what->line.elapsed};
-    read_all(&s);
-  }
+  unsigned long long call = st->calls++;
+  if (sp.local) /* the rank's own time, at once */
+    read_one(st, line, call, t1 - t0, candidates, t1 - t0);
   struct gc_span_window *w = st->span;
-  if (!w || !(sp.lines || what->teach))
+  if (!w || !(sp.lines || teach))
     return;
   struct half *h = &w->h[w->filling];
   int i = h->n++;
-  h->line[i] = what->line;
-  if (h->candidates && what->candidates)
-    memcpy(h->candidates[i], what->candidates,
-           sizeof what->candidates[0] * (size_t)what->line.ncandidates);
+  struct gc_call_line *l = &h->line[i];
+  *l = *line;
+  l->call = call;
+  l->elapsed = t1 - t0;
+  if (h->candidates && candidates)
+    memcpy(h->candidates[i], candidates, sizeof candidates[0] * (size_t)line->ncandidates);
   double offset = gc_clock_offset();
   h->pair[2 * i] = t1 - offset;
   /* A broadcast starts when its root enters: the others' entries do not count. */
-  h->pair[2 * i + 1] =
-      what->line.root < 0 || what->line.root == st->rank ? offset - t0 : -DBL_MAX;
-  if (what->teach) {
-    h->teach = what->teach;
-    h->taught = what->taught;
+  h->pair[2 * i + 1] = line->root < 0 || line->root == st->rank ? offset - t0 : -DBL_MAX;
+  if (teach) {
+    h->teach = teach;
+    h->taught = taught;
   }
-  if (h->n == w->cap || what->teach)
+  if (h->n == w->cap || teach)
     post(w);
 }
 
 void gc_span_untimed(const struct gc_comm_state *st, const struct gc_call_line *line,
                      const struct gc_candidate *candidates)
 {
-  struct gc_span_settled s = {st->id, st->size, st->rank, line, candidates, NULL, 0, 1, -1};
-  read_all(&s);
+  read_one(st, line, line->call, line->elapsed, candidates, -1);
 }
 
 void gc_span_settle_taught(struct gc_comm_state *st)

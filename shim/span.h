@@ -32,27 +32,21 @@
  * waits for it any more. */
 #define GC_SPAN_WINDOW 128
 
-/* What a timed call says for its readers. */
-struct gc_span_call {
-  struct gc_call_line line;              /* record.h; its elapsed is set by gc_span_leave */
-  const struct gc_candidate *candidates; /* NULL, or line.ncandidates predictions */
-  struct gc_learn *teach;                /* learning's entry this call measures; NULL: none */
-  int taught;                            /* the algorithm measured for it (what was planned:
-                                            a fallback's time is what running it costs) */
-};
-
-/* A call settled, as its readers see it. */
+/* Calls settled, as their readers see them: a half window at a time (one call in local
+ * mode, an untimed record, or learning alone), in call order. */
 struct gc_span_settled {
   unsigned long long comm_id;
   int comm_size, comm_rank;
-  const struct gc_call_line *line;
-  const struct gc_candidate *candidates; /* NULL when the log does not keep them */
-  struct gc_learn *teach;                /* NULL: the call was not measured for learning */
-  int taught;                            /* with teach: the algorithm measured */
-  int logged;                            /* the log wants its line */
-  double actual; /* seconds: the completion time, or the rank's own time where none
-                    could be assembled (local mode, an exit without MPI_Finalize); < 0: an
-                    untimed record (a nonblocking call, issued) */
+  int n;
+  const struct gc_call_line *line;                         /* [n] */
+  const struct gc_candidate (*candidates)[GC_MAX_ALGORITHMS]; /* [n]; NULL: none kept */
+  /* [n] seconds: the completion time, or the rank's own time where none could be
+   * assembled (local mode, an exit without MPI_Finalize); < 0: an untimed record (a
+   * nonblocking call, issued) */
+  const double *actual;
+  struct gc_learn *teach; /* the last call's: it was measured for learning; NULL: none */
+  int taught;             /* with teach: the algorithm measured */
+  int logged;             /* the log wants these lines */
 };
 
 typedef void gc_span_reader(const struct gc_span_settled *s);
@@ -73,12 +67,17 @@ int gc_span_make(struct gc_comm_state *st);
 void gc_span_drop(struct gc_comm_state *st);
 
 /* A call entered at t0 (PMPI_Wtime, this rank's clock) has left (its exit is read
- * here): given to the readers at once with the rank's own time (local mode), and kept in
- * the window until its completion time is known (sync mode, or measured for learning).
- * what->line's call index and clusters are the caller's; the window is assembled over
- * st's private duplicate, which exists by then (the log names the communicator, a
- * measured call makes it). On every member, after the same calls. */
-void gc_span_leave(struct gc_comm_state *st, double t0, struct gc_span_call *what);
+ * here), as `line` says it (record.h; its call index, the next on st, and its elapsed
+ * time are set here, in the window's copy): given to the readers at once with the rank's
+ * own time (local mode), and kept in the window until its completion time is known
+ * (sync mode, or measured for learning). candidates: NULL, or line->ncandidates
+ * predictions. teach: learning's entry this call measures, running `taught` (the
+ * algorithm planned: a fallback's time is what running it costs); NULL: not measured.
+ * The window is assembled over st's private duplicate, which exists by then (the log
+ * names the communicator, a measured call makes it). On every member, after the same
+ * calls. */
+void gc_span_leave(struct gc_comm_state *st, double t0, const struct gc_call_line *line,
+                   const struct gc_candidate *candidates, struct gc_learn *teach, int taught);
 /* An untimed record (a nonblocking or persistent call, issued), to the readers at once. */
 void gc_span_untimed(const struct gc_comm_state *st, const struct gc_call_line *line,
                      const struct gc_candidate *candidates);
