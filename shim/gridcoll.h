@@ -93,7 +93,9 @@ void gc_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_warn_oom(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_debug(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* 1 when gridcoll should act on calls: started, active, and not re-entered. */
+/* 1 when gridcoll acts on calls: started and active (MPI_Init to MPI_Finalize, unless
+ * start-up chose to pass everything through). Re-entry is the caller's to test
+ * (gc_guard_enter). */
 static inline int gc_is_active(void)
 {
   return gc_g.active;
