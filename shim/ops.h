@@ -1,6 +1,6 @@
-/* The operations gridcoll serves, by id: the one list a new collective joins (with its
- * id in op.h). Read by start-up (the names the configuration accepts, the summary's row
- * names); the per-call path never needs it, each wrapper hands its own descriptor to
+/* The operations gridcoll serves, by id: the one list of MPI descriptors a new
+ * collective joins (with its id and pure row in shim/pure/op_info.h). Read by start-up
+ * (the summary's row names); the per-call path never needs it, each wrapper hands its own descriptor to
  * the dispatch. */
 #ifndef GC_OPS_H
 #define GC_OPS_H

@@ -54,8 +54,9 @@ static int load_config(char *err, size_t errlen)
     cfg->enabled = 0; /* "nothing read": not even the file */
     return LOAD_OFF;
   }
-  const struct gc_config_names names = {gc_op_choices(GC_OP_ALLTOALL), gc_op_choices(GC_OP_BCAST),
-                                        gc_op_choices(GC_OP_ALLTOALLV)};
+  struct gc_config_names names;
+  for (int op = 0; op < GC_OP_LAST; op++)
+    names.op[op] = gc_op_choices(op);
   const char *path = gc_config_default_path(env_get);
   if (path && gc_config_load(cfg, path, &names, err, errlen) != 0) {
     env_verbose(cfg);
@@ -181,8 +182,9 @@ static void fail_startup(int speaker, int strict)
 static int learning_possible(void)
 {
   const struct gc_config *c = &gc_g.cfg;
-  int autos = !strcmp(c->alltoall_algorithm, "auto") || !strcmp(c->bcast_algorithm, "auto") ||
-              !strcmp(c->alltoallv_algorithm, "auto");
+  int autos = 0;
+  for (int op = 0; op < GC_OP_LAST; op++)
+    autos |= !strcmp(c->algorithm[op], "auto");
   for (int r = 1; c->learn && autos && r < gc_g.world_size; r++)
     if (gc_g.world_cluster[r] != gc_g.world_cluster[0])
       return 1;
@@ -256,9 +258,12 @@ void gc_startup(void)
   for (int op = 0; op < GC_OP_LAST; op++)
     gc_dispatch_configure(gc_op_of(op));
   gc_g.active = 1;
-  gc_debug(2, "active: %s topology, alltoall=%s bcast=%s, log=%s",
-           gc_g.cfg.topology == GC_TOPOLOGY_NODE ? "node" : "configured",
-           gc_g.cfg.alltoall_algorithm, gc_g.cfg.bcast_algorithm,
+  char wanted[GC_OP_LAST * (GC_NAME_MAX + 16)] = "";
+  for (int op = 0, used = 0; op < GC_OP_LAST; op++)
+    used += snprintf(wanted + used, sizeof wanted - (size_t)used, "%s%s=%s", op ? " " : "",
+                     gc_op_table[op].name, gc_g.cfg.algorithm[op]);
+  gc_debug(2, "active: %s topology, %s, log=%s",
+           gc_g.cfg.topology == GC_TOPOLOGY_NODE ? "node" : "configured", wanted,
            gc_g.cfg.log_file ? gc_g.cfg.log_file : "off");
 }
 

@@ -48,7 +48,7 @@ const struct gc_op gc_alltoall_op = {
     .name = "alltoall",
     .algorithms = algorithms,
     .nalgorithms = GC_ALLTOALL_LAST,
-    .wanted = gc_g.cfg.alltoall_algorithm,
+    .wanted = gc_g.cfg.algorithm[GC_OP_ALLTOALL],
     .prepare = gc_alltoall_call_prepare,
     .key = key,
 };

@@ -76,7 +76,7 @@ const struct gc_op gc_alltoallv_op = {
     .name = "alltoallv",
     .algorithms = algorithms,
     .nalgorithms = GC_ALLTOALLV_LAST,
-    .wanted = gc_g.cfg.alltoallv_algorithm,
+    .wanted = gc_g.cfg.algorithm[GC_OP_ALLTOALLV],
     .prepare = gc_alltoallv_call_prepare,
 };
 

@@ -72,7 +72,7 @@ const struct gc_op gc_bcast_op = {
     .name = "bcast",
     .algorithms = algorithms,
     .nalgorithms = GC_BCAST_LAST,
-    .wanted = gc_g.cfg.bcast_algorithm,
+    .wanted = gc_g.cfg.algorithm[GC_OP_BCAST],
     .prepare = gc_bcast_call_prepare,
     .key = key,
 };

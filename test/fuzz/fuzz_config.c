@@ -130,7 +130,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   if (ftruncate(fd, 0) != 0 || pwrite(fd, data, file_len, 0) != (ssize_t)file_len) abort();
 
-  const struct gc_config_names names = {alltoall_list, bcast_list, alltoallv_list};
+  const struct gc_config_names names = {.op = {[GC_OP_ALLTOALL] = alltoall_list, [GC_OP_BCAST] = bcast_list,
+                                               [GC_OP_ALLTOALLV] = alltoallv_list}};
   struct gc_config cfg;
   char err[GC_ERR_MAX];
   gc_config_defaults(&cfg);

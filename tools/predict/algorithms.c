@@ -67,7 +67,8 @@ const struct gc_config_names *predict_config_names(void)
 {
   static const char *a2a_names[GC_ALLTOALL_LAST + 2] = {"auto"};
   static const char *a2av_names[GC_ALLTOALLV_LAST + 2] = {"auto"};
-  static const struct gc_config_names names = {a2a_names, NULL, a2av_names};
+  static const struct gc_config_names names = {.op = {[GC_OP_ALLTOALL] = a2a_names,
+                                                      [GC_OP_ALLTOALLV] = a2av_names}};
   fill();
   for (int i = 0; i < GC_ALLTOALL_LAST; i++)
     a2a_names[i + 1] = gc_alltoall_models[i].about.name;
