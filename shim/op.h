@@ -12,11 +12,7 @@
 #include <stddef.h>
 
 #include "algorithm.h"
-#include "op_info.h" /* enum gc_op_id: pure, so that config/ loops over the same ids */
-
-/* Rows of one table, at most; records and the summary are sized by it. Every table
- * checks itself against it (_Static_assert beside the table). */
-#define GC_MAX_ALGORITHMS 8
+#include "op_info.h" /* enum gc_op_id, GC_MAX_ALGORITHMS: pure, shared with config/ */
 
 struct gc_comm_state;
 

@@ -54,9 +54,8 @@ static int load_config(char *err, size_t errlen)
     cfg->enabled = 0; /* "nothing read": not even the file */
     return LOAD_OFF;
   }
-  struct gc_config_names names;
-  for (int op = 0; op < GC_OP_LAST; op++)
-    names.op[op] = gc_op_choices(op);
+  struct gc_config_names names; /* the pure rows the library's tables point at */
+  gc_op_config_names(&names);
   const char *path = gc_config_default_path(env_get);
   if (path && gc_config_load(cfg, path, &names, err, errlen) != 0) {
     env_verbose(cfg);
