@@ -190,10 +190,9 @@ static int learning_possible(void)
   return 0;
 }
 
-void gc_startup(void)
+/* Steps 1-3 and what the library sets up once they agree. */
+static void start(void)
 {
-  if (gc_g.started)
-    return;
   gc_g.started = 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &gc_g.world_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &gc_g.world_size);
@@ -266,7 +265,18 @@ void gc_startup(void)
            gc_g.cfg.log_file ? gc_g.cfg.log_file : "off");
 }
 
-void gc_shutdown(void)
+void gc_startup(int thread_level)
+{
+  if (!gc_guard_enter())
+    return;
+  if (!gc_g.started) {
+    gc_g.thread_level = thread_level;
+    start();
+  }
+  gc_guard_leave();
+}
+
+static void stop(void)
 {
   if (gc_g.active) {
     gc_g.active = 0; /* from here on, every call passes through */
@@ -278,4 +288,12 @@ void gc_shutdown(void)
   free(gc_g.world_cluster);
   gc_g.world_cluster = NULL;
   gc_config_free(&gc_g.cfg);
+}
+
+void gc_shutdown(void)
+{
+  if (!gc_guard_enter())
+    return;
+  stop();
+  gc_guard_leave();
 }
