@@ -166,8 +166,8 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
  *                      matrices stay and only membership changes (their hosts are dropped);
  *                      with another count the clusters become c0, c1... with network.lan,
  *                      and it is an error if the file gave wan matrices.
- *   GRIDCOLL_ALLTOALL, GRIDCOLL_BCAST, GRIDCOLL_ALLTOALLV (op_info.h: each op's `env`)
- *                      algorithm name, checked against `names`
+ *   GRIDCOLL_<OP>      each operation's (op_info.h: its `env`, GRIDCOLL_BCAST...):
+ *                      an algorithm name, checked against `names`
  *   GRIDCOLL_LOG       log file pattern; "" = no log
  *   GRIDCOLL_LOG_MODE  sync | local
  *   GRIDCOLL_VERBOSE   0..3

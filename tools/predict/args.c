@@ -43,15 +43,16 @@ void predict_usage(FILE *f)
           "                        [-r ROOT] [-s SIZES] [--linear] [--csv]\n"
           "Predicted time of every algorithm of a collective, and what `auto` chooses.\n"
           "  -c, --config FILE  gridcoll configuration (default: built-in defaults)\n");
-  fprintf(f, "  -o, --op OP        %s (the first is the default; alltoallv: even blocks)\n",
+  fprintf(f, "  -o, --op OP        %s (default: the first)\n",
           op_names(", ", " or ", names, sizeof names));
   fprintf(f,
           "  -l, --layout LIST  processes per cluster, in the configuration's cluster order\n"
           "                     (0 leaves a cluster out); \"32,32\"\n"
           "  -n, --ranks N      N ranks placed by the configuration's rank ranges\n"
-          "  -r, --root R       broadcast root (default 0)\n"
-          "  -s, --sizes SIZES  LO:HI (powers of 2 from LO) or a list; \"1KiB:1MiB\" (default),\n"
-          "                     \"0,1KiB,64 kB\"; units B kB MB KiB MiB GiB\n"
+          "  -r, --root R       the root, for an operation with one (default 0)\n"
+          "  -s, --sizes SIZES  m (the message, or every block): LO:HI (powers of 2 from LO)\n"
+          "                     or a list; \"1KiB:1MiB\" (default), \"0,1KiB,64 kB\";\n"
+          "                     units B kB MB KiB MiB GiB\n"
           "      --linear       add the contention-free linear model (000 Eq. 1) of cluster 0\n"
           "      --csv          comma-separated output, times in seconds\n"
           "  -h, --help         this text\n");
