@@ -256,10 +256,12 @@ static void start(void)
   for (int op = 0; op < GC_OP_LAST; op++)
     gc_dispatch_configure(gc_op_of(op));
   gc_g.active = 1;
-  char wanted[GC_OP_LAST * (GC_NAME_MAX + 16)] = "";
-  for (int op = 0, used = 0; op < GC_OP_LAST; op++)
-    used += snprintf(wanted + used, sizeof wanted - (size_t)used, "%s%s=%s", op ? " " : "",
-                     gc_op_table[op].name, gc_g.cfg.algorithm[op]);
+  char wanted[GC_OP_LAST * (GC_NAME_MAX + 32)] = ""; /* "alltoall=auto bcast=flat ..." */
+  for (int op = 0; op < GC_OP_LAST; op++) {
+    size_t used = strlen(wanted);
+    snprintf(wanted + used, sizeof wanted - used, "%s%s=%s", op ? " " : "", gc_op_table[op].name,
+             gc_g.cfg.algorithm[op]);
+  }
   gc_debug(2, "active: %s topology, %s, log=%s",
            gc_g.cfg.topology == GC_TOPOLOGY_NODE ? "node" : "configured", wanted,
            gc_g.cfg.log_file ? gc_g.cfg.log_file : "off");
