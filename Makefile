@@ -64,7 +64,8 @@ LIB_SRC       := $(PURE_SRC) $(SHIM_MPI_SRC)
 
 LIB      := $(BUILD)/$(LIB_NAME)
 PURE_LIB := $(BUILD)/libgcpure.a
-SHIM_OPS      := alltoall alltoallv bcast
+# One folder per collective, each with its pure/ part (doc/design.md): a new one is found.
+SHIM_OPS      := $(patsubst shim/%/pure/,%,$(wildcard shim/*/pure/))
 PURE_INCLUDES := -Iconfig -Imodel -Ishim/pure $(SHIM_OPS:%=-Ishim/%/pure)
 INCLUDES      := -I. $(PURE_INCLUDES) -Ishim $(SHIM_OPS:%=-Ishim/%)
 

@@ -27,6 +27,8 @@
 
 #include <stddef.h>
 
+#include "op_info.h" /* enum gc_op_id: the operations with an algorithm to configure */
+
 #define GC_NAME_MAX 64
 #define GC_ERR_MAX 512
 
@@ -109,15 +111,14 @@ struct gc_config {
                              W runs at most wan_window / (2 W); 0: no cap.  4 MiB by
                              default: Linux's tcp_wmem maximum, SimGrid's TCP-gamma */
 
-  char alltoall_algorithm[GC_NAME_MAX]; /* "auto" by default */
-  int alltoall_line;
+  /* Each operation's configured choice, by id (op_info.h): its group's `algorithm` or its
+   * GRIDCOLL_<OP>, "auto" by default; and the file's line that set it, 0 when none did
+   * (the default, or the environment). */
+  char algorithm[GC_OP_LAST][GC_NAME_MAX];
+  int algorithm_line[GC_OP_LAST];
   double alltoall_pairwise; /* block size (bytes) from which the MPI library's own all-to-all
                                runs a pairwise exchange (n-1 synchronised steps) rather than
                                posting every message at once; MPICH's 32 KiB by default */
-  char bcast_algorithm[GC_NAME_MAX];
-  int bcast_line;
-  char alltoallv_algorithm[GC_NAME_MAX]; /* "auto" by default */
-  int alltoallv_line;
   double bcast_segment; /* bytes per pipeline segment of the tree broadcasts; 0: whole */
   double bcast_eager;   /* bcast.native_eager: messages below this many bytes leave the
                            sender of the MPI library's own (binomial) broadcast at once
@@ -134,12 +135,11 @@ struct gc_config {
   int log_candidates; /* log every candidate's prediction */
 };
 
-/* Algorithm names each collective accepts; the shim passes its tables so that the
- * loader can reject a misspelt name with the file and line. NULL-terminated lists. */
+/* Algorithm names each collective accepts, by op id; the shim passes its tables so that
+ * the loader can reject a misspelt name with the file and line. NULL-terminated lists; a
+ * NULL list accepts any name. */
 struct gc_config_names {
-  const char *const *alltoall;
-  const char *const *bcast;
-  const char *const *alltoallv;
+  const char *const *op[GC_OP_LAST];
 };
 
 /* Fill cfg with the built-in defaults (no clusters, node topology, auto everywhere). */
@@ -167,7 +167,8 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
  *                      matrices stay and only membership changes (their hosts are dropped);
  *                      with another count the clusters become c0, c1... with network.lan,
  *                      and it is an error if the file gave wan matrices.
- *   GRIDCOLL_ALLTOALL, GRIDCOLL_BCAST   algorithm name, checked against `names`
+ *   GRIDCOLL_<OP>      each operation's (op_info.h: its `env`, GRIDCOLL_BCAST...):
+ *                      an algorithm name, checked against `names`
  *   GRIDCOLL_LOG       log file pattern; "" = no log
  *   GRIDCOLL_LOG_MODE  sync | local
  *   GRIDCOLL_VERBOSE   0..3

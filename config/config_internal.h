@@ -20,6 +20,7 @@ struct gc_loader {
   struct gc_config *cfg;
   const char *file; /* for messages when libconfig does not know the setting's file */
   const struct gc_config_names *names;
+  int op;           /* the operation whose group is being walked (gc_key_op_group) */
   char *err;
   size_t errlen;
   config_setting_t *deferred[GC_DEFER_LAST];
@@ -38,8 +39,7 @@ struct gc_key {
   enum gc_unit unit;         /* gc_key_unit */
   enum gc_bound bound;       /* gc_key_unit */
   int lo, hi;                /* gc_key_int */
-  int which;                 /* gc_key_algorithm: enum gc_config_op; gc_key_defer: enum gc_deferred */
-  size_t line_off;           /* gc_key_algorithm: where the source line goes */
+  int which;                 /* gc_key_defer: enum gc_deferred */
   const struct gc_key *sub;  /* gc_key_group: the nested group's keys */
 };
 
@@ -49,7 +49,8 @@ extern const struct gc_key gc_config_cluster_keys[];
 
 /* Key parsers (config_keys.c). */
 gc_key_fn gc_key_group, gc_key_bool, gc_key_int, gc_key_string, gc_key_unit, gc_key_algorithm,
-    gc_key_log_mode, gc_key_defer, gc_key_name, gc_key_hosts, gc_key_ranks, gc_key_hetero;
+    gc_key_log_mode, gc_key_defer, gc_key_name, gc_key_hosts, gc_key_ranks, gc_key_hetero,
+    gc_key_op_group;
 
 /* Parse the group s (key path `key`, "" at the top) against keys, values under base. */
 int gc_config_walk(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
@@ -87,15 +88,10 @@ struct gc_config_scan {
  * do. Fills *out even on error; returns 0, or -1 with "LINE: what" in err. */
 int gc_config_scan(char *text, size_t len, struct gc_config_scan *out, char *err, size_t errlen);
 
-/* The collectives with an `algorithm` key and a GRIDCOLL_<OP> variable. */
-enum gc_config_op { GC_CONFIG_ALLTOALL, GC_CONFIG_BCAST, GC_CONFIG_ALLTOALLV };
-
-/* The names op accepts (NULL: no list, anything goes). */
+/* The names operation op (op_info.h) accepts (NULL: no list, anything goes). */
 static inline const char *const *gc_config_names_of(const struct gc_config_names *n, int op)
 {
-  if (!n)
-    return NULL;
-  return op == GC_CONFIG_BCAST ? n->bcast : op == GC_CONFIG_ALLTOALLV ? n->alltoallv : n->alltoall;
+  return n ? n->op[op] : NULL;
 }
 
 #endif

@@ -27,7 +27,7 @@
 #define GC_FALLBACK (-1)
 
 struct gc_global {
-  int started;          /* gc_startup ran */
+  int started;          /* gc_startup ran (once: later calls do nothing) */
   int active;           /* 1: intercept; 0: pass every call through */
   struct gc_config cfg; /* effective configuration (file + environment) */
   int world_rank, world_size;
@@ -37,8 +37,12 @@ struct gc_global {
 
 extern struct gc_global gc_g;
 
-/* Start-up and shut-down, called from the MPI_Init*, MPI_Finalize wrappers. */
-void gc_startup(void);
+/* Start-up and shut-down, the one body behind every way MPI starts and stops: the C
+ * wrappers (init.c), MPICH's mpi_f08 bindings (init_f08.c), Open MPI's Fortran names
+ * (fortran.c). gc_startup runs once MPI is up, at the thread level MPI provided; both
+ * enter the re-entry guard themselves, and do nothing where they cannot (a callback of
+ * gridcoll's own), as gc_startup does once gridcoll has started. */
+void gc_startup(int thread_level);
 void gc_shutdown(void);
 
 /* The other MPI (foreign.c): 1 when this process holds the MPI library gridcoll was not

@@ -12,14 +12,7 @@
 #include <stddef.h>
 
 #include "algorithm.h"
-
-/* The operations gridcoll serves: the slot each has in the per-communicator state and
- * the summary. A new collective adds its id here and its descriptor to ops.c. */
-enum gc_op_id { GC_OP_ALLTOALL, GC_OP_BCAST, GC_OP_ALLTOALLV, GC_OP_LAST };
-
-/* Rows of one table, at most; records and the summary are sized by it. Every table
- * checks itself against it (_Static_assert beside the table). */
-#define GC_MAX_ALGORITHMS 8
+#include "op_info.h" /* enum gc_op_id, GC_MAX_ALGORITHMS: pure, shared with config/ */
 
 struct gc_comm_state;
 

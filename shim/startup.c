@@ -56,8 +56,8 @@ static int load_config(char *err, size_t errlen)
     cfg->enabled = 0; /* "nothing read": not even the file */
     return LOAD_OFF;
   }
-  const struct gc_config_names names = {gc_op_choices(GC_OP_ALLTOALL), gc_op_choices(GC_OP_BCAST),
-                                        gc_op_choices(GC_OP_ALLTOALLV)};
+  struct gc_config_names names; /* the pure rows the library's tables point at */
+  gc_op_config_names(&names);
   const char *path = gc_config_default_path(env_get);
   if (path && gc_config_load(cfg, path, &names, err, errlen) != 0) {
     env_verbose(cfg);
@@ -183,8 +183,9 @@ static void fail_startup(int speaker, int strict)
 static int learning_possible(void)
 {
   const struct gc_config *c = &gc_g.cfg;
-  int autos = !strcmp(c->alltoall_algorithm, "auto") || !strcmp(c->bcast_algorithm, "auto") ||
-              !strcmp(c->alltoallv_algorithm, "auto");
+  int autos = 0;
+  for (int op = 0; op < GC_OP_LAST; op++)
+    autos |= !strcmp(c->algorithm[op], "auto");
   for (int r = 1; c->learn && autos && r < gc_g.world_size; r++)
     if (gc_g.world_cluster[r] != gc_g.world_cluster[0])
       return 1;
@@ -208,10 +209,9 @@ static void configure_parts(int logging)
   gc_comm_state_configure(parts, n, clusters || logging || gc_g.cfg.probe);
 }
 
-void gc_startup(void)
+/* Steps 1-3 and what the library sets up once they agree. */
+static void start(void)
 {
-  if (gc_g.started)
-    return;
   gc_g.started = 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &gc_g.world_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &gc_g.world_size);
@@ -283,13 +283,29 @@ void gc_startup(void)
   for (int op = 0; op < GC_OP_LAST; op++)
     gc_dispatch_configure(gc_op_of(op));
   gc_g.active = 1;
-  gc_debug(2, "active: %s topology, alltoall=%s bcast=%s, log=%s",
-           gc_g.cfg.topology == GC_TOPOLOGY_NODE ? "node" : "configured",
-           gc_g.cfg.alltoall_algorithm, gc_g.cfg.bcast_algorithm,
+  char wanted[GC_OP_LAST * (GC_NAME_MAX + 32)] = ""; /* "alltoall=auto bcast=flat ..." */
+  for (int op = 0; op < GC_OP_LAST; op++) {
+    size_t used = strlen(wanted);
+    snprintf(wanted + used, sizeof wanted - used, "%s%s=%s", op ? " " : "", gc_op_table[op].name,
+             gc_g.cfg.algorithm[op]);
+  }
+  gc_debug(2, "active: %s topology, %s, log=%s",
+           gc_g.cfg.topology == GC_TOPOLOGY_NODE ? "node" : "configured", wanted,
            gc_g.cfg.log_file ? gc_g.cfg.log_file : "off");
 }
 
-void gc_shutdown(void)
+void gc_startup(int thread_level)
+{
+  if (!gc_guard_enter())
+    return;
+  if (!gc_g.started) {
+    gc_g.thread_level = thread_level;
+    start();
+  }
+  gc_guard_leave();
+}
+
+static void stop(void)
 {
   if (gc_g.active) {
     gc_g.active = 0; /* from here on, every call passes through */
@@ -302,4 +318,12 @@ void gc_shutdown(void)
   free(gc_g.world_cluster);
   gc_g.world_cluster = NULL;
   gc_config_free(&gc_g.cfg);
+}
+
+void gc_shutdown(void)
+{
+  if (!gc_guard_enter())
+    return;
+  stop();
+  gc_guard_leave();
 }

@@ -45,8 +45,9 @@ static double predict(const void *call, struct gc_comm_state *st, struct gc_plan
   int k = st->layout.nclusters;
   const double *bytes = learnt(st);
   double *zeros = bytes ? NULL : calloc((size_t)k * (size_t)k, sizeof(double));
-  double t = gc_alltoallv_models[plan->algorithm].predict(&st->network, &st->layout,
-                                                          bytes ? bytes : zeros, &plan->model);
+  const struct gc_shape shape = {.root = -1, .pair_bytes = bytes ? bytes : zeros};
+  double t = gc_alltoallv_models[plan->algorithm].predict(&st->network, &st->layout, &shape,
+                                                          &plan->model);
   free(zeros);
   return t;
 }
@@ -88,7 +89,7 @@ const struct gc_op gc_alltoallv_op = {
     .name = "alltoallv",
     .algorithms = algorithms,
     .nalgorithms = GC_ALLTOALLV_LAST,
-    .wanted = gc_g.cfg.alltoallv_algorithm,
+    .wanted = gc_g.cfg.algorithm[GC_OP_ALLTOALLV],
     .prepare = gc_alltoallv_call_prepare,
     .make = gc_alltoallv_state_make,
     .settle = settle,

@@ -7,12 +7,14 @@
 #include "dispatch.h"
 #include "gridcoll.h"
 
-/* The native row's prediction: its pure formula (bcast_algorithms.c). */
+/* The native row's prediction: its pure formula (bcast_algorithms.c), on the call's
+ * message and root. */
 static double predict(const void *call, struct gc_comm_state *st, struct gc_plan *plan)
 {
   const struct gc_bcast_call *c = call;
-  return gc_bcast_models[plan->algorithm].predict(&st->network, &st->layout, (double)c->bytes,
-                                                  c->root, &plan->model);
+  const struct gc_shape shape = {.m = (double)c->bytes, .root = c->root};
+  return gc_bcast_models[plan->algorithm].predict(&st->network, &st->layout, &shape,
+                                                  &plan->model);
 }
 
 /* Index 0 is the MPI library's own algorithm (select.h). A tree row's builder is in its
@@ -72,7 +74,7 @@ const struct gc_op gc_bcast_op = {
     .name = "bcast",
     .algorithms = algorithms,
     .nalgorithms = GC_BCAST_LAST,
-    .wanted = gc_g.cfg.bcast_algorithm,
+    .wanted = gc_g.cfg.algorithm[GC_OP_BCAST],
     .prepare = gc_bcast_call_prepare,
     .key = key,
 };

@@ -65,10 +65,11 @@ int gc_bcast_tree_supports(const void *args, const struct gc_comm_state *st)
 double gc_bcast_tree_plan(const void *args, struct gc_comm_state *st, struct gc_plan *plan)
 {
   const struct gc_bcast_call *call = args;
-  const struct gc_bcast_model *row = &gc_bcast_models[plan->algorithm];
-  if (st->layout.nclusters < 2) /* no tree to cost: the row's formula says why not */
-    return row->predict(&st->network, &st->layout, (double)call->bytes, call->root,
-                        &plan->model);
+  const struct gc_model_row *row = &gc_bcast_models[plan->algorithm];
+  if (st->layout.nclusters < 2) { /* no tree to cost: the row's formula says why not */
+    const struct gc_shape shape = {.m = (double)call->bytes, .root = call->root};
+    return row->predict(&st->network, &st->layout, &shape, &plan->model);
+  }
   /* The cache holds the tree its run will take: built once per (root cluster, m), not
    * once per call and algorithm (tree_cache.h). Same numbers as the row's formula. */
   const struct gc_tree_cache_entry *e;

@@ -256,7 +256,7 @@ START_TEST(refit_recovers)
    * refit kept (here set away from its default). */
   cfg.alltoall_pairwise = 12345;
   cfg.learn = 0;
-  snprintf(cfg.alltoallv_algorithm, sizeof cfg.alltoallv_algorithm, "lg");
+  snprintf(cfg.algorithm[GC_OP_ALLTOALLV], GC_NAME_MAX, "lg");
   f = fopen(path, "w");
   ck_assert_int_eq(gc_config_write(f, &cfg, "refitted\nby a test"), 0);
   fclose(f);
@@ -265,7 +265,7 @@ START_TEST(refit_recovers)
   ck_assert_msg(gc_config_load(&back, path, NULL, err, sizeof err) == 0, "%s", err);
   ck_assert(gc_config_hash(&back) == gc_config_hash(&cfg));
   ck_assert(back.alltoall_pairwise == 12345 && back.learn == 0);
-  ck_assert_str_eq(back.alltoallv_algorithm, "lg");
+  ck_assert_str_eq(back.algorithm[GC_OP_ALLTOALLV], "lg");
   gc_config_free(&back);
   gc_config_free(&cfg);
   free(rec);

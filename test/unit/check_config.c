@@ -12,7 +12,8 @@
 static const char *const a2a_names[] = {"auto", "native", "lg", NULL};
 static const char *const bcast_names[] = {"auto", "native", "flat", NULL};
 static const char *const a2av_names[] = {"auto", "native", "lg", NULL};
-static const struct gc_config_names names = {a2a_names, bcast_names, a2av_names};
+static const struct gc_config_names names = {.op = {[GC_OP_ALLTOALL] = a2a_names, [GC_OP_BCAST] = bcast_names,
+                                                     [GC_OP_ALLTOALLV] = a2av_names}};
 
 static char dir[64], path[128], err[GC_ERR_MAX];
 static struct gc_config cfg;
@@ -78,8 +79,8 @@ START_TEST(defaults) {
   ck_assert(cfg.lan.alpha == 60e-6 && cfg.lan.beta == 8e-9 && cfg.lan.gamma == 4.3628);
   ck_assert(cfg.lan.delta == 4.93e-3 && cfg.lan.threshold == 8192);
   ck_assert(cfg.wan_latency == NULL && cfg.wan_bandwidth == NULL);
-  ck_assert_str_eq(cfg.alltoall_algorithm, "auto");
-  ck_assert_str_eq(cfg.bcast_algorithm, "auto");
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALL], "auto");
+  ck_assert_str_eq(cfg.algorithm[GC_OP_BCAST], "auto");
   ck_assert(cfg.log_file == NULL && cfg.log_mode == GC_LOG_SYNC && cfg.log_summary == -1);
   ck_assert(cfg.summary_file == NULL && cfg.log_candidates == 0 && cfg.path == NULL);
   /* Linux's tcp_wmem maximum (SimGrid's TCP-gamma) and SMPI's detached-send threshold. */
@@ -124,9 +125,9 @@ START_TEST(full_example) {
   ck_assert(cfg.wan_bandwidth[0] == 0 && cfg.wan_bandwidth[1] == 1.25e9);
   ck_assert(cfg.wan_bandwidth[2] == 1.25e9 && cfg.wan_bandwidth[3] == 0);
   ck_assert(cfg.wan_latency_line == 8 && cfg.wan_bandwidth_line == 9);
-  ck_assert_str_eq(cfg.alltoall_algorithm, "auto");
-  ck_assert_str_eq(cfg.bcast_algorithm, "flat");
-  ck_assert(cfg.alltoall_line == 11 && cfg.bcast_line == 12);
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALL], "auto");
+  ck_assert_str_eq(cfg.algorithm[GC_OP_BCAST], "flat");
+  ck_assert(cfg.algorithm_line[GC_OP_ALLTOALL] == 11 && cfg.algorithm_line[GC_OP_BCAST] == 12);
   ck_assert_str_eq(cfg.log_file, "gridcoll-%r.csv");
   ck_assert(cfg.log_mode == GC_LOG_LOCAL && cfg.log_summary == 1 && cfg.log_candidates == 0);
   ck_assert_str_eq(cfg.summary_file, "x.txt");
@@ -238,7 +239,7 @@ START_TEST(hash) {
   other.lan.delta = -0.0;
   ck_assert(gc_config_hash(&other) == zero); /* -0 and 0 choose alike */
   gc_config_defaults(&other);
-  strcpy(other.bcast_algorithm, "flat");
+  strcpy(other.algorithm[GC_OP_BCAST], "flat");
   ck_assert(gc_config_hash(&other) != defaults_hash);
   gc_config_free(&other);
 }
@@ -335,8 +336,8 @@ START_TEST(env_overrides) {
                                              "GRIDCOLL_CLUSTERS", "0-3,4-9", NULL}) == 0, "%s", err);
   ck_assert(cfg.enabled == 0 && cfg.verbose == 0 && cfg.log_summary == 1 && cfg.probe == 1 &&
             cfg.learn == 0);
-  ck_assert_str_eq(cfg.alltoall_algorithm, "lg");
-  ck_assert_str_eq(cfg.bcast_algorithm, "native");
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALL], "lg");
+  ck_assert_str_eq(cfg.algorithm[GC_OP_BCAST], "native");
   ck_assert_str_eq(cfg.log_file, "run-%r.csv");
   ck_assert(cfg.log_mode == GC_LOG_LOCAL && cfg.topology == GC_TOPOLOGY_CLUSTERS && cfg.nclusters == 2);
   ck_assert_str_eq(cfg.clusters[0].name, "c0");
@@ -371,7 +372,7 @@ START_TEST(env_keeps_file_clusters) {
   ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "host", NULL}), 0);
   ck_assert(cfg.nclusters == 0 && cfg.clusters == NULL && cfg.wan_latency == NULL && cfg.wan_bandwidth == NULL);
   ck_assert(cfg.topology == GC_TOPOLOGY_NODE && cfg.wan_latency_line == 0);
-  ck_assert_str_eq(cfg.bcast_algorithm, "flat"); /* the rest of the file stays */
+  ck_assert_str_eq(cfg.algorithm[GC_OP_BCAST], "flat"); /* the rest of the file stays */
 }
 END_TEST
 
@@ -379,17 +380,64 @@ END_TEST
  * line is kept until the environment overrides it, and it is part of the agreed hash. */
 START_TEST(alltoallv_algorithm) {
   ck_assert_msg(load("alltoall = { algorithm = \"native\"; };\nalltoallv = { algorithm = \"lg\"; };\n") == 0, "%s", err);
-  ck_assert_str_eq(cfg.alltoallv_algorithm, "lg");
-  ck_assert_str_eq(cfg.alltoall_algorithm, "native");
-  ck_assert_int_eq(cfg.alltoallv_line, 2);
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALLV], "lg");
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALL], "native");
+  ck_assert_int_eq(cfg.algorithm_line[GC_OP_ALLTOALLV], 2);
   ck_assert(gc_config_hash(&cfg) != defaults_hash);
   ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_ALLTOALLV", "native", NULL}), 0);
-  ck_assert_str_eq(cfg.alltoallv_algorithm, "native");
-  ck_assert_int_eq(cfg.alltoallv_line, 0);
-  ck_assert_str_eq(cfg.alltoall_algorithm, "native"); /* the other op untouched */
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALLV], "native");
+  ck_assert_int_eq(cfg.algorithm_line[GC_OP_ALLTOALLV], 0);
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALL], "native"); /* the other op untouched */
   load_fails("alltoallv = { algorithm = \"flat\"; };\n", 1, "alltoallv.algorithm",
              "expected one of auto, native, lg, got \"flat\"");
   load_fails("alltoallv = { segment = 3; };\n", 1, "alltoallv.segment", "unknown");
+}
+END_TEST
+
+/* Every operation, as the loader and the environment layer now loop over them
+ * (op_info.h): the same group, variable, keys and messages as when each was named. */
+static const struct {
+  int op;
+  const char *group, *env, *keys, *allowed;
+} per_op[] = {
+    {GC_OP_ALLTOALL, "alltoall", "GRIDCOLL_ALLTOALL", "algorithm, native_pairwise", "auto, native, lg"},
+    {GC_OP_BCAST, "bcast", "GRIDCOLL_BCAST", "algorithm, segment, native_eager", "auto, native, flat"},
+    {GC_OP_ALLTOALLV, "alltoallv", "GRIDCOLL_ALLTOALLV", "algorithm", "auto, native, lg"},
+};
+
+START_TEST(per_op_choice) {
+  const int op = per_op[_i].op;
+  char text[256], key[64], msg[128];
+  ck_assert_int_eq((int)(sizeof per_op / sizeof per_op[0]), GC_OP_LAST);
+  ck_assert_str_eq(gc_op_table[op].name, per_op[_i].group);
+  ck_assert_str_eq(gc_op_table[op].env, per_op[_i].env);
+  /* The file sets this operation's choice and line alone. */
+  snprintf(text, sizeof text, "verbose = 1;\n%s = { algorithm = \"native\"; };\n", per_op[_i].group);
+  ck_assert_msg(load(text) == 0, "%s", err);
+  for (int o = 0; o < GC_OP_LAST; o++) {
+    ck_assert_str_eq(cfg.algorithm[o], o == op ? "native" : "auto");
+    ck_assert_int_eq(cfg.algorithm_line[o], o == op ? 2 : 0);
+  }
+  ck_assert(gc_config_hash(&cfg) != defaults_hash);
+  /* Its variable overrides it and forgets the line; the others stay. */
+  ck_assert_int_eq(apply((const char *const[]){per_op[_i].env, "auto", NULL}), 0);
+  ck_assert_str_eq(cfg.algorithm[op], "auto");
+  ck_assert_int_eq(cfg.algorithm_line[op], 0);
+  ck_assert(gc_config_hash(&cfg) == defaults_hash);
+  /* Errors: the file's key and line, the variable's name, the operation's own names. */
+  snprintf(key, sizeof key, "%s.algorithm", per_op[_i].group);
+  snprintf(msg, sizeof msg, "expected one of %s, got \"hlot2\"", per_op[_i].allowed);
+  snprintf(text, sizeof text, "\n%s = { algorithm = \"hlot2\"; };\n", per_op[_i].group);
+  load_fails(text, 2, key, msg);
+  snprintf(key, sizeof key, "%s.colour", per_op[_i].group);
+  snprintf(msg, sizeof msg, "unknown key; allowed in this group: %s", per_op[_i].keys);
+  snprintf(text, sizeof text, "%s = { colour = 1; };\n", per_op[_i].group);
+  load_fails(text, 1, key, msg);
+  ck_assert_msg(load("") == 0, "%s", err);
+  ck_assert_int_eq(apply((const char *const[]){per_op[_i].env, "hlot2", NULL}), -1);
+  snprintf(msg, sizeof msg, "%s: expected one of %s, got \"hlot2\"", per_op[_i].env, per_op[_i].allowed);
+  ck_assert_str_eq(err, msg);
+  ck_assert(gc_config_hash(&cfg) == defaults_hash);
 }
 END_TEST
 
@@ -833,6 +881,7 @@ static Suite *config_suite(void) {
   tcase_add_test(core, window_and_eager);
   tcase_add_test(core, full_example);
   tcase_add_test(core, alltoallv_algorithm);
+  tcase_add_loop_test(core, per_op_choice, 0, (int)(sizeof per_op / sizeof per_op[0]));
   tcase_add_test(core, variants);
   tcase_add_test(core, examples_load);
   tcase_add_test(core, accessors);

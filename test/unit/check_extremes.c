@@ -27,6 +27,7 @@
 #include "network.h"
 #include "physical.h"
 #include "prediction.h"
+#include "shape.h"
 #include "tree_cache.h"
 
 /* xorshift64*: the same sequence on every machine, unlike rand(). */
@@ -156,22 +157,26 @@ static void predict_everything(const struct gc_config *cfg, const int *gid, int 
   ck_assert_ptr_nonnull(bytes);
   for (int s = 0; s < NSIZES; s++) {
     double m = sizes[s];
+    struct gc_shape shape;
+    gc_shape_blocks(&layout, m, -1, bytes, &shape);
     for (int a = 0; a < GC_ALLTOALL_LAST; a++)
-      sane(gc_alltoall_models[a].predict(&net, &layout, m, &model), "alltoall",
+      sane(gc_alltoall_models[a].predict(&net, &layout, &shape, &model), "alltoall",
            gc_alltoall_models[a].about.name, m, -1, k);
     /* Per-pair totals: this size per block, or none, or a pair's all. */
     for (int i = 0; i < k * k; i++) {
       int r = below(4);
       bytes[i] = r == 0 ? 0 : r == 1 ? 0x1p62 : m * layout.cluster_size[i / k] * layout.cluster_size[i % k];
     }
+    shape = (struct gc_shape){.m = 0, .root = -1, .pair_bytes = bytes};
     for (int a = 0; a < GC_ALLTOALLV_LAST; a++)
-      sane(gc_alltoallv_models[a].predict(&net, &layout, bytes, &model), "alltoallv",
+      sane(gc_alltoallv_models[a].predict(&net, &layout, &shape, &model), "alltoallv",
            gc_alltoallv_models[a].about.name, m, -1, k);
     int roots[3] = {0, size - 1, below(size)};
     for (int r = 0; r < 3; r++)
       for (int a = 0; a < GC_BCAST_LAST; a++) {
-        const struct gc_bcast_model *row = &gc_bcast_models[a];
-        double t = row->predict(&net, &layout, m, roots[r], &model);
+        const struct gc_model_row *row = &gc_bcast_models[a];
+        gc_shape_rooted(&layout, m, roots[r], bytes, &shape);
+        double t = row->predict(&net, &layout, &shape, &model);
         sane(t, "bcast", row->about.name, m, roots[r], k);
         if (!row->build || k < 2)
           continue;

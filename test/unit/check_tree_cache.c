@@ -8,11 +8,9 @@
 #include "bcast_algorithms.h"
 #include "tree_cache.h"
 
-typedef double (*predict_fn)(const struct gc_network *, const struct gc_layout *, double, int,
-                             const char **);
 static const struct {
   gc_tree_builder build;
-  predict_fn predict;
+  gc_model_predict *predict;
 } algs[] = {
   {gc_bcast_flat_tree, gc_bcast_flat_predict}, {gc_bcast_binomial_tree, gc_bcast_binomial_predict},
   {gc_bcast_hlot_tree, gc_bcast_hlot_predict}, {gc_bcast_spt_tree, gc_bcast_spt_predict},
@@ -68,7 +66,8 @@ static int matches_fresh(int a, int root, double m, const struct gc_tree_cache_e
   if (algs[a].build(&in, &fresh) != 0)
     return 0;
   int ok = same_tree(&fresh, &e->tree) &&
-           e->predicted == algs[a].predict(&net, &layout, m, root, &model) && e->predicted > 0;
+           e->predicted == algs[a].predict(&net, &layout, &(struct gc_shape){.m = m, .root = root}, &model) &&
+           e->predicted > 0;
   gc_tree_free(&fresh);
   return ok;
 }

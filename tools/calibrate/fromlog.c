@@ -540,15 +540,18 @@ int gc_config_write(FILE *f, const struct gc_config *cfg, const char *header)
     fprintf(f, "    window = \"%.17g B\";\n", cfg->wan_window);
     fprintf(f, "  };\n");
   }
-  fprintf(f, "};\nalltoall = { algorithm = ");
-  write_string(f, cfg->alltoall_algorithm);
-  fprintf(f, "; native_pairwise = \"%.17g B\"; };\nalltoallv = { algorithm = ",
-          cfg->alltoall_pairwise);
-  write_string(f, cfg->alltoallv_algorithm);
-  fprintf(f, "; };\nbcast = { algorithm = ");
-  write_string(f, cfg->bcast_algorithm);
-  fprintf(f, "; segment = \"%.17g B\"; native_eager = \"%.17g B\"; };\n", cfg->bcast_segment,
-          cfg->bcast_eager);
+  fprintf(f, "};\n");
+  /* Every operation's group (op_info.h), with the keys some add (config_keys.c). */
+  for (int op = 0; op < GC_OP_LAST; op++) {
+    fprintf(f, "%s = { algorithm = ", gc_op_table[op].name);
+    write_string(f, cfg->algorithm[op]);
+    if (op == GC_OP_ALLTOALL)
+      fprintf(f, "; native_pairwise = \"%.17g B\"", cfg->alltoall_pairwise);
+    else if (op == GC_OP_BCAST)
+      fprintf(f, "; segment = \"%.17g B\"; native_eager = \"%.17g B\"", cfg->bcast_segment,
+              cfg->bcast_eager);
+    fprintf(f, "; };\n");
+  }
   fprintf(f, "log = { file = ");
   write_string(f, cfg->log_file ? cfg->log_file : "");
   fprintf(f, "; mode = \"%s\";", cfg->log_mode == GC_LOG_LOCAL ? "local" : "sync");

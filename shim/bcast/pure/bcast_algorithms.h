@@ -7,6 +7,7 @@
 #include "algorithm.h"
 #include "layout.h"
 #include "network.h"
+#include "shape.h"
 #include "tree.h"
 #include "tree_cache.h"
 
@@ -24,21 +25,11 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
 double gc_bcast_tree_predict(const struct gc_network *net, const struct gc_layout *layout,
                              const struct gc_tree_input *in, const struct gc_tree *tree);
 
-/* Seconds, or -1 when no model applies; *model names the model. */
-double gc_bcast_native_predict(const struct gc_network *net, const struct gc_layout *layout,
-                               double m, int root, const char **model);
-double gc_bcast_flat_predict(const struct gc_network *net, const struct gc_layout *layout,
-                             double m, int root, const char **model);
-double gc_bcast_binomial_predict(const struct gc_network *net, const struct gc_layout *layout,
-                                 double m, int root, const char **model);
-double gc_bcast_hlot_predict(const struct gc_network *net, const struct gc_layout *layout,
-                             double m, int root, const char **model);
-double gc_bcast_spt_predict(const struct gc_network *net, const struct gc_layout *layout,
-                            double m, int root, const char **model);
-double gc_bcast_greedy_predict(const struct gc_network *net, const struct gc_layout *layout,
-                               double m, int root, const char **model);
-double gc_bcast_multilevel_predict(const struct gc_network *net, const struct gc_layout *layout,
-                                   double m, int root, const char **model);
+/* Seconds for a broadcast of shape->m bytes from shape->root (algorithm.h), or -1 when
+ * no model applies; *model names the model. */
+gc_model_predict gc_bcast_native_predict, gc_bcast_flat_predict, gc_bcast_binomial_predict,
+    gc_bcast_hlot_predict, gc_bcast_spt_predict, gc_bcast_greedy_predict,
+    gc_bcast_multilevel_predict;
 
 /* Row indexes; the first is the MPI library's own algorithm (select.h: GC_NATIVE). */
 enum gc_bcast_id {
@@ -52,15 +43,7 @@ enum gc_bcast_id {
   GC_BCAST_LAST
 };
 
-struct gc_bcast_model {
-  struct gc_algorithm_about about;
-  /* Predicted seconds for a broadcast of m bytes from root (above); < 0: none. */
-  double (*predict)(const struct gc_network *net, const struct gc_layout *layout, double m,
-                    int root, const char **model);
-  /* Tree algorithms: the builder (tree.h); NULL for the others. */
-  gc_tree_builder build;
-};
-
-extern const struct gc_bcast_model gc_bcast_models[GC_BCAST_LAST];
+/* The rows; a tree algorithm's has its builder (tree.h). */
+extern const struct gc_model_row gc_bcast_models[GC_BCAST_LAST];
 
 #endif
