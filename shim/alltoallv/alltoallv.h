@@ -44,6 +44,8 @@ static inline MPI_Aint gc_alltoallv_displ(const void *displs, int large, int i)
 struct gc_alltoallv_state {
   int known;       /* a matrix was learnt */
   double *bytes;   /* [k*k] bytes cluster c sent cluster d in the last LG-v call */
+  const double *zeros; /* [k*k] zeros: the matrix `auto` predicts on while none is known
+                          (alltoallv.c), made with the state, not per call */
   double total;    /* sum of bytes: the key of the dispatch's decision cache */
   unsigned long long calls, lg_calls; /* blocking calls seen; LG-v runs among them */
   void *lg;        /* lgv.c's schedule and buffers, built on its first run */
@@ -52,9 +54,13 @@ struct gc_alltoallv_state {
 
 extern const struct gc_op gc_alltoallv_op;
 
-/* The op's state on st (state.c), created on first use (NULL when out of memory: identical on
- * every rank only at creation, so callers treat NULL as "no history", never as a
- * reason to leave the common road). */
+/* Makes the op's state on st (state.c): the learnt matrix and the zeros, two k x k
+ * matrices of doubles. 0 (also when made already), or -1 when out of memory (nothing
+ * made). Called when the communicator's state is built, before any call is served. */
+int gc_alltoallv_state_init(struct gc_comm_state *st);
+/* The op's state on st (NULL when it could not be made: identical on every rank only at
+ * creation, so callers treat NULL as "no history", never as a reason to leave the common
+ * road). */
 struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st);
 
 int gc_alltoallv_native_supports(const void *call, const struct gc_comm_state *st);

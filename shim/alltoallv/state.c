@@ -13,22 +13,33 @@ static void state_free(struct gc_comm_state *st, void *data)
   (void)st;
   if (vs->lg)
     vs->lg_free(vs->lg);
-  free(vs->bytes);
+  free(vs->bytes); /* and the zeros, in the same block */
   free(vs);
+}
+
+int gc_alltoallv_state_init(struct gc_comm_state *st)
+{
+  struct gc_op_state *slot = &st->op[GC_OP_ALLTOALLV];
+  if (slot->data)
+    return 0;
+  struct gc_alltoallv_state *vs = calloc(1, sizeof *vs);
+  size_t kk = (size_t)st->layout.nclusters * (size_t)st->layout.nclusters;
+  /* One block: the learnt matrix, then the zeros (alltoallv.h). */
+  if (!vs || !(vs->bytes = calloc(2 * kk, sizeof(double)))) {
+    free(vs);
+    return -1;
+  }
+  vs->zeros = vs->bytes + kk;
+  slot->data = vs;
+  slot->free_data = state_free;
+  return 0;
 }
 
 struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st)
 {
-  struct gc_op_state *slot = &st->op[GC_OP_ALLTOALLV];
-  if (!slot->data) {
-    struct gc_alltoallv_state *vs = calloc(1, sizeof *vs);
-    int k = st->layout.nclusters;
-    if (!vs || !(vs->bytes = calloc((size_t)k * (size_t)k, sizeof(double)))) {
-      free(vs);
-      return NULL;
-    }
-    slot->data = vs;
-    slot->free_data = state_free;
-  }
-  return slot->data;
+  /* TODO(core refactor): the state's builder calls gc_alltoallv_state_init when it makes
+   * the state, agreed by every rank; until then it is made here, at the first call. */
+  if (!st->op[GC_OP_ALLTOALLV].data && gc_alltoallv_state_init(st) != 0)
+    return NULL;
+  return st->op[GC_OP_ALLTOALLV].data;
 }
