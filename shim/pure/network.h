@@ -46,7 +46,8 @@ struct gc_network {
 };
 
 /* Returns 0, or -1 when out of memory (net then holds nothing to free). The layout must
- * outlive the view. The only allocation of a prediction's road: the scratch included. */
+ * outlive the view. Whatever a prediction on the view reads or works in is allocated
+ * here, the scratch included, so that no prediction allocates. */
 int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
                      const struct gc_layout *layout);
 void gc_network_free(struct gc_network *net);
