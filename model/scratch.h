@@ -54,12 +54,9 @@ static inline size_t gc_scratch_mark(const struct gc_scratch *s)
   return s ? s->used : 0;
 }
 
-/* Gives back everything taken since mark (gc_scratch_mark). */
-static inline void gc_scratch_release(struct gc_scratch *s, size_t mark)
-{
-  if (s)
-    s->used = mark;
-}
+/* Gives back everything taken since mark (gc_scratch_mark); a mark above the top (none
+ * taken since) changes nothing. */
+void gc_scratch_release(struct gc_scratch *s, size_t mark);
 
 /* A block of `bytes` (the bound of its communicator): 0, or -1 when out of memory (s then
  * has no block). Once per communicator, when its state is built. */
