@@ -26,8 +26,6 @@
 #include "dispatch.h"
 #include "gridcoll.h"
 
-#include <stdlib.h>
-
 /* Calls without an LG-v run after which the learnt matrix is forgotten (see above). */
 #define GC_ALLTOALLV_FORGET 64
 
@@ -38,18 +36,16 @@ static const double *learnt(struct gc_comm_state *st)
   return vs->known ? vs->bytes : NULL;
 }
 
-/* Every row's prediction on the learnt matrix, or on empty blocks when none is known. */
+/* Every row's prediction on the learnt matrix, or on empty blocks when none is known (the
+ * state's zeros: nothing allocated per call). */
 static double predict(const void *call, struct gc_comm_state *st, struct gc_plan *plan)
 {
   (void)call;
-  int k = st->layout.nclusters;
+  const struct gc_alltoallv_state *vs = st->op[GC_OP_ALLTOALLV].data;
   const double *bytes = learnt(st);
-  double *zeros = bytes ? NULL : calloc((size_t)k * (size_t)k, sizeof(double));
-  const struct gc_shape shape = {.root = -1, .pair_bytes = bytes ? bytes : zeros};
-  double t = gc_alltoallv_models[plan->algorithm].predict(&st->network, &st->layout, &shape,
-                                                          &plan->model);
-  free(zeros);
-  return t;
+  const struct gc_shape shape = {.root = -1, .pair_bytes = bytes ? bytes : vs->zeros};
+  return gc_alltoallv_models[plan->algorithm].predict(&st->network, &st->layout, &shape,
+                                                      &plan->model);
 }
 
 int gc_alltoallv_lg_supports(const void *call, const struct gc_comm_state *st)

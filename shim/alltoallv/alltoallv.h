@@ -44,6 +44,8 @@ static inline MPI_Aint gc_alltoallv_displ(const void *displs, int large, int i)
 struct gc_alltoallv_state {
   int known;       /* a matrix was learnt */
   double *bytes;   /* [k*k] bytes cluster c sent cluster d in the last LG-v call */
+  const double *zeros; /* [k*k] zeros: the matrix `auto` predicts on while none is known
+                          (alltoallv.c), made with the state, not per call */
   double total;    /* sum of bytes: the key of the dispatch's decision cache */
   unsigned long long calls, lg_calls; /* blocking calls seen; LG-v runs among them */
   void *lg;        /* lgv.c's schedule and buffers, built on its first run */
@@ -52,8 +54,10 @@ struct gc_alltoallv_state {
 
 extern const struct gc_op gc_alltoallv_op;
 
-/* The op's state on st (state.c): made with the communicator's state (its part, op.h:
- * make), so it exists on every member wherever a call of the op is served. */
+/* Makes the op's state on st (state.c): the learnt matrix and the zeros, two k x k
+ * matrices of doubles, with the communicator's state (its part, op.h: make), so it
+ * exists on every member wherever a call of the op is served. 0, or -1 when out of
+ * memory (nothing made). */
 int gc_alltoallv_state_make(struct gc_comm_state *st);
 struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st);
 

@@ -13,7 +13,7 @@ static void state_free(struct gc_comm_state *st, void *data)
   (void)st;
   if (vs->lg)
     vs->lg_free(vs->lg);
-  free(vs->bytes);
+  free(vs->bytes); /* and the zeros, in the same block */
   free(vs);
 }
 
@@ -21,11 +21,13 @@ int gc_alltoallv_state_make(struct gc_comm_state *st)
 {
   struct gc_op_state *slot = &st->op[GC_OP_ALLTOALLV];
   struct gc_alltoallv_state *vs = calloc(1, sizeof *vs);
-  int k = st->layout.nclusters;
-  if (!vs || !(vs->bytes = calloc((size_t)k * (size_t)k, sizeof(double)))) {
+  size_t kk = (size_t)st->layout.nclusters * (size_t)st->layout.nclusters;
+  /* One block: the learnt matrix, then the zeros (alltoallv.h). */
+  if (!vs || !(vs->bytes = calloc(2 * kk, sizeof(double)))) {
     free(vs);
     return -1;
   }
+  vs->zeros = vs->bytes + kk;
   slot->data = vs;
   slot->free_data = state_free;
   return 0;

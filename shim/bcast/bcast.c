@@ -76,6 +76,7 @@ const struct gc_op gc_bcast_op = {
     .nalgorithms = GC_BCAST_LAST,
     .wanted = gc_g.cfg.algorithm[GC_OP_BCAST],
     .prepare = gc_bcast_call_prepare,
+    .make = gc_bcast_state_make,
     .key = key,
 };
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "comm_state.h"
 #include "op.h"
+#include "tree_cache.h"
 
 /* MPI_Bcast and MPI_Bcast_c both arrive here: the count is an MPI_Count. */
 struct gc_bcast_call {
@@ -22,6 +23,25 @@ struct gc_bcast_call {
 
 /* The operation: its table (bcast.c), handed to the dispatch by the wrappers. */
 extern const struct gc_op gc_bcast_op;
+
+/* What the broadcast keeps per communicator (state.c), in st->op[GC_OP_BCAST].data: made
+ * once with the communicator's state and agreed with it (op.h: make), so that no call
+ * allocates: an allocation that failed on one rank only would send that rank another way
+ * than the others. */
+struct gc_bcast_state {
+  struct gc_tree_cache cache;    /* every entry with room for a tree over the k clusters */
+  unsigned long long version;    /* st->version the cache was built under */
+  MPI_Request *reqs;             /* [k - 1]: the sends of a leader with more children than
+                                    tree_exec.c's stack holds; NULL when k - 1 fits it */
+};
+
+/* Makes st's broadcast state where a tree can serve (two clusters or more; elsewhere
+ * nothing, and 0): the tree cache's storage, 32 trees of gc_tree_ints(k) ints, and k - 1
+ * requests when k - 1 > GC_BCAST_SEND_REQS. 0, or -1 when out of memory (nothing made).
+ * Called when the communicator's state is built, before any call is served. */
+int gc_bcast_state_make(struct gc_comm_state *st);
+/* st's broadcast state; NULL when none was made (one cluster, or out of memory). */
+struct gc_bcast_state *gc_bcast_state(struct gc_comm_state *st);
 
 /* The rows' MPI side; `call` is a struct gc_bcast_call (op.h: struct gc_algorithm). */
 int gc_bcast_native_supports(const void *call, const struct gc_comm_state *st);

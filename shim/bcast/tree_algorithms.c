@@ -1,48 +1,28 @@
 /* The tree broadcasts as table rows (bcast.h): one supports, one predict and one run
  * for every tree; the row's builder (bcast_algorithms.c) makes the difference.
  *
- * The trees live in the broadcast's slot of the communicator state (comm_state.h), as
- * a tree cache (tree_cache.h) stamped with the state's version: when the view changes
- * (the probe), the next call finds an old stamp and starts from an empty cache. */
-#include <stdlib.h>
-
+ * The trees live in the broadcast's state of the communicator (bcast.h: struct
+ * gc_bcast_state, made by state.c), as a tree cache (tree_cache.h) stamped with the state's
+ * version: when the view changes (the probe), the next call finds an old stamp and starts
+ * from an empty cache. */
 #include "bcast_algorithms.h"
 #include "gridcoll.h"
 #include "model.h"
 #include "tree_exec.h"
 
-struct bcast_trees {
-  struct gc_tree_cache cache;
-  unsigned long long version; /* st->version the cache was built under */
-};
-
-static void trees_free(struct gc_comm_state *st, void *data)
-{
-  struct bcast_trees *t = data;
-  if (t->cache.builds)
-    gc_debug(3, "comm %llu: %llu broadcast tree(s) built, %llu taken from the cache", st->id,
-             t->cache.builds, t->cache.hits);
-  gc_tree_cache_clear(&t->cache);
-  free(t);
-}
-
-/* The communicator's tree cache, current with its view; NULL when out of memory. */
+/* The communicator's tree cache, current with its view. Made with the communicator's
+ * state wherever it spans two clusters (op.h: make), the only communicators a tree
+ * serves. */
 static struct gc_tree_cache *trees(struct gc_comm_state *st)
 {
-  struct gc_op_state *slot = &st->op[GC_OP_BCAST];
-  struct bcast_trees *t = slot->data;
-  if (!t) {
-    if (!(t = calloc(1, sizeof *t)))
-      return NULL;
-    t->version = st->version;
-    slot->data = t;
-    slot->free_data = trees_free;
+  struct gc_bcast_state *b = gc_bcast_state(st);
+  if (!b)
+    return NULL;
+  if (b->version != st->version) { /* trees of the old view */
+    gc_tree_cache_clear(&b->cache);
+    b->version = st->version;
   }
-  if (t->version != st->version) { /* trees of the old view */
-    gc_tree_cache_clear(&t->cache);
-    t->version = st->version;
-  }
-  return &t->cache;
+  return &b->cache;
 }
 
 /* The tree of row `algorithm` for this call, from the cache: 0, or a GC_TREE_ error. */

@@ -9,6 +9,7 @@
 #include "bcast_algorithms.h"
 #include "layout.h"
 #include "network.h"
+#include "scratch_check.h"
 
 #define REL 1e-12
 #define ck_assert_rel(x, want)                                                              \
@@ -108,6 +109,7 @@ START_TEST(tree_cluster_terms)
   struct gc_tree tree;
   const char *model = NULL;
   double arrival[2], hb, want;
+  gc_test_tree(&tree, 2);
   build(6, gid, &l, &net);
   gc_bcast_tree_input(&net, &l, 0, 1000, &in);
   ck_assert_int_eq(gc_bcast_flat_tree(&in, &tree), 0);
@@ -120,7 +122,6 @@ START_TEST(tree_cluster_terms)
   /* The native broadcast across clusters keeps its Hockney grid form. */
   gc_bcast_native_predict(&net, &l, &(struct gc_shape){.m = 1000, .root = 0}, &model);
   ck_assert_str_eq(model, gc_model_name(GC_MODEL_BINOMIAL_GRID));
-  gc_tree_free(&tree);
   drop(&l, &net);
 
   /* Same layout without parameters: cluster a's term is Hockney again. */
@@ -132,7 +133,7 @@ START_TEST(tree_cluster_terms)
   double ha;
   ck_assert_int_eq(gc_model_bcast_binomial_hockney(4, 1000, cfg.lan.alpha, cfg.lan.beta, &ha), 0);
   ck_assert_rel(gc_bcast_tree_predict(&net, &l, &in, &tree), fmax(arrival[0] + ha, arrival[1] + hb));
-  gc_tree_free(&tree);
+  gc_test_tree_free(&tree);
   drop(&l, &net);
 }
 END_TEST

@@ -151,8 +151,8 @@ static void predict_everything(const struct gc_config *cfg, const int *gid, int 
   const char *model;
   ck_assert_int_eq(gc_layout_build(&layout, size, gid), 0);
   ck_assert_int_eq(gc_network_build(&net, cfg, &layout), 0);
-  memset(&cache, 0, sizeof cache);
   int k = layout.nclusters;
+  ck_assert_int_eq(gc_tree_cache_init(&cache, k), 0);
   double *bytes = malloc(sizeof *bytes * (size_t)k * (size_t)k);
   ck_assert_ptr_nonnull(bytes);
   for (int s = 0; s < NSIZES; s++) {
@@ -192,7 +192,7 @@ static void predict_everything(const struct gc_config *cfg, const int *gid, int 
       }
   }
   free(bytes);
-  gc_tree_cache_clear(&cache);
+  gc_tree_cache_free(&cache);
   gc_network_free(&net);
   gc_layout_free(&layout);
 }

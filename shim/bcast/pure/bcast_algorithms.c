@@ -2,8 +2,6 @@
  * is built from, each algorithm's predicted time from the models of model/. */
 #include "bcast_algorithms.h"
 
-#include <stdlib.h>
-
 #include "model.h"
 #include "segment_schedule.h"
 
@@ -27,6 +25,7 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
       .local_sends = net->local_sends,
       .local_latency = net->local_alpha,
       .site = net->site,
+      .scratch = net->grid.scratch,
   };
 }
 
@@ -54,7 +53,8 @@ static double cluster_bcast(const struct gc_network *net, const struct gc_layout
 double gc_bcast_tree_predict(const struct gc_network *net, const struct gc_layout *layout,
                              const struct gc_tree_input *in, const struct gc_tree *tree)
 {
-  double *local = malloc(sizeof(double) * (size_t)layout->nclusters);
+  size_t mark = gc_scratch_mark(in->scratch);
+  double *local = gc_scratch_take(in->scratch, (size_t)layout->nclusters, sizeof(double));
   if (!local)
     return -1;
   for (int c = 0; c < layout->nclusters; c++)
@@ -62,7 +62,7 @@ double gc_bcast_tree_predict(const struct gc_network *net, const struct gc_layou
   double t = -1;
   if (gc_model_bcast_tree(in, tree, local, &t) != 0)
     t = -1;
-  free(local);
+  gc_scratch_release(in->scratch, mark);
   return t;
 }
 
@@ -76,10 +76,12 @@ static double tree_predict(gc_tree_builder build, const struct gc_network *net,
   struct gc_tree_input in;
   struct gc_tree tree;
   gc_bcast_tree_input(net, layout, shape->root, shape->m, &in);
-  if (build(&in, &tree) != 0)
-    return -1;
-  double t = gc_bcast_tree_predict(net, layout, &in, &tree);
-  gc_tree_free(&tree);
+  /* The tree's storage from the scratch too (a cached tree has its entry's). */
+  size_t mark = gc_scratch_mark(in.scratch);
+  double t = -1;
+  if (gc_tree_take(&tree, in.scratch, in.k) == 0 && build(&in, &tree) == 0)
+    t = gc_bcast_tree_predict(net, layout, &in, &tree);
+  gc_scratch_release(in.scratch, mark);
   return t;
 }
 

@@ -13,15 +13,17 @@
 
 /* Tree input for a broadcast of m bytes from communicator rank `root`: the configured
  * one-way latencies and bandwidths between the communicator's clusters, and as send gap
- * (o_s + g of 001 Eq. 2) the start-up time alpha of the root's cluster network. The run
- * and the prediction build their tree from it, so the tree that runs is the one predicted. */
+ * (o_s + g of 001 Eq. 2) the start-up time alpha of the root's cluster network; the view's
+ * scratch as the builders' and the cost's working memory. The run and the prediction
+ * build their tree from it, so the tree that runs is the one predicted. */
 void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *layout, int root,
                          double m, struct gc_tree_input *in);
 
 /* Predicted seconds of a broadcast along `tree`, built from `in` (gc_bcast_tree_input):
  * model/'s "tree-nic-fanout" (gc_model_bcast_tree), each cluster's own broadcast
- * costed as the native one on that cluster. -1 when out of memory. The tree algorithms'
- * _predict below are build + this. */
+ * costed as the native one on that cluster (k doubles of in->scratch). -1 when the
+ * scratch is short (never, at the bound: model/tree_cost.h, gc_tree_row_scratch). The
+ * tree algorithms' _predict below are build (into storage from the scratch) + this. */
 double gc_bcast_tree_predict(const struct gc_network *net, const struct gc_layout *layout,
                              const struct gc_tree_input *in, const struct gc_tree *tree);
 
