@@ -245,5 +245,6 @@ include test/clients/clients.mk
 include test/multihost/multihost.mk
 include test/sanitize/sanitize.mk
 include test/fuzz/fuzz.mk
+include test/faults/faults.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
