@@ -46,6 +46,13 @@ int gc_log_expand_path(const char *pattern, int rank, char *out, size_t outlen)
   return 0;
 }
 
+/* errno in words; memory running out reads as it does everywhere else in gridcoll's
+ * messages (gc_warn_oom), not as strerror's "Cannot allocate memory". */
+static const char *reason(int e)
+{
+  return e == ENOMEM ? "out of memory" : strerror(e);
+}
+
 FILE *gc_open_output(const char *path, char *why, size_t len)
 {
   struct stat st;
@@ -58,7 +65,7 @@ FILE *gc_open_output(const char *path, char *why, size_t len)
     goto wrong_kind;
   fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
   if (fd < 0 || fstat(fd, &st) != 0) {
-    snprintf(why, len, "%s: %s", path, strerror(errno));
+    snprintf(why, len, "%s: %s", path, reason(errno));
     goto fail;
   }
   if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISDIR(st.st_mode))
@@ -67,7 +74,7 @@ FILE *gc_open_output(const char *path, char *why, size_t len)
   FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "w") : NULL;
   if (f)
     return f;
-  snprintf(why, len, "%s: %s", path, strerror(errno));
+  snprintf(why, len, "%s: %s", path, reason(errno));
   goto fail;
 wrong_kind:
   kind = S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : S_ISSOCK(st.st_mode) ? "a socket" : "a directory";
