@@ -272,14 +272,16 @@ void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name)
   char path[4096], why[4200];
   if (cfg->summary_file) {
     f = NULL;
+    int e = 0;
     if (gc_log_expand_path(cfg->summary_file, 0, path, sizeof path) != 0)
       snprintf(why, sizeof why, "log.summary_file (a name longer than %zu bytes)", sizeof path - 1);
-    else
-      f = gc_open_output(path, why, sizeof why);
-    if (!f) {
+    else if (!(f = gc_open_output(path, why, sizeof why)))
+      e = errno;
+    if (!f && e == ENOMEM)
+      gc_warn_oom("opening the summary file %s; printing it here", path);
+    else if (!f)
       gc_warn("cannot write the summary to %s; printing it here", why);
-      f = stderr;
-    }
+    f = f ? f : stderr;
   }
   print_table(f, f == stderr ? "gridcoll: " : "", sync, sums, max_actual, error, name);
   free_errors(error);
