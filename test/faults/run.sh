@@ -18,6 +18,7 @@
 #   FAULTS_MODE=every    fail every N of every scenario (long), not the table's choice;
 #   FAULTS_N="3 17"      only these N (with one scenario and FAULTS_RANK);
 #   FAULTS_RANK=R        only the runs that fail rank R;
+#   FAULTS_LIST=1        only count: list the N each scenario would fail, with its site;
 #   FAULTS_EXPECTED=FILE failures expected (doc/testing.md): a failure whose line matches
 #                        one of FILE's extended regular expressions is "xfail" and does
 #                        not fail the run; off by default;
@@ -41,6 +42,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 passed=0 failed=0 xfailed=0 unreached=0 runs=0
+ms_ok=0 # milliseconds spent in the counting runs and the runs that passed: what the whole
+        # takes once nothing fails (a hang costs its time limit)
 started=$SECONDS
 
 # --- every allocator the library imports is one the injector counts ---------------------
@@ -76,25 +79,31 @@ CFG
 # name|ranks|choice|settings (@ is the run's folder)|program and arguments
 # choice: which N each rank fails: "every:R" every N on rank R; "sites:R" the first N of
 # each allocation site (the call and its caller, inside the library) not failed yet on
-# rank R in an earlier scenario of this run; "finalize:R" every N made inside MPI_Finalize.
+# rank R in an earlier scenario of this run; "own:R" the first N of each site of this
+# scenario, failed before or not; "in:R:F1,F2" the first N of each site of this scenario
+# inside one of these functions.
 scenarios=(
   # start-up, the first call of each operation on the world, later calls, the sync log
-  # (its window, the exchange at MPI_Finalize, the summary), LG and the HLOT tree
-  "world|4|every:1 sites:0|GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|longrun 40 0"
+  # (its window, the exchange at MPI_Finalize, the summary), LG and the HLOT tree; rank 0
+  # alone prints the summary and gathers the log's last records
+  "world|4|every:1 in:0:MPI_Finalize|GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|longrun 40 0"
   # communicators made by MPI_Comm_dup and MPI_Comm_split, used and freed: each one's
-  # state, LG context and tree, its log window assembled when it is freed
-  "comms|4|sites:1|GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|churn 2 0"
+  # state, LG context and tree, its log window assembled when it is freed (collective:
+  # a rank that could not build what the others built must still free as they do)
+  "comms|3|own:1|GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|churn 2 0"
   # a configuration file (rank ranges, host globs, network, segmentation, the probe, the
   # summary to a file): its parse, the probe, segmented trees through the staging buffer
-  # with derived datatypes, on world, duplicate, reversed and split communicators
-  "file|3|sites:1 sites:0|GRIDCOLL_CONFIG=@/file.cfg|bcast"
+  # with derived datatypes, on world, duplicate, reversed and split communicators; rank 0
+  # (the leader that writes the latency file) fails what start-up, the probe and
+  # MPI_Finalize allocate
+  "file|3|sites:1 in:0:MPI_Init,gc_probe_latency,MPI_Finalize|GRIDCOLL_CONFIG=@/file.cfg|bcast"
   # MPI_Alltoallv by LG-v: its context, size messages, learnt totals
-  "alltoallv|4|sites:1|GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_ALLTOALLV=lg GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|alltoallv quick"
-  # auto learning from measured calls, the probe, the log with candidates
-  "learn|4|sites:1|GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_PROBE=1 GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|learn 2 4 0"
+  "alltoallv|3|sites:1|GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALLV=lg GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|alltoallv quick"
+  # auto learning from measured calls, the probe, the log
+  "learn|3|sites:1|GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_PROBE=1 GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|learn 2 4 0"
   # 300 calls on the world: two log windows filled and assembled by nonblocking
   # allreduces, one still in flight at MPI_Finalize; every allocation of MPI_Finalize
-  "windows|4|finalize:1|GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|longrun 300 0"
+  "windows|4|in:1:MPI_Finalize|GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|longrun 300 0"
 )
 
 # run N SETTINGS... -- program args: stdout to ./out, stderr to ./err, exit code in $rc,
@@ -103,11 +112,12 @@ run() {
   local n=$1 t0 t1; shift
   local cmd=(timeout "$limit" "${GC_LAUNCH[@]}")
   gc_app cmd "$n" LD_PRELOAD="$FAILALLOC $LIB" "$@"
-  t0=$(date +%s.%N)
+  t0=$(date +%s%N)
   "${cmd[@]}" >out 2>err
   rc=$?
-  t1=$(date +%s.%N)
-  secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  t1=$(date +%s%N)
+  ms=$(((t1 - t0) / 1000000))
+  secs=$(awk -v ms="$ms" 'BEGIN { printf "%.1f", ms / 1000 }')
   runs=$((runs + 1))
 }
 
@@ -123,7 +133,9 @@ where() {
   for f in "${frames[@]:4}"; do addrs+=("$(printf '0x%x' $((${f#*+} - 1)))"); done
   [ "${#addrs[@]}" -gt 0 ] || { echo "?"; return; }
   addr2line -f -i -e "$LIB" "${addrs[@]}" | paste - - |
-    awk -v root="$ROOT/" '{ f = $2; sub(/ \(discriminator [0-9]+\)/, "", f); sub(root, "", f); printf "%s%s (%s)", (NR > 1 ? " < " : ""), $1, f }'
+    awk '{ f = $2; sub(/ \(discriminator [0-9]+\)/, "", f); n = match(f, /\/(config|model|shim|tools)\//)
+           if (n) f = substr(f, n + 1)
+           printf "%s%s (%s)", (NR > 1 ? " < " : ""), $1, f }'
 }
 
 # judge: what went wrong in the last run, or nothing (every assertion of the header).
@@ -162,7 +174,7 @@ for entry in "${scenarios[@]}"; do
   args[0]="$T/${args[0]}"
   t_scenario=$SECONDS
   for choice in $choices; do
-    mode=${choice%%:*} rank=${choice#*:}
+    IFS=: read -r mode rank within <<<"$choice"
     [ -z "${FAULTS_RANK:-}" ] || [ "$rank" = "$FAULTS_RANK" ] || continue
     [ -z "$MODE" ] || mode=$MODE
     # The count: a clean run, its allocations on the failing rank recorded.
@@ -176,28 +188,32 @@ for entry in "${scenarios[@]}"; do
       continue
     fi
     total=$(wc -l <count.txt)
+    ms_ok=$((ms_ok + ms))
     limit=$(awk -v s="$secs" -v m="$LIMIT_MIN" 'BEGIN { l = int(6 * s + 1); print (l > m ? l : m) }')
-    # Which N.
-    case $mode in
-      every) chosen=$(seq 1 "$total") ;;
-      sites)
-        chosen=""
-        while read -r num _ _ _ f1 f2 _; do
-          key="$rank $f1 ${f2:-}"
-          [ -n "${seen_site[$key]:-}" ] && continue
-          seen_site[$key]=1
-          chosen+=" $num"
-        done <count.txt ;;
-      finalize)
-        chosen=""
-        while read -r line; do
-          where "$line" | grep -q 'MPI_Finalize' && chosen+=" ${line%% *}"
-        done <count.txt ;;
-      *) echo "test/faults/run.sh: unknown choice $choice" >&2; exit 2 ;;
-    esac
+    # Which N. Every site failed here is marked seen on this rank, whatever the choice.
+    chosen=""
+    declare -A own_site=()
+    while read -r line; do
+      read -r num _ _ _ f1 f2 _ <<<"$line"
+      key="$rank $f1 ${f2:-}"
+      case $mode in
+        every) ;;
+        sites) [ -z "${seen_site[$key]:-}" ] || continue ;;
+        own) [ -z "${own_site[$key]:-}" ] || continue; own_site[$key]=1 ;;
+        in) [ -z "${own_site[$key]:-}" ] && where "$line" | grep -qE "(^| )(${within//,/|}) \(" || continue
+            own_site[$key]=1 ;;
+        *) echo "test/faults/run.sh: unknown choice $choice" >&2; exit 2 ;;
+      esac
+      seen_site[$key]=1
+      chosen+=" $num"
+    done <count.txt
     [ -z "${FAULTS_N:-}" ] || chosen=$FAULTS_N
     printf 'scenario %s, rank %s: %d allocations, %s: %d runs (%s s each without a fault, limit %s s)\n' \
       "$name" "$rank" "$total" "$mode" "$(wc -w <<<"$chosen")" "$secs" "$limit"
+    if [ -n "${FAULTS_LIST:-}" ]; then # what would run, no fault injected
+      for num in $chosen; do echo "  N=$num $(sed -n "${num}p" count.txt | cut -d' ' -f2,3): $(where "$(sed -n "${num}p" count.txt)")"; done
+      continue
+    fi
     for num in $chosen; do
       rm -f one.txt
       run "$n" "${vars[@]}" FAILALLOC_RANK="$rank" FAILALLOC_N="$num" FAILALLOC_OUT="$tmp/one.txt" -- "${args[@]}"
@@ -209,7 +225,7 @@ for entry in "${scenarios[@]}"; do
       site=$(where "$record")
       label="$name rank=$rank N=$num $fn($bytes)"
       if [ -z "$verdict" ]; then
-        passed=$((passed + 1))
+        passed=$((passed + 1)) ms_ok=$((ms_ok + ms))
         [ -z "${FAULTS_VERBOSE:-}" ] || echo "ok   $label at $site"
       elif expected "$label: $verdict; at $site"; then
         xfailed=$((xfailed + 1))
@@ -218,6 +234,7 @@ for entry in "${scenarios[@]}"; do
         failed=$((failed + 1))
         [[ $verdict == *"not reached"* ]] && unreached=$((unreached + 1))
         echo "FAIL $label: $verdict; at $site"
+        printf '%s\t%s r%s N=%s: %s\n' "${site%% < *}" "$name" "$rank" "$num" "${verdict:0:60}" >>"$tmp/by-site"
         if [ -n "$KEEP" ]; then
           cp out "$KEEP/$name-r$rank-n$num.out"; cp err "$KEEP/$name-r$rank-n$num.err"
         fi
@@ -227,5 +244,10 @@ for entry in "${scenarios[@]}"; do
   echo "scenario $name: $((SECONDS - t_scenario)) s"
 done
 
-echo "faults ($GC_LAUNCHER): $passed passed, $failed failed ($unreached not reached), $xfailed expected failures, $runs runs, $((SECONDS - started)) s"
+# The same failures by allocation site (the innermost frame): the list to work from.
+if [ -s "$tmp/by-site" ]; then
+  echo "failures by allocation site:"
+  sort -t$'\t' -k1,1 -s "$tmp/by-site" | awk -F'\t' '$1 != last { print "  " $1; last = $1 } { print "      " $2 }'
+fi
+echo "faults ($GC_LAUNCHER): $passed passed, $failed failed ($unreached not reached), $xfailed expected failures, $runs runs, $((SECONDS - started)) s ($((ms_ok / 1000)) s in the counting runs and the runs that passed)"
 [ "$failed" = 0 ]
