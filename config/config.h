@@ -177,8 +177,8 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
  *   GRIDCOLL_PROBE     0 | 1
  *   GRIDCOLL_LEARN     0 | 1: `auto` learns from measured calls (default 1)
  * Same error contract as gc_config_load (message "VARIABLE: ..."; cfg reset to the
- * defaults; GC_CONFIG_NO_MEMORY with "VARIABLE: out of memory"), except that a valid GRIDCOLL=off is still honoured, so a user can always
- * switch gridcoll off. */
+ * defaults; GC_CONFIG_NO_MEMORY with "VARIABLE: out of memory"), except that a valid
+ * GRIDCOLL=off is still honoured, so a user can always switch gridcoll off. */
 int gc_config_apply_env(struct gc_config *cfg, const char *(*get)(const char *name),
                         const struct gc_config_names *names, char *err, size_t errlen);
 
