@@ -230,6 +230,7 @@ for entry in "${scenarios[@]}"; do
       elif expected "$label: $verdict; at $site"; then
         xfailed=$((xfailed + 1))
         echo "xfail $label: $verdict; at $site"
+        printf '%s\t%s r%s N=%s (expected): %s\n' "${site%% < *}" "$name" "$rank" "$num" "${verdict:0:60}" >>"$tmp/by-site"
       else
         failed=$((failed + 1))
         [[ $verdict == *"not reached"* ]] && unreached=$((unreached + 1))
@@ -244,7 +245,8 @@ for entry in "${scenarios[@]}"; do
   echo "scenario $name: $((SECONDS - t_scenario)) s"
 done
 
-# The same failures by allocation site (the innermost frame): the list to work from.
+# The same failures, expected ones included, by allocation site (the innermost frame):
+# the list to work from.
 if [ -s "$tmp/by-site" ]; then
   echo "failures by allocation site:"
   sort -t$'\t' -k1,1 -s "$tmp/by-site" | awk -F'\t' '$1 != last { print "  " $1; last = $1 } { print "      " $2 }'
