@@ -4,6 +4,8 @@
 #   make check      install missing packages, then run every test
 #   make check-clients  third-party clients (Debian's ScaLAPACK testers, HPCC) under
 #                   gridcoll (test/clients/clients.mk)
+#   make check-faults   every allocation gridcoll makes, failed one at a time
+#                   (test/faults/faults.mk; MPI=openmpi for Open MPI)
 #   make demo       install missing packages, then run the demo (on a simulated grid)
 #   make smpi       the same code under SimGrid SMPI (test/smpi/smpi.mk: check-smpi, bench-grid)
 #   make MPI=openmpi  the same against Open MPI: build/openmpi/libgridcoll-openmpi.so
@@ -187,6 +189,8 @@ check:
 	$(MAKE) check-clients
 	$(MAKE) check-smpi
 	$(MAKE) check-openmpi
+	$(MAKE) check-faults
+	$(MAKE) MPI=openmpi BUILD=$(OPENMPI_BUILD) check-faults
 	$(MAKE) check-multihost
 	$(MAKE) check-sanitize
 
@@ -246,5 +250,6 @@ include test/clients/clients.mk
 include test/multihost/multihost.mk
 include test/sanitize/sanitize.mk
 include test/fuzz/fuzz.mk
+include test/faults/faults.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

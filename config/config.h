@@ -147,7 +147,9 @@ void gc_config_defaults(struct gc_config *cfg);
 
 /* Load `path` over the defaults. cfg must hold defaults or an earlier configuration
  * (what it holds is freed first). Returns 0, or -1 with one message in err
- * ("FILE:LINE: network.lan.alpha: expected a positive time such as \"60 us\", got ...").
+ * ("FILE:LINE: network.lan.alpha: expected a positive time such as \"60 us\", got ..."),
+ * or GC_CONFIG_NO_MEMORY when memory ran out on the way (err "FILE[:LINE: KEY]: out of
+ * memory"): nothing is wrong with the file, and the caller says so.
  * On error cfg is left valid (defaults) and must still be freed, except that cfg->strict
  * and cfg->verbose hold what the broken file asked for at its top level (from libconfig's
  * tree when the file parses, else from a tokenizer pass that skips comments, strings and
@@ -155,6 +157,7 @@ void gc_config_defaults(struct gc_config *cfg);
  * be a regular file (or a character device, read without blocking) of at most
  * GC_CONFIG_MAX_BYTES. `names` may be NULL (or its lists NULL): any algorithm name is
  * then accepted. */
+#define GC_CONFIG_NO_MEMORY (-2)
 int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_config_names *names,
                    char *err, size_t errlen);
 
@@ -176,8 +179,8 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
  *   GRIDCOLL_PROBE     0 | 1
  *   GRIDCOLL_LEARN     0 | 1: `auto` learns from measured calls (default 1)
  * Same error contract as gc_config_load (message "VARIABLE: ..."; cfg reset to the
- * defaults), except that a valid GRIDCOLL=off is still honoured, so a user can always
- * switch gridcoll off. */
+ * defaults; GC_CONFIG_NO_MEMORY with "VARIABLE: out of memory"), except that a valid
+ * GRIDCOLL=off is still honoured, so a user can always switch gridcoll off. */
 int gc_config_apply_env(struct gc_config *cfg, const char *(*get)(const char *name),
                         const struct gc_config_names *names, char *err, size_t errlen);
 

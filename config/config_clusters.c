@@ -48,7 +48,7 @@ int gc_config_load_clusters(struct gc_loader *ld) {
                           CLUSTERS_EXAMPLE, n < 1 && config_setting_is_aggregate(s) ? "an empty list"
                                                                                     : gc_config_describe(s, got, sizeof got));
   if (!(cfg->clusters = calloc((size_t)n, sizeof *cfg->clusters)))
-    return gc_config_fail(ld, s, "clusters", "out of memory");
+    return gc_config_no_memory(ld, s, "clusters");
   cfg->topology = GC_TOPOLOGY_CLUSTERS;
   for (int i = 0; i < n; i++) {
     config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
@@ -80,7 +80,7 @@ static int load_matrix(struct gc_loader *ld, config_setting_t *s, const char *ke
   if (config_setting_length(s) != n)
     return gc_config_fail(ld, s, key, "expected %d rows (one per cluster), got %d", n, config_setting_length(s));
   double *m = calloc((size_t)n * (size_t)n, sizeof *m);
-  if (!m) return gc_config_fail(ld, s, key, "out of memory");
+  if (!m) return gc_config_no_memory(ld, s, key);
   for (int i = 0; i < n; i++) {
     config_setting_t *row = config_setting_get_elem(s, (unsigned)i);
     snprintf(sub, sizeof sub, "%s[%d]", key, i);

@@ -15,6 +15,7 @@ struct env_ctx {
   int op;           /* env_algorithm: its operation */
   char *err;
   size_t errlen;
+  int no_memory; /* what failed was an allocation, not the variable's value */
 };
 
 struct env_var;
@@ -39,6 +40,11 @@ static int fail(struct env_ctx *x, const struct env_var *v, const char *fmt, ...
   (void)v;
   snprintf(x->err, x->errlen, "%s: %s", x->name, msg);
   return -1;
+}
+
+static int no_memory(struct env_ctx *x, const struct env_var *v) {
+  x->no_memory = 1;
+  return fail(x, v, "out of memory");
 }
 
 #define FIELD(x, v, type) ((type *)((char *)(x)->cfg + (v)->off))
@@ -78,7 +84,7 @@ static int env_algorithm(struct env_ctx *x, const char *value, const struct env_
 
 static int env_string(struct env_ctx *x, const char *value, const struct env_var *v) {
   char *s = NULL;
-  if (*value && !(s = gc_strdup(value))) return fail(x, v, "out of memory");
+  if (*value && !(s = gc_strdup(value))) return no_memory(x, v);
   free(*FIELD(x, v, char *));
   *FIELD(x, v, char *) = s;
   return 0;
@@ -125,7 +131,10 @@ static int env_clusters(struct env_ctx *x, const char *value, const struct env_v
     cfg->topology = GC_TOPOLOGY_NODE;
     return 0;
   }
-  if (gc_ranges_parse(value, &r, &n, msg, sizeof msg) < 0)
+  int rc = gc_ranges_parse(value, &r, &n, msg, sizeof msg);
+  if (rc == GC_RANGES_NO_MEMORY)
+    return no_memory(x, v);
+  if (rc < 0)
     return fail(x, v, "expected \"host\" or one rank range per cluster such as \"0-3,4-9\"; %s", msg);
   if (n == cfg->nclusters) { /* same clusters, new members */
     for (int i = 0; i < n; i++) {
@@ -151,7 +160,7 @@ static int env_clusters(struct env_ctx *x, const char *value, const struct env_v
     struct gc_cluster_spec *c = calloc((size_t)n, sizeof *c);
     if (!c) {
       free(r);
-      return fail(x, v, "out of memory");
+      return no_memory(x, v);
     }
     drop_clusters(cfg);
     cfg->clusters = c;
@@ -165,7 +174,7 @@ static int env_clusters(struct env_ctx *x, const char *value, const struct env_v
   for (int i = 0; i < n; i++) {
     if (!(cfg->clusters[i].ranks = malloc(sizeof *r))) {
       free(r);
-      return fail(x, v, "out of memory");
+      return no_memory(x, v);
     }
     cfg->clusters[i].ranks[0] = r[i];
     cfg->clusters[i].nranks = 1;
@@ -214,7 +223,7 @@ int gc_config_apply_env(struct gc_config *cfg, const char *(*get)(const char *na
       int enabled = cfg->enabled;
       gc_config_free(cfg);
       cfg->enabled = enabled;
-      return -1;
+      return x.no_memory ? GC_CONFIG_NO_MEMORY : -1;
     }
   }
   return 0;

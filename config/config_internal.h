@@ -26,6 +26,7 @@ struct gc_loader {
   config_setting_t *deferred[GC_DEFER_LAST];
   int strict;  /* what the file's top level asks for, kept when the load fails */
   int verbose; /* 0..3, -1 when the file does not say */
+  int no_memory; /* the load failed because memory ran out, not because of the file */
 };
 
 struct gc_key;
@@ -59,6 +60,9 @@ int gc_config_walk(struct gc_loader *ld, config_setting_t *s, const char *key, v
 /* Write "FILE:LINE: KEY: message" into ld->err; returns -1. */
 int gc_config_fail(struct gc_loader *ld, const config_setting_t *s, const char *key, const char *fmt,
                    ...) __attribute__((format(printf, 4, 5)));
+
+/* gc_config_fail's "FILE:LINE: KEY: out of memory", and the load says GC_CONFIG_NO_MEMORY. */
+int gc_config_no_memory(struct gc_loader *ld, const config_setting_t *s, const char *key);
 
 /* `"text"`, `5`, `2.5` or `a group`: what a setting holds, for "got ..." */
 const char *gc_config_describe(const config_setting_t *s, char *buf, size_t len);

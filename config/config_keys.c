@@ -202,7 +202,7 @@ int gc_key_string(struct gc_loader *ld, config_setting_t *s, const char *key, vo
   if (config_setting_type(s) != CONFIG_TYPE_STRING)
     return gc_config_fail(ld, s, key, "expected a string, got %s", gc_config_describe(s, got, sizeof got));
   const char *text = config_setting_get_string(s);
-  if (*text && !(v = gc_strdup(text))) return gc_config_fail(ld, s, key, "out of memory");
+  if (*text && !(v = gc_strdup(text))) return gc_config_no_memory(ld, s, key);
   free(*out);
   *out = v;
   return 0;
@@ -283,11 +283,11 @@ int gc_key_hosts(struct gc_loader *ld, config_setting_t *s, const char *key, voi
                                              : config_setting_get_string_elem(s, i);
     if (!g || !*g) goto bad;
   }
-  if (!(c->hosts = calloc((size_t)n, sizeof *c->hosts))) return gc_config_fail(ld, s, key, "out of memory");
+  if (!(c->hosts = calloc((size_t)n, sizeof *c->hosts))) return gc_config_no_memory(ld, s, key);
   for (; c->nhosts < n; c->nhosts++) {
     const char *g = t == CONFIG_TYPE_STRING ? config_setting_get_string(s)
                                              : config_setting_get_string_elem(s, c->nhosts);
-    if (!(c->hosts[c->nhosts] = gc_strdup(g))) return gc_config_fail(ld, s, key, "out of memory");
+    if (!(c->hosts[c->nhosts] = gc_strdup(g))) return gc_config_no_memory(ld, s, key);
   }
   return 0;
 bad:
@@ -309,6 +309,7 @@ int gc_key_ranks(struct gc_loader *ld, config_setting_t *s, const char *key, voi
   else
     return gc_config_fail(ld, s, key, "expected rank ranges such as \"0-3,8,10-11\" or a rank, got %s",
                           gc_config_describe(s, got, sizeof got));
+  if (rc == GC_RANGES_NO_MEMORY) return gc_config_no_memory(ld, s, key);
   return rc < 0 ? gc_config_fail(ld, s, key, "%s", msg) : 0;
 }
 
@@ -345,6 +346,11 @@ int gc_config_fail(struct gc_loader *ld, const config_setting_t *s, const char *
       snprintf(ld->err, ld->errlen, "%s: %s%s%s", file, key ? key : "", key && *key ? ": " : "", msg);
   }
   return -1;
+}
+
+int gc_config_no_memory(struct gc_loader *ld, const config_setting_t *s, const char *key) {
+  ld->no_memory = 1;
+  return gc_config_fail(ld, s, key, "out of memory");
 }
 
 const char *gc_config_describe(const config_setting_t *s, char *buf, size_t len) {

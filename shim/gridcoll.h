@@ -87,15 +87,16 @@ static inline void gc_guard_leave(void)
 /* Messages on stderr, prefixed "gridcoll:", by the verbosity rule of msg.c. gc_warn
  * prints from world rank 0 only (every rank takes the same path, so rank 0 speaks for
  * all); gc_warn_any from any rank (for a problem only that rank can see); gc_debug at
- * verbose >= level; gc_warn_oom once; gc_say always, for the reason of an abort alone. */
+ * verbose >= level; gc_say always, for the reason of an abort alone.
+ * gc_warn_oom: memory ran out on this rank (an allocation failed, or fdopen said ENOMEM):
+ * "out of memory on rank R: " then what gridcoll did instead (passed the call through,
+ * fell back with every rank, lost a summary row...). Every such site says it through
+ * here, and only the first in the process is printed (verbose >= 1), from this rank. */
 void gc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_warn_any(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Memory ran out on this rank: said once per process, from this rank ("out of memory on
- * world rank R: ..."), whatever later allocations fail; what comes next must already be
- * agreed by every rank (the pass-through or fallback the message names). */
-void gc_warn_oom(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_debug(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void gc_warn_oom(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* 1 when gridcoll acts on calls: started and active (MPI_Init to MPI_Finalize, unless
  * start-up chose to pass everything through). Re-entry is the caller's to test

@@ -77,7 +77,7 @@ void gc_latency_finalize(void)
   char path[4096 + 16], why[sizeof path + 128] = "";
   snprintf(path, sizeof path, "%s.latency.csv", gc_log_path());
   FILE *f = gc_open_output(path, why, sizeof why);
-  int bad = !f;
+  int bad = !f, nomem = !f && errno == ENOMEM;
   if (f) {
     fputs("comm,from,to,configured_s,measured_s\n", f);
     for (size_t i = 0; i < lat.n; i++) {
@@ -91,7 +91,9 @@ void gc_latency_finalize(void)
     if (bad)
       snprintf(why, sizeof why, "%s: %s", path, strerror(errno));
   }
-  if (bad)
+  if (nomem)
+    gc_warn_oom("the probe's latency file %s is not written", path);
+  else if (bad)
     gc_warn_any("cannot write %s", why);
   free(lat.rows);
   lat.rows = NULL;

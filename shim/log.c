@@ -104,7 +104,10 @@ void gc_log_open(const struct gc_config *cfg)
   }
   char what[4200];
   lg.file = gc_open_output(path, what, sizeof what);
-  if (!lg.file) {
+  if (!lg.file && errno == ENOMEM) { /* this rank's alone: it says so */
+    gc_warn_oom("the log file %s; the program continues without it", path);
+    lg.failed = 1;
+  } else if (!lg.file) {
     write_failed(what);
   } else if (fputs(header, lg.file) == EOF) {
     snprintf(what, sizeof what, "%s: %s", path, strerror(errno));

@@ -73,10 +73,12 @@ int gc_probe_latency(struct gc_comm_state *st)
    * any ping: no rank may drop out once others wait for it. */
   double *lat = calloc(kk + 1, sizeof *lat), *configured = malloc(kk * sizeof *configured);
   int ok = lat && configured, all_ok = 0;
+  if (!ok) /* said by the rank that ran out; the others follow it silently */
+    gc_warn_oom("the latency probe of communicator %llu did not run; every rank keeps the "
+                "configured latencies", st->id);
   rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, priv);
   if (rc != MPI_SUCCESS || !all_ok) {
     free(lat), free(configured);
-    gc_warn("latency probe: out of memory on some rank; keeping the configured latencies");
     return rc;
   }
   if (leaders != MPI_COMM_NULL) {

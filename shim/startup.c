@@ -31,6 +31,9 @@ struct gc_global gc_g;
 
 enum { LOAD_OK, LOAD_OFF, LOAD_ERROR };
 
+/* The load failed because memory ran out on this rank, not because of what it read. */
+static int load_no_memory;
+
 static const char *env_get(const char *name)
 {
   return getenv(name);
@@ -59,12 +62,15 @@ static int load_config(char *err, size_t errlen)
   struct gc_config_names names; /* the pure rows the library's tables point at */
   gc_op_config_names(&names);
   const char *path = gc_config_default_path(env_get);
-  if (path && gc_config_load(cfg, path, &names, err, errlen) != 0) {
+  int rc = path ? gc_config_load(cfg, path, &names, err, errlen) : 0;
+  if (rc != 0) {
+    load_no_memory = rc == GC_CONFIG_NO_MEMORY;
     env_verbose(cfg);
     return LOAD_ERROR;
   }
   int strict = cfg->strict, verbose = cfg->verbose;
-  if (gc_config_apply_env(cfg, env_get, &names, err, errlen) != 0) {
+  if ((rc = gc_config_apply_env(cfg, env_get, &names, err, errlen)) != 0) {
+    load_no_memory = rc == GC_CONFIG_NO_MEMORY;
     cfg->strict = strict, cfg->verbose = verbose;
     env_verbose(cfg);
     return LOAD_ERROR;
@@ -90,11 +96,13 @@ static int agree(int status, int *first_error_rank, int *strict)
 }
 
 /* The reason start-up failed: always said when the job aborts for it (strict), else a
- * warning under the verbosity rule. */
+ * warning under the verbosity rule, as every memory shortage is said when that was it. */
 static void explain(const char *why, int strict)
 {
   if (strict)
     gc_say("%s; strict = true: aborting", why);
+  else if (load_no_memory)
+    gc_warn_oom("reading the configuration (%s); passing every call through", why);
   else
     gc_warn_any("%s; passing every call through", why);
 }
@@ -240,10 +248,11 @@ static void start(void)
 
   gc_g.world_cluster = malloc(sizeof(int) * (size_t)gc_g.world_size);
   int ok = gc_g.world_cluster != NULL;
+  if (!ok) /* the rank that ran out says it; the others follow it without a word */
+    gc_warn_oom("the world's cluster table; passing every call through");
   /* Whether the table could be allocated must be agreed too. */
   PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (!ok) {
-    gc_warn("out of memory at start-up; passing every call through");
     free(gc_g.world_cluster);
     gc_g.world_cluster = NULL;
     gc_g.active = 0;

@@ -32,8 +32,10 @@ static struct {
 
 static void error_add(int c, double e)
 {
-  if (!sm.error[c] && !(sm.error[c] = calloc(1, sizeof *sm.error[c])))
-    return; /* out of memory: this cell's median counts fewer calls */
+  if (!sm.error[c] && !(sm.error[c] = calloc(1, sizeof *sm.error[c]))) {
+    gc_warn_oom("a histogram of the summary; its median |error| leaves out calls");
+    return;
+  }
   gc_histogram_add(sm.error[c], e);
 }
 
@@ -181,8 +183,9 @@ static void free_errors(struct gc_histogram **error)
 }
 
 /* The histograms of the cells any rank used, summed on world rank 0 into error[].
- * Collective over MPI_COMM_WORLD; 0 when memory ran out somewhere (no table then). */
-static int merge_errors(struct gc_histogram **error)
+ * Collective over MPI_COMM_WORLD. When memory ran out somewhere (agreed), error[] stays
+ * empty: the table still comes, its sums reduced already, without medians. */
+static void merge_errors(struct gc_histogram **error)
 {
   static int used[GC_CELLS];
   int n = 0, ok = 1;
@@ -195,6 +198,8 @@ static int merge_errors(struct gc_histogram **error)
   if (gc_g.world_rank == 0)
     all = calloc((size_t)n + 1, sizeof *all);
   ok = mine && (gc_g.world_rank != 0 || all);
+  if (!ok)
+    gc_warn_oom("the summary's histograms at MPI_Finalize; its table shows no median |error|");
   PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (ok && n > 0) {
     for (int c = 0, k = 0; c < GC_CELLS; c++)
@@ -203,15 +208,19 @@ static int merge_errors(struct gc_histogram **error)
       else
         k += used[c];
     PMPI_Reduce(mine, all, n * 2 * GC_HISTOGRAM_BINS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-    for (int c = 0, k = 0; gc_g.world_rank == 0 && c < GC_CELLS; c++)
-      if (used[c] && (error[c] = malloc(sizeof *error[c])))
-        *error[c] = all[k++];
+    for (int c = 0, k = 0; gc_g.world_rank == 0 && c < GC_CELLS; c++) {
+      if (!used[c])
+        continue;
+      if ((error[c] = malloc(sizeof *error[c])))
+        *error[c] = all[k];
       else
-        k += used[c];
+        gc_warn_oom("a histogram of the summary at MPI_Finalize; a row shows no median "
+                    "|error|");
+      k++;
+    }
   }
   free(mine);
   free(all);
-  return ok;
 }
 
 void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name)
@@ -223,9 +232,9 @@ void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name)
   static struct gc_histogram *error[GC_CELLS];
   PMPI_Reduce(sm.sums, sums, F_LAST * GC_CELLS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   PMPI_Reduce(sm.max_actual, max_actual, GC_CELLS, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  int ok = merge_errors(error);
+  merge_errors(error);
   gc_summary_reset(0); /* frees this rank's histograms */
-  if (gc_g.world_rank != 0 || !ok) {
+  if (gc_g.world_rank != 0) {
     free_errors(error);
     return;
   }
@@ -233,14 +242,16 @@ void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name)
   char path[4096], why[4200];
   if (cfg->summary_file) {
     f = NULL;
+    int e = 0;
     if (gc_log_expand_path(cfg->summary_file, 0, path, sizeof path) != 0)
       snprintf(why, sizeof why, "log.summary_file (a name longer than %zu bytes)", sizeof path - 1);
-    else
-      f = gc_open_output(path, why, sizeof why);
-    if (!f) {
+    else if (!(f = gc_open_output(path, why, sizeof why)))
+      e = errno;
+    if (!f && e == ENOMEM)
+      gc_warn_oom("opening the summary file %s; printing it here", path);
+    else if (!f)
       gc_warn("cannot write the summary to %s; printing it here", why);
-      f = stderr;
-    }
+    f = f ? f : stderr;
   }
   print_table(f, f == stderr ? "gridcoll: " : "", sync, sums, max_actual, error, name);
   free_errors(error);

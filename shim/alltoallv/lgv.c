@@ -113,6 +113,9 @@ static int ctx_get(struct gc_comm_state *st, struct gc_alltoallv_state *vs, MPI_
   }
   struct lgv_ctx *x = vs ? ctx_build(st) : NULL;
   int ok = x != NULL;
+  if (vs && !ok) /* ctx_build fails only for memory; vs is state.c's to report */
+    gc_warn_oom("LG-v's schedule on communicator %llu; every rank runs this MPI_Alltoallv "
+                "by the MPI library", st->id);
   int rc = PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, priv);
   if (rc != MPI_SUCCESS || !ok) {
     lg_free(x);
@@ -434,6 +437,10 @@ int gc_alltoallv_lg_run(const void *vcall, struct gc_comm_state *st, const struc
     r.P = area((size_t)x->p.send_area);
     r.S = area((size_t)x->p.stage_area);
     r.R = area((size_t)x->p.wide_area);
+    if (!r.P || !r.S || !r.R) /* my cluster's verdict and the tags carry it to all */
+      gc_warn_oom("LG-v's buffers of %lld bytes on communicator %llu; every rank runs this "
+                  "MPI_Alltoallv by the MPI library",
+                  x->p.send_area + x->p.stage_area + x->p.wide_area, st->id);
     r.ok = r.P && r.S && r.R && pack(&r) == 0;
   }
   /* Step 3: my cluster's verdict and row of totals. */

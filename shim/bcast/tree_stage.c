@@ -39,7 +39,10 @@ static struct cache *cache_get(MPI_Comm priv)
     return NULL;
   if (PMPI_Comm_get_attr(priv, keyval, &c, &found) == MPI_SUCCESS && found)
     return c;
-  if ((c = calloc(1, sizeof *c)) != NULL && PMPI_Comm_set_attr(priv, keyval, c) != MPI_SUCCESS) {
+  if (!(c = calloc(1, sizeof *c)))
+    gc_warn_oom("the segmented broadcast's staging cache; every rank runs this broadcast "
+                "unsegmented");
+  else if (PMPI_Comm_set_attr(priv, keyval, c) != MPI_SUCCESS) {
     free(c);
     c = NULL;
   }
@@ -63,6 +66,9 @@ int gc_bcast_stage_get(MPI_Comm priv, size_t m, int need, struct gc_bcast_stage 
   } else if (ok && need > 0) {
     ok = (stage->temp = malloc(m)) != NULL;
   }
+  if (c && need >= 0 && !ok) /* said here; the vote makes the others follow silently */
+    gc_warn_oom("a staging buffer of %zu bytes for a segmented broadcast; every rank runs "
+                "it unsegmented", m);
   int rc = PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, priv);
   if (rc != MPI_SUCCESS || !ok) {
     if (c && grow) { /* an empty cache everywhere, still identical */
