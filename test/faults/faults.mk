@@ -5,8 +5,8 @@
 #
 #   make check-faults               under MPICH
 #   make check-faults MPI=openmpi   under Open MPI
-#   make check-faults FAULTS_EXPECTED=test/faults/expected.txt
-#                                   the failures listed there do not fail the target
+#   make check-faults FAULTS_EXPECTED=FILE
+#                                   the failures FILE lists do not fail the target
 #
 # The injector is plain C, no MPI: one shared object serves both MPI builds.
 FAILALLOC := $(BUILD)/test/faults/libfailalloc.so
