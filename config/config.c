@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Published Gigabit Ethernet signature (000; SPEC section 2): gamma 4.3628,
+/* Published Gigabit Ethernet signature (000; reference.md section 2): gamma 4.3628,
  * delta 4.93 ms, M 8 kB; Hockney 60 us and 1 Gbit/s for the link itself. */
 static const struct gc_lan gige = {
     .alpha = 60e-6, .beta = 8e-9, .gamma = 4.3628, .delta = 4.93e-3, .threshold = 8192};

@@ -11,7 +11,7 @@
  *   GRIDCOLL_BCAST: expected one of auto, native, flat, got "fat"
  *
  * Defaults (gc_config_defaults): enabled, node topology, no clusters, no wan matrices,
- * network.lan = the published Gigabit Ethernet signature (000; SPEC section 2):
+ * network.lan = the published Gigabit Ethernet signature (000; reference.md section 2):
  * alpha 60 us, beta 8e-9 s/byte (1 Gbit/s), gamma 4.3628, delta 4.93 ms, threshold
  * 8192 bytes; algorithms "auto"; no log file, log mode sync, log_summary -1 (on iff a
  * log file is configured), summary to stderr, no candidates; strict 0, verbose 1
@@ -48,7 +48,7 @@ struct gc_lan {
   double threshold; /* M: message size (bytes) from which delta applies */
 };
 
-/* 004's parameters of a cluster's processors (SPEC section 2, heterogeneous cluster), given
+/* 004's parameters of a cluster's processors (reference.md section 2, heterogeneous cluster), given
  * per cluster entry because a cluster is what every rank can name for every other rank
  * without communication (the layout maps each communicator rank to its cluster). */
 struct gc_hetero {

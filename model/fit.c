@@ -1,6 +1,6 @@
 /* Least-squares fits of the Hockney parameters (ping-pong) and of the contention
  * signature gamma, delta, M (000 Sec. 3: "linear regression ... comparing at least four
- * measurement points"; M chosen as the breakpoint that best splits the sample, SPEC 2).
+ * measurement points"; M chosen as the breakpoint that best splits the sample, reference.md section 2).
  *
  * Both fits are linear in two non-negative unknowns (a, b) once the rest is fixed:
  *   y_i = a*p_i + b*q_i + residual, weighted by w_i = 1/t_i^2 (relative residuals).

@@ -229,7 +229,7 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
   return GC_MODEL_OK;
 }
 
-/* "lg-backbone": LG as the executor runs it (SPEC section 3), and LG-v
+/* "lg-backbone": LG as the executor runs it (reference.md section 3), and LG-v
  * (shim/alltoallv/lgv.c) on each pair's average block b_cd = T_cd / (n_c n_d), two
  * phases one after the other.  Phase 1, local: a process of c sends every block it holds
  * to a member of its own cluster except its own and those it stages itself: of each

@@ -8,7 +8,7 @@
  * Every parameter must be finite and >= 0 (bandwidths > 0) or the call is EINVAL: the
  * model never returns NaN.  Equation numbers are those of the papers in seeds/ (000: all-
  * to-all contention and grid models, 001: tree cost, 004: heterogeneous cluster);
- * SPEC.md section 2 lists the corrections applied to them.  Tree costs are in
+ * doc/reference.md section 2 lists the corrections applied to them.  Tree costs are in
  * tree_cost.h (included here), parameter fitting in fit.h.
  *
  * Every formula the library evaluates at run time is here, under one name (names.c): the
@@ -70,7 +70,7 @@ int gc_model_alltoall_linear(int n, size_t m, double alpha, double beta, double 
 int gc_model_alltoall_signature(int n, size_t m, const struct gc_lan *lan, double *t);
 
 /* ---- all-to-all across clusters (grid.c, grid_exchange.c) ----------------------------- */
-/* LG's roles (SPEC section 3): 1 when cluster x plays A against cluster y, sizes [k]:
+/* LG's roles (reference.md section 3): 1 when cluster x plays A against cluster y, sizes [k]:
  * the smaller, or on equal sizes the lower index.  The LG schedule uses this rule too. */
 int gc_model_lg_plays_a(const int *size, int x, int y);
 

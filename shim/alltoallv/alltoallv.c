@@ -3,7 +3,7 @@
  *
  * The choice (`auto`). Every rank must choose alike, but each knows only its own counts:
  * a choice from them would differ between ranks. So `auto` reads only what every rank
- * holds alike (SPEC section 5): the configuration, the layout, and the matrix of
+ * holds alike (reference.md section 5): the configuration, the layout, and the matrix of
  * per-cluster-pair byte totals of the last LG-v call, which LG-v spreads for nothing
  * (each cluster's row rides on its wide messages: alltoallv.h, lgv.c). It predicts both
  * algorithms on that matrix (model/alltoallv.c) and takes the faster:

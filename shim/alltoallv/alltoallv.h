@@ -40,7 +40,7 @@ static inline MPI_Aint gc_alltoallv_displ(const void *displs, int large, int i)
 /* What every rank learnt of earlier calls on this communicator (st->op[GC_OP_ALLTOALLV]).
  * LG-v's wide messages carry each cluster's row of byte totals, so after an LG-v call
  * that every rank completed, every rank holds the same k x k matrix: `auto` chooses from
- * it (SPEC section 5: combined data, learnt where it costs nothing on the wide area). */
+ * it (reference.md section 5: combined data, learnt where it costs nothing on the wide area). */
 struct gc_alltoallv_state {
   int known;       /* a matrix was learnt */
   double *bytes;   /* [k*k] bytes cluster c sent cluster d in the last LG-v call */

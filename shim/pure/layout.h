@@ -4,7 +4,7 @@
  * made at MPI_Init, so every member computes the same layout with no communication).
  * Local clusters are numbered by first appearance in rank order, so local cluster 0
  * holds rank 0; members of a cluster are listed in ascending communicator rank, which
- * is the order the algorithms' schedules assume (SPEC section 3). */
+ * is the order the algorithms' schedules assume (reference.md section 3). */
 #ifndef GC_LAYOUT_H
 #define GC_LAYOUT_H
 

@@ -5,7 +5,7 @@
  * the sends it already took on. Repeatedly add the edge (c in tree, n outside) that
  * delivers first, ready(c) + lat(c,n) + o_r, then ready(c) grows by gap(c,n) = o_s + g
  * (+ m/bw). Unlike HLOT and SPT, a parent pays for every extra child, so a busy hub
- * hands clusters to a slightly farther but idle leader (SPEC section 4: "a tree that
+ * hands clusters to a slightly farther but idle leader (reference.md section 4: "a tree that
  * also charges each extra child its send gap can beat all of them"). With zero gaps it
  * is Dijkstra, the SPT. Construction order is the order its model charged; children are
  * then re-ordered by Jackson's rule (base_tree.c), which can only make it earlier.

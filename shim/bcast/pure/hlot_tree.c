@@ -1,4 +1,4 @@
-/* HLOT: hierarchical latency-optimal tree (001 Fig. 3, corrected as in SPEC section 4).
+/* HLOT: hierarchical latency-optimal tree (001 Fig. 3, corrected as in reference.md section 4).
  *
  *   Y = {root}; D[root] = 0
  *   while some cluster is not in Y:

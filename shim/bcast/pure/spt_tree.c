@@ -1,6 +1,6 @@
 /* Shortest-path tree: Dijkstra from the root over lat(c,n) + o_r. It ignores the send
  * gaps, so under 001 Eq. 2 with o_s + g = 0 no tree reaches any cluster earlier: it is
- * the latency lower bound HLOT is compared with (SPEC section 4). On korea8 from A it
+ * the latency lower bound HLOT is compared with (reference.md section 4). On korea8 from A it
  * reaches G in 22 ms through H where the direct link takes 400 ms. O(k^2), no heap:
  * k is a few dozen clusters. Ties: the lower cluster index is settled first, and a
  * parent is only replaced by a strictly shorter path, so direct links win ties. */
