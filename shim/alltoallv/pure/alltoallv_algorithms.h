@@ -18,7 +18,7 @@ extern const struct gc_model_row gc_alltoallv_models[GC_ALLTOALLV_LAST];
 gc_model_predict gc_alltoallv_native_predict, gc_alltoallv_lg_predict;
 
 /* LG-v serves what LG serves: two clusters or more, one of them of two processes or more
- * (alltoall_predict.h: gc_alltoall_lg_applies). */
+ * (alltoall_algorithms.h: gc_alltoall_lg_applies). */
 int gc_alltoallv_lg_applies(const struct gc_layout *layout);
 
 #endif

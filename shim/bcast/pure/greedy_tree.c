@@ -8,7 +8,7 @@
  * hands clusters to a slightly farther but idle leader (reference.md section 4: "a tree that
  * also charges each extra child its send gap can beat all of them"). With zero gaps it
  * is Dijkstra, the SPT. Construction order is the order its model charged; children are
- * then re-ordered by Jackson's rule (base_tree.c), which can only make it earlier.
+ * then re-ordered by Jackson's rule (tree.c: gc_tree_order_children), which can only make it earlier.
  * O(k^2) typically: best[m] is recomputed in full only when its best parent got busier.
  *
  * ECEF alone is myopic: it spends a parent's early slots on whichever cluster it can

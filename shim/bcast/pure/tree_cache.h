@@ -9,7 +9,7 @@
  * tree algorithm's tree (six) per call, so this holds five (root cluster, size) pairs; a
  * program that cycles through more pays a rebuild (microseconds, test/bench/bench_trees.c), never a
  * wrong tree. When the network view changes (the latency probe bumps the state's version),
- * its owner (shim/bcast/bcast_state.c) clears the cache.
+ * its owner (shim/bcast/tree_algorithms.c) clears the cache.
  * Storage: every entry's tree has room for k clusters, in one block made with the cache
  * (gc_tree_cache_init, when the communicator's state is built), so a build into an entry
  * allocates nothing: its working arrays come from the network view's scratch. */
