@@ -48,8 +48,8 @@ struct gc_alltoallv_state {
                           (alltoallv.c), made with the state, not per call */
   double total;    /* sum of bytes: the key of the dispatch's decision cache */
   unsigned long long calls, lg_calls; /* blocking calls seen; LG-v runs among them */
-  void *lg;        /* lgv.c's schedule and buffers, built on its first run */
-  void (*lg_free)(void *lg); /* frees lg (state.c: the state's free calls it) */
+  struct gc_lgv_ctx *lg; /* lgv.c's schedule and buffers, built on its first run (agreed
+                            there) and freed with the state */
 };
 
 extern const struct gc_op gc_alltoallv_op;
@@ -59,13 +59,19 @@ extern const struct gc_op gc_alltoallv_op;
  * exists on every member wherever a call of the op is served. 0, or -1 when out of
  * memory (nothing made). */
 int gc_alltoallv_state_make(struct gc_comm_state *st);
-struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st);
+static inline struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st)
+{
+  return st->op[GC_OP_ALLTOALLV].data;
+}
 
 int gc_alltoallv_native_supports(const void *call, const struct gc_comm_state *st);
 int gc_alltoallv_native_run(const void *call, struct gc_comm_state *st,
                             const struct gc_plan *plan);
 int gc_alltoallv_lg_supports(const void *call, const struct gc_comm_state *st);
 int gc_alltoallv_lg_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan);
+/* LG-v's context (lgv.c), freed with the op's state; NULL is nothing. */
+struct gc_lgv_ctx;
+void gc_alltoallv_lg_free(struct gc_lgv_ctx *ctx);
 
 int gc_alltoallv_call_prepare(void *call, const struct gc_comm_state *st, struct gc_call *out);
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "comm_state.h"
 #include "op.h"
+#include "tree_stage.h"
 #include "tree_cache.h"
 
 /* MPI_Bcast and MPI_Bcast_c both arrive here: the count is an MPI_Count. */
@@ -33,6 +34,8 @@ struct gc_bcast_state {
   unsigned long long version;    /* st->version the cache was built under */
   MPI_Request *reqs;             /* [k - 1]: the sends of a leader with more children than
                                     tree_exec.c's stack holds; NULL when k - 1 fits it */
+  struct gc_bcast_stage_cache stage; /* the segmented broadcast's staging buffer, grown
+                                        when every rank agreed (tree_stage.h) */
 };
 
 /* Makes st's broadcast state where a tree can serve (two clusters or more; elsewhere

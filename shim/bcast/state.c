@@ -1,7 +1,8 @@
 /* What the broadcast keeps per communicator (bcast.h: struct gc_bcast_state), made once
  * with the communicator's state and freed with it, so that a call allocates nothing: the
- * tree cache with room for a tree over every cluster in each entry (tree_cache.h), and the
- * send requests of a leader with more children than tree_exec.c keeps on its stack. */
+ * tree cache with room for a tree over every cluster in each entry (tree_cache.h), the
+ * send requests of a leader with more children than tree_exec.c keeps on its stack, and
+ * the staging buffer of segmented broadcasts (grown, agreed, by tree_stage.c). */
 #include "bcast.h"
 
 #include <stdlib.h>
@@ -16,6 +17,7 @@ static void state_free(struct gc_comm_state *st, void *data)
     gc_debug(3, "comm %llu: %llu broadcast tree(s) built, %llu taken from the cache", st->id,
              b->cache.builds, b->cache.hits);
   gc_tree_cache_free(&b->cache);
+  gc_bcast_stage_cache_free(&b->stage);
   free(b->reqs);
   free(b);
 }

@@ -218,7 +218,8 @@ int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm
     /* A leader packs elements in runs of PMPI_Pack's int byte counts: one element larger
      * than that (m is then larger than any cache) cannot be staged; it votes no. */
     int need = me == lead && !raw ? (tsize <= INT_MAX ? 1 : -1) : 0;
-    rc = gc_bcast_stage_get(pcomm, (size_t)w.segs.bytes, need, &stage);
+    struct gc_bcast_state *b = gc_bcast_state(st);
+    rc = gc_bcast_stage_get(pcomm, b ? &b->stage : NULL, (size_t)w.segs.bytes, need, &stage);
     if (rc == GC_FALLBACK) /* agreed on every rank: one segment, no staging */
       w.segs = gc_bcast_segments_make(w.segs.bytes, 0);
     else if (rc != MPI_SUCCESS)
