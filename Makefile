@@ -4,6 +4,8 @@
 #   make check      install missing packages, then run every test
 #   make check-clients  third-party clients (Debian's ScaLAPACK testers, HPCC) under
 #                   gridcoll (test/clients/clients.mk)
+#   make check-faults   every allocation gridcoll makes, failed one at a time
+#                   (test/faults/faults.mk; MPI=openmpi for Open MPI)
 #   make demo       install missing packages, then run the demo (on a simulated grid)
 #   make smpi       the same code under SimGrid SMPI (test/smpi/smpi.mk: check-smpi, bench-grid)
 #   make MPI=openmpi  the same against Open MPI: build/openmpi/libgridcoll-openmpi.so
@@ -64,7 +66,8 @@ LIB_SRC       := $(PURE_SRC) $(SHIM_MPI_SRC)
 
 LIB      := $(BUILD)/$(LIB_NAME)
 PURE_LIB := $(BUILD)/libgcpure.a
-SHIM_OPS      := alltoall alltoallv bcast
+# One folder per collective, each with its pure/ part (doc/design.md): a new one is found.
+SHIM_OPS      := $(patsubst shim/%/pure/,%,$(wildcard shim/*/pure/))
 PURE_INCLUDES := -Iconfig -Imodel -Ishim/pure $(SHIM_OPS:%=-Ishim/%/pure)
 INCLUDES      := -I. $(PURE_INCLUDES) -Ishim $(SHIM_OPS:%=-Ishim/%)
 
@@ -186,6 +189,8 @@ check:
 	$(MAKE) check-clients
 	$(MAKE) check-smpi
 	$(MAKE) check-openmpi
+	$(MAKE) check-faults
+	$(MAKE) MPI=openmpi BUILD=$(OPENMPI_BUILD) check-faults
 	$(MAKE) check-multihost
 	$(MAKE) check-sanitize
 
@@ -256,5 +261,6 @@ include test/clients/clients.mk
 include test/multihost/multihost.mk
 include test/sanitize/sanitize.mk
 include test/fuzz/fuzz.mk
+include test/faults/faults.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

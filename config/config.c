@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Published Gigabit Ethernet signature (000; SPEC section 2): gamma 4.3628,
+/* Published Gigabit Ethernet signature (000; reference.md section 2): gamma 4.3628,
  * delta 4.93 ms, M 8 kB; Hockney 60 us and 1 Gbit/s for the link itself. */
 static const struct gc_lan gige = {
     .alpha = 60e-6, .beta = 8e-9, .gamma = 4.3628, .delta = 4.93e-3, .threshold = 8192};
@@ -17,12 +17,10 @@ void gc_config_defaults(struct gc_config *cfg) {
   cfg->learn = 1;
   cfg->topology = GC_TOPOLOGY_NODE;
   cfg->lan = gige;
-  strcpy(cfg->alltoall_algorithm, "auto");
+  for (int op = 0; op < GC_OP_LAST; op++) strcpy(cfg->algorithm[op], "auto");
   cfg->alltoall_pairwise = 32768; /* MPICH: MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE */
-  strcpy(cfg->alltoallv_algorithm, "auto");
   cfg->wan_window = 4194304; /* Linux: net.ipv4.tcp_wmem's maximum; SimGrid: TCP-gamma */
   cfg->bcast_eager = 65536;  /* SMPI: smpi/send-is-detached-thresh */
-  strcpy(cfg->bcast_algorithm, "auto");
   cfg->log_mode = GC_LOG_SYNC;
   cfg->log_summary = -1;
 }

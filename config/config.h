@@ -2,7 +2,8 @@
  *
  * Pure C, no MPI: the loader reads a libconfig file, the environment layer applies
  * GRIDCOLL_* overrides, and every value is checked here so the MPI side never sees a
- * half-valid configuration.  Every error is one line naming the file, the line and the key:
+ * half-valid configuration: well-formed in its unit (units.c) and within what physical
+ * sense allows (physical.c: no latency of 1e308 s, no bandwidth of 1e-300 bit/s).  Every error is one line naming the file, the line and the key:
  *   FILE:LINE: KEY: what was expected, got what
  *   gridcoll.cfg:7: network.lan.alpha: expected a positive time such as "60 us", got "fast"
  * and for the environment
@@ -10,7 +11,7 @@
  *   GRIDCOLL_BCAST: expected one of auto, native, flat, got "fat"
  *
  * Defaults (gc_config_defaults): enabled, node topology, no clusters, no wan matrices,
- * network.lan = the published Gigabit Ethernet signature (000; SPEC section 2):
+ * network.lan = the published Gigabit Ethernet signature (000; reference.md section 2):
  * alpha 60 us, beta 8e-9 s/byte (1 Gbit/s), gamma 4.3628, delta 4.93 ms, threshold
  * 8192 bytes; algorithms "auto"; no log file, log mode sync, log_summary -1 (on iff a
  * log file is configured), summary to stderr, no candidates; strict 0, verbose 1
@@ -25,6 +26,8 @@
 #define GC_CONFIG_H
 
 #include <stddef.h>
+
+#include "op_info.h" /* enum gc_op_id: the operations with an algorithm to configure */
 
 #define GC_NAME_MAX 64
 #define GC_ERR_MAX 512
@@ -45,7 +48,7 @@ struct gc_lan {
   double threshold; /* M: message size (bytes) from which delta applies */
 };
 
-/* 004's parameters of a cluster's processors (SPEC section 2, heterogeneous cluster), given
+/* 004's parameters of a cluster's processors (reference.md section 2, heterogeneous cluster), given
  * per cluster entry because a cluster is what every rank can name for every other rank
  * without communication (the layout maps each communicator rank to its cluster). */
 struct gc_hetero {
@@ -112,15 +115,14 @@ struct gc_config {
                              W runs at most wan_window / (2 W); 0: no cap.  4 MiB by
                              default: Linux's tcp_wmem maximum, SimGrid's TCP-gamma */
 
-  char alltoall_algorithm[GC_NAME_MAX]; /* "auto" by default */
-  int alltoall_line;
+  /* Each operation's configured choice, by id (op_info.h): its group's `algorithm` or its
+   * GRIDCOLL_<OP>, "auto" by default; and the file's line that set it, 0 when none did
+   * (the default, or the environment). */
+  char algorithm[GC_OP_LAST][GC_NAME_MAX];
+  int algorithm_line[GC_OP_LAST];
   double alltoall_pairwise; /* block size (bytes) from which the MPI library's own all-to-all
                                runs a pairwise exchange (n-1 synchronised steps) rather than
                                posting every message at once; MPICH's 32 KiB by default */
-  char bcast_algorithm[GC_NAME_MAX];
-  int bcast_line;
-  char alltoallv_algorithm[GC_NAME_MAX]; /* "auto" by default */
-  int alltoallv_line;
   double bcast_segment; /* bytes per pipeline segment of the tree broadcasts; 0: whole */
   double bcast_eager;   /* bcast.native_eager: messages below this many bytes leave the
                            sender of the MPI library's own (binomial) broadcast at once
@@ -138,12 +140,11 @@ struct gc_config {
   enum gc_clock_source clock; /* GRIDCOLL_CLOCK; each rank reads its own, so not hashed */
 };
 
-/* Algorithm names each collective accepts; the shim passes its tables so that the
- * loader can reject a misspelt name with the file and line. NULL-terminated lists. */
+/* Algorithm names each collective accepts, by op id; the shim passes its tables so that
+ * the loader can reject a misspelt name with the file and line. NULL-terminated lists; a
+ * NULL list accepts any name. */
 struct gc_config_names {
-  const char *const *alltoall;
-  const char *const *bcast;
-  const char *const *alltoallv;
+  const char *const *op[GC_OP_LAST];
 };
 
 /* Fill cfg with the built-in defaults (no clusters, node topology, auto everywhere). */
@@ -151,7 +152,9 @@ void gc_config_defaults(struct gc_config *cfg);
 
 /* Load `path` over the defaults. cfg must hold defaults or an earlier configuration
  * (what it holds is freed first). Returns 0, or -1 with one message in err
- * ("FILE:LINE: network.lan.alpha: expected a positive time such as \"60 us\", got ...").
+ * ("FILE:LINE: network.lan.alpha: expected a positive time such as \"60 us\", got ..."),
+ * or GC_CONFIG_NO_MEMORY when memory ran out on the way (err "FILE[:LINE: KEY]: out of
+ * memory"): nothing is wrong with the file, and the caller says so.
  * On error cfg is left valid (defaults) and must still be freed, except that cfg->strict
  * and cfg->verbose hold what the broken file asked for at its top level (from libconfig's
  * tree when the file parses, else from a tokenizer pass that skips comments, strings and
@@ -159,6 +162,7 @@ void gc_config_defaults(struct gc_config *cfg);
  * be a regular file (or a character device, read without blocking) of at most
  * GC_CONFIG_MAX_BYTES. `names` may be NULL (or its lists NULL): any algorithm name is
  * then accepted. */
+#define GC_CONFIG_NO_MEMORY (-2)
 int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_config_names *names,
                    char *err, size_t errlen);
 
@@ -171,7 +175,8 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
  *                      matrices stay and only membership changes (their hosts are dropped);
  *                      with another count the clusters become c0, c1... with network.lan,
  *                      and it is an error if the file gave wan matrices.
- *   GRIDCOLL_ALLTOALL, GRIDCOLL_BCAST   algorithm name, checked against `names`
+ *   GRIDCOLL_<OP>      each operation's (op_info.h: its `env`, GRIDCOLL_BCAST...):
+ *                      an algorithm name, checked against `names`
  *   GRIDCOLL_LOG       log file pattern; "" = no log
  *   GRIDCOLL_LOG_MODE  sync | local
  *   GRIDCOLL_VERBOSE   0..3
@@ -180,8 +185,8 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
  *   GRIDCOLL_LEARN     0 | 1: `auto` learns from measured calls (default 1)
  *   GRIDCOLL_CLOCK     auto | monotonic | mpi (default auto)
  * Same error contract as gc_config_load (message "VARIABLE: ..."; cfg reset to the
- * defaults), except that a valid GRIDCOLL=off is still honoured, so a user can always
- * switch gridcoll off. */
+ * defaults; GC_CONFIG_NO_MEMORY with "VARIABLE: out of memory"), except that a valid
+ * GRIDCOLL=off is still honoured, so a user can always switch gridcoll off. */
 int gc_config_apply_env(struct gc_config *cfg, const char *(*get)(const char *name),
                         const struct gc_config_names *names, char *err, size_t errlen);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "config_internal.h"
+#include "physical.h"
 #include "ranges.h"
 
 #define CLUSTERS_EXAMPLE "( { name = \"nancy\"; hosts = \"grelon-*\"; }, { name = \"rennes\"; ranks = \"32-63\"; } )"
@@ -47,7 +48,7 @@ int gc_config_load_clusters(struct gc_loader *ld) {
                           CLUSTERS_EXAMPLE, n < 1 && config_setting_is_aggregate(s) ? "an empty list"
                                                                                     : gc_config_describe(s, got, sizeof got));
   if (!(cfg->clusters = calloc((size_t)n, sizeof *cfg->clusters)))
-    return gc_config_fail(ld, s, "clusters", "out of memory");
+    return gc_config_no_memory(ld, s, "clusters");
   cfg->topology = GC_TOPOLOGY_CLUSTERS;
   for (int i = 0; i < n; i++) {
     config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
@@ -79,7 +80,7 @@ static int load_matrix(struct gc_loader *ld, config_setting_t *s, const char *ke
   if (config_setting_length(s) != n)
     return gc_config_fail(ld, s, key, "expected %d rows (one per cluster), got %d", n, config_setting_length(s));
   double *m = calloc((size_t)n * (size_t)n, sizeof *m);
-  if (!m) return gc_config_fail(ld, s, key, "out of memory");
+  if (!m) return gc_config_no_memory(ld, s, key);
   for (int i = 0; i < n; i++) {
     config_setting_t *row = config_setting_get_elem(s, (unsigned)i);
     snprintf(sub, sizeof sub, "%s[%d]", key, i);
@@ -97,7 +98,12 @@ static int load_matrix(struct gc_loader *ld, config_setting_t *s, const char *ke
     for (int j = 0; j < n; j++) {
       config_setting_t *e = config_setting_get_elem(row, (unsigned)j);
       double v;
-      if (gc_units_setting(unit, i == j ? GC_BOUND_NONNEG : GC_BOUND_POSITIVE, e, &v, msg, sizeof msg) < 0) {
+      enum gc_bound bound = i == j ? GC_BOUND_NONNEG : GC_BOUND_POSITIVE;
+      /* Well-formed, then within physical sense (physical.c), the diagonal too: it is
+       * ignored, but a value no network has is a typing error all the same. */
+      if (gc_units_setting(unit, bound, e, &v, msg, sizeof msg) < 0 ||
+          gc_physical_check(unit, bound, v, gc_config_describe(e, got, sizeof got), msg,
+                            sizeof msg) < 0) {
         free(m);
         snprintf(sub, sizeof sub, "%s[%d][%d]", key, i, j);
         return gc_config_fail(ld, e, sub, "%s", msg);

@@ -1,4 +1,5 @@
-/* GRIDCOLL_* environment variables over the file. One table row per variable. */
+/* GRIDCOLL_* environment variables over the file. One table row per variable, and one
+ * row for every operation's GRIDCOLL_<OP> (op_info.h: each op's `env`). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,11 @@
 struct env_ctx {
   struct gc_config *cfg;
   const struct gc_config_names *names;
+  const char *name; /* the variable being applied */
+  int op;           /* env_algorithm: its operation */
   char *err;
   size_t errlen;
+  int no_memory; /* what failed was an allocation, not the variable's value */
 };
 
 struct env_var;
@@ -22,8 +26,6 @@ struct env_var {
   env_fn *apply;
   size_t off;  /* field of struct gc_config */
   int lo, hi;  /* env_int */
-  int which;   /* env_algorithm: enum gc_config_op */
-  size_t line; /* env_algorithm: the line field the file set, cleared */
 };
 
 static int fail(struct env_ctx *x, const struct env_var *v, const char *fmt, ...)
@@ -35,8 +37,14 @@ static int fail(struct env_ctx *x, const struct env_var *v, const char *fmt, ...
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  snprintf(x->err, x->errlen, "%s: %s", v->name, msg);
+  (void)v;
+  snprintf(x->err, x->errlen, "%s: %s", x->name, msg);
   return -1;
+}
+
+static int no_memory(struct env_ctx *x, const struct env_var *v) {
+  x->no_memory = 1;
+  return fail(x, v, "out of memory");
 }
 
 #define FIELD(x, v, type) ((type *)((char *)(x)->cfg + (v)->off))
@@ -63,19 +71,20 @@ static int env_int(struct env_ctx *x, const char *value, const struct env_var *v
   return 0;
 }
 
+/* Operation x->op's GRIDCOLL_<OP>: its choice, no longer the file's line. */
 static int env_algorithm(struct env_ctx *x, const char *value, const struct env_var *v) {
   char allowed[256];
-  const char *const *list = gc_config_names_of(x->names, v->which);
+  const char *const *list = gc_config_names_of(x->names, x->op);
   if (!gc_config_algorithm_ok(list, value, allowed, sizeof allowed))
     return fail(x, v, "expected one of %s, got \"%s\"", allowed, value);
-  snprintf(FIELD(x, v, char), GC_NAME_MAX, "%s", value);
-  *(int *)((char *)x->cfg + v->line) = 0;
+  snprintf(x->cfg->algorithm[x->op], GC_NAME_MAX, "%s", value);
+  x->cfg->algorithm_line[x->op] = 0;
   return 0;
 }
 
 static int env_string(struct env_ctx *x, const char *value, const struct env_var *v) {
   char *s = NULL;
-  if (*value && !(s = gc_strdup(value))) return fail(x, v, "out of memory");
+  if (*value && !(s = gc_strdup(value))) return no_memory(x, v);
   free(*FIELD(x, v, char *));
   *FIELD(x, v, char *) = s;
   return 0;
@@ -134,7 +143,10 @@ static int env_clusters(struct env_ctx *x, const char *value, const struct env_v
     cfg->topology = GC_TOPOLOGY_NODE;
     return 0;
   }
-  if (gc_ranges_parse(value, &r, &n, msg, sizeof msg) < 0)
+  int rc = gc_ranges_parse(value, &r, &n, msg, sizeof msg);
+  if (rc == GC_RANGES_NO_MEMORY)
+    return no_memory(x, v);
+  if (rc < 0)
     return fail(x, v, "expected \"host\" or one rank range per cluster such as \"0-3,4-9\"; %s", msg);
   if (n == cfg->nclusters) { /* same clusters, new members */
     for (int i = 0; i < n; i++) {
@@ -160,7 +172,7 @@ static int env_clusters(struct env_ctx *x, const char *value, const struct env_v
     struct gc_cluster_spec *c = calloc((size_t)n, sizeof *c);
     if (!c) {
       free(r);
-      return fail(x, v, "out of memory");
+      return no_memory(x, v);
     }
     drop_clusters(cfg);
     cfg->clusters = c;
@@ -174,7 +186,7 @@ static int env_clusters(struct env_ctx *x, const char *value, const struct env_v
   for (int i = 0; i < n; i++) {
     if (!(cfg->clusters[i].ranks = malloc(sizeof *r))) {
       free(r);
-      return fail(x, v, "out of memory");
+      return no_memory(x, v);
     }
     cfg->clusters[i].ranks[0] = r[i];
     cfg->clusters[i].nranks = 1;
@@ -190,9 +202,8 @@ static int env_clusters(struct env_ctx *x, const char *value, const struct env_v
 static const struct env_var vars[] = {
     {.name = "GRIDCOLL", .apply = env_onoff, .off = CFG(enabled)},
     {.name = "GRIDCOLL_CLUSTERS", .apply = env_clusters},
-    {.name = "GRIDCOLL_ALLTOALL", .apply = env_algorithm, .off = CFG(alltoall_algorithm), .which = GC_CONFIG_ALLTOALL, .line = CFG(alltoall_line)},
-    {.name = "GRIDCOLL_BCAST", .apply = env_algorithm, .off = CFG(bcast_algorithm), .which = GC_CONFIG_BCAST, .line = CFG(bcast_line)},
-    {.name = "GRIDCOLL_ALLTOALLV", .apply = env_algorithm, .off = CFG(alltoallv_algorithm), .which = GC_CONFIG_ALLTOALLV, .line = CFG(alltoallv_line)},
+    /* Not one variable: every operation's env, in op id order (apply_var). */
+    {.name = "GRIDCOLL_<OP>", .apply = env_algorithm},
     {.name = "GRIDCOLL_LOG", .apply = env_string, .off = CFG(log_file)},
     {.name = "GRIDCOLL_LOG_MODE", .apply = env_log_mode},
     {.name = "GRIDCOLL_VERBOSE", .apply = env_int, .off = CFG(verbose), .lo = 0, .hi = 3},
@@ -202,6 +213,18 @@ static const struct env_var vars[] = {
     {.name = "GRIDCOLL_CLOCK", .apply = env_clock},
     {0}};
 
+/* Row v's variable, or, for the algorithms' row, each operation's: 0, or -1 with x->err. */
+static int apply_var(struct env_ctx *x, const char *(*get)(const char *name), const struct env_var *v) {
+  int each_op = v->apply == env_algorithm;
+  for (int op = 0; op < (each_op ? GC_OP_LAST : 1); op++) {
+    x->name = each_op ? gc_op_table[op].env : v->name;
+    x->op = op;
+    const char *value = get(x->name);
+    if (value && v->apply(x, value, v) < 0) return -1;
+  }
+  return 0;
+}
+
 int gc_config_apply_env(struct gc_config *cfg, const char *(*get)(const char *name),
                         const struct gc_config_names *names, char *err, size_t errlen) {
   char scratch[GC_ERR_MAX];
@@ -209,12 +232,11 @@ int gc_config_apply_env(struct gc_config *cfg, const char *(*get)(const char *na
   if (!err || !errlen) x.err = scratch, x.errlen = sizeof scratch;
   if (!get) return 0;
   for (const struct env_var *v = vars; v->name; v++) {
-    const char *value = get(v->name);
-    if (value && v->apply(&x, value, v) < 0) {
+    if (apply_var(&x, get, v) < 0) {
       int enabled = cfg->enabled;
       gc_config_free(cfg);
       cfg->enabled = enabled;
-      return -1;
+      return x.no_memory ? GC_CONFIG_NO_MEMORY : -1;
     }
   }
   return 0;

@@ -92,9 +92,7 @@ unsigned long long gc_config_hash(const struct gc_config *cfg) {
   matrix(&f, cfg->wan_latency, cfg->nclusters);
   matrix(&f, cfg->wan_bandwidth, cfg->nclusters);
   matrix(&f, cfg->wan_aggregate, cfg->nclusters);
-  str(&f, cfg->alltoall_algorithm);
-  str(&f, cfg->bcast_algorithm);
-  str(&f, cfg->alltoallv_algorithm);
+  for (int op = 0; op < GC_OP_LAST; op++) str(&f, cfg->algorithm[op]); /* in op id order */
   num(&f, cfg->bcast_segment);
   num(&f, cfg->alltoall_pairwise);
   num(&f, cfg->wan_window);

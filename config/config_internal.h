@@ -20,11 +20,13 @@ struct gc_loader {
   struct gc_config *cfg;
   const char *file; /* for messages when libconfig does not know the setting's file */
   const struct gc_config_names *names;
+  int op;           /* the operation whose group is being walked (gc_key_op_group) */
   char *err;
   size_t errlen;
   config_setting_t *deferred[GC_DEFER_LAST];
   int strict;  /* what the file's top level asks for, kept when the load fails */
   int verbose; /* 0..3, -1 when the file does not say */
+  int no_memory; /* the load failed because memory ran out, not because of the file */
 };
 
 struct gc_key;
@@ -37,10 +39,8 @@ struct gc_key {
   size_t off;                /* value's offset from the group's base */
   enum gc_unit unit;         /* gc_key_unit */
   enum gc_bound bound;       /* gc_key_unit */
-  double max;                /* gc_key_unit: largest value allowed; 0: no limit */
   int lo, hi;                /* gc_key_int */
-  int which;                 /* gc_key_algorithm: enum gc_config_op; gc_key_defer: enum gc_deferred */
-  size_t line_off;           /* gc_key_algorithm: where the source line goes */
+  int which;                 /* gc_key_defer: enum gc_deferred */
   const struct gc_key *sub;  /* gc_key_group: the nested group's keys */
 };
 
@@ -50,7 +50,8 @@ extern const struct gc_key gc_config_cluster_keys[];
 
 /* Key parsers (config_keys.c). */
 gc_key_fn gc_key_group, gc_key_bool, gc_key_int, gc_key_string, gc_key_unit, gc_key_algorithm,
-    gc_key_log_mode, gc_key_defer, gc_key_name, gc_key_hosts, gc_key_ranks, gc_key_hetero;
+    gc_key_log_mode, gc_key_defer, gc_key_name, gc_key_hosts, gc_key_ranks, gc_key_hetero,
+    gc_key_op_group;
 
 /* Parse the group s (key path `key`, "" at the top) against keys, values under base. */
 int gc_config_walk(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
@@ -59,6 +60,9 @@ int gc_config_walk(struct gc_loader *ld, config_setting_t *s, const char *key, v
 /* Write "FILE:LINE: KEY: message" into ld->err; returns -1. */
 int gc_config_fail(struct gc_loader *ld, const config_setting_t *s, const char *key, const char *fmt,
                    ...) __attribute__((format(printf, 4, 5)));
+
+/* gc_config_fail's "FILE:LINE: KEY: out of memory", and the load says GC_CONFIG_NO_MEMORY. */
+int gc_config_no_memory(struct gc_loader *ld, const config_setting_t *s, const char *key);
 
 /* `"text"`, `5`, `2.5` or `a group`: what a setting holds, for "got ..." */
 const char *gc_config_describe(const config_setting_t *s, char *buf, size_t len);
@@ -88,15 +92,10 @@ struct gc_config_scan {
  * do. Fills *out even on error; returns 0, or -1 with "LINE: what" in err. */
 int gc_config_scan(char *text, size_t len, struct gc_config_scan *out, char *err, size_t errlen);
 
-/* The collectives with an `algorithm` key and a GRIDCOLL_<OP> variable. */
-enum gc_config_op { GC_CONFIG_ALLTOALL, GC_CONFIG_BCAST, GC_CONFIG_ALLTOALLV };
-
-/* The names op accepts (NULL: no list, anything goes). */
+/* The names operation op (op_info.h) accepts (NULL: no list, anything goes). */
 static inline const char *const *gc_config_names_of(const struct gc_config_names *n, int op)
 {
-  if (!n)
-    return NULL;
-  return op == GC_CONFIG_BCAST ? n->bcast : op == GC_CONFIG_ALLTOALLV ? n->alltoallv : n->alltoall;
+  return n ? n->op[op] : NULL;
 }
 
 #endif

@@ -1,7 +1,9 @@
 /* The keys a configuration file may hold, and the parsers they use.
  *
  * One table per group; to add a key, add one line to its table (and a field to
- * struct gc_config). Unknown keys are refused with the list of the allowed ones. */
+ * struct gc_config). Unknown keys are refused with the list of the allowed ones. Every
+ * operation of op_info.h has its group, named as the operation, with its `algorithm`:
+ * a new collective needs no line here unless it brings keys of its own (op_keys). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "config_internal.h"
+#include "physical.h"
 #include "ranges.h"
 
 #define CFG(field) offsetof(struct gc_config, field)
@@ -38,7 +41,7 @@ static const struct gc_key wan_keys[] = {
     {.name = "latency", .parse = gc_key_defer, .which = GC_DEFER_WAN_LATENCY},
     {.name = "bandwidth", .parse = gc_key_defer, .which = GC_DEFER_WAN_BANDWIDTH},
     {.name = "aggregate", .parse = gc_key_defer, .which = GC_DEFER_WAN_AGGREGATE},
-    {.name = "window", .parse = gc_key_unit, .off = CFG(wan_window), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
+    {.name = "window", .parse = gc_key_unit, .off = CFG(wan_window), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
     {0}};
 
 static const struct gc_key network_keys[] = {
@@ -46,21 +49,29 @@ static const struct gc_key network_keys[] = {
     {.name = "wan", .parse = gc_key_group, .sub = wan_keys},
     {0}};
 
+/* An operation's group: `algorithm` (gc_key_algorithm: the group's operation, ld->op),
+ * then the keys the operation adds. */
+static const struct gc_key algorithm_keys[] = {
+    {.name = "algorithm", .parse = gc_key_algorithm},
+    {0}};
+
 static const struct gc_key alltoall_keys[] = {
-    {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(alltoall_algorithm), .which = GC_CONFIG_ALLTOALL, .line_off = CFG(alltoall_line)},
-    {.name = "native_pairwise", .parse = gc_key_unit, .off = CFG(alltoall_pairwise), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
+    {.name = "algorithm", .parse = gc_key_algorithm},
+    {.name = "native_pairwise", .parse = gc_key_unit, .off = CFG(alltoall_pairwise), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
     {0}};
 
 static const struct gc_key bcast_keys[] = {
-    {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(bcast_algorithm), .which = GC_CONFIG_BCAST, .line_off = CFG(bcast_line)},
+    {.name = "algorithm", .parse = gc_key_algorithm},
     /* The shim converts it to a size_t: a larger double would be undefined behaviour. */
-    {.name = "segment", .parse = gc_key_unit, .off = CFG(bcast_segment), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
-    {.name = "native_eager", .parse = gc_key_unit, .off = CFG(bcast_eager), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG, .max = 0x1p53},
+    {.name = "segment", .parse = gc_key_unit, .off = CFG(bcast_segment), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
+    {.name = "native_eager", .parse = gc_key_unit, .off = CFG(bcast_eager), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
     {0}};
 
-static const struct gc_key alltoallv_keys[] = {
-    {.name = "algorithm", .parse = gc_key_algorithm, .off = CFG(alltoallv_algorithm), .which = GC_CONFIG_ALLTOALLV, .line_off = CFG(alltoallv_line)},
-    {0}};
+/* Each operation's group by id; NULL: `algorithm` alone (algorithm_keys). */
+static const struct gc_key *const op_keys[GC_OP_LAST] = {
+    [GC_OP_ALLTOALL] = alltoall_keys,
+    [GC_OP_BCAST] = bcast_keys,
+};
 
 static const struct gc_key log_keys[] = {
     {.name = "file", .parse = gc_key_string, .off = CFG(log_file)},
@@ -77,9 +88,8 @@ const struct gc_key gc_config_top_keys[] = {
     {.name = "learn", .parse = gc_key_bool, .off = CFG(learn)},
     {.name = "clusters", .parse = gc_key_defer, .which = GC_DEFER_CLUSTERS},
     {.name = "network", .parse = gc_key_group, .sub = network_keys},
-    {.name = "alltoall", .parse = gc_key_group, .sub = alltoall_keys},
-    {.name = "bcast", .parse = gc_key_group, .sub = bcast_keys},
-    {.name = "alltoallv", .parse = gc_key_group, .sub = alltoallv_keys},
+    /* Not one key: every operation's group, in op id order (gc_key_op_group). */
+    {.name = "(operations)", .parse = gc_key_op_group},
     {.name = "log", .parse = gc_key_group, .sub = log_keys},
     {0}};
 
@@ -94,6 +104,20 @@ const struct gc_key gc_config_cluster_keys[] = {
 
 /* --- the walk -------------------------------------------------------------- */
 
+/* The row of keys that `name` matches: its own, or the row of every operation's group
+ * when it names an operation; the end of keys (name NULL) when none. */
+static const struct gc_key *find_key(const struct gc_key *keys, const char *name) {
+  const struct gc_key *k = keys;
+  while (k->name && (k->parse == gc_key_op_group ? gc_op_find(name) < 0 : strcmp(k->name, name) != 0))
+    k++;
+  return k;
+}
+
+static void add_allowed(char *allowed, size_t len, const char *name) {
+  size_t o = strlen(allowed);
+  snprintf(allowed + o, len - o, "%s%s", o ? ", " : "", name);
+}
+
 int gc_config_walk(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
                    const struct gc_key *keys) {
   char got[96], path[256];
@@ -103,14 +127,15 @@ int gc_config_walk(struct gc_loader *ld, config_setting_t *s, const char *key, v
   for (int i = 0; i < config_setting_length(s); i++) {
     config_setting_t *c = config_setting_get_elem(s, (unsigned)i);
     const char *name = config_setting_name(c);
-    const struct gc_key *k = keys;
-    while (k->name && strcmp(k->name, name) != 0) k++;
+    const struct gc_key *k = find_key(keys, name);
     snprintf(path, sizeof path, "%s%s%s", key, *key ? "." : "", name);
     if (!k->name) {
       char allowed[256] = "";
       for (k = keys; k->name; k++)
-        snprintf(allowed + strlen(allowed), sizeof allowed - strlen(allowed), "%s%s",
-                 k == keys ? "" : ", ", k->name);
+        if (k->parse != gc_key_op_group)
+          add_allowed(allowed, sizeof allowed, k->name);
+        else
+          for (int op = 0; op < GC_OP_LAST; op++) add_allowed(allowed, sizeof allowed, gc_op_table[op].name);
       return gc_config_fail(ld, c, path, "unknown key; allowed %s: %s",
                             *key ? "in this group" : "at the top level", allowed);
     }
@@ -122,6 +147,16 @@ int gc_config_walk(struct gc_loader *ld, config_setting_t *s, const char *key, v
 int gc_key_group(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
                  const struct gc_key *k) {
   return gc_config_walk(ld, s, key, (char *)base + k->off, k->sub);
+}
+
+/* The group of the operation the setting names (find_key matched it): its keys, with
+ * ld->op telling gc_key_algorithm whose choice it sets. */
+int gc_key_op_group(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
+                    const struct gc_key *k) {
+  int op = gc_op_find(config_setting_name(s));
+  (void)k;
+  ld->op = op;
+  return gc_config_walk(ld, s, key, base, op_keys[op] ? op_keys[op] : algorithm_keys);
 }
 
 int gc_key_defer(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
@@ -167,35 +202,39 @@ int gc_key_string(struct gc_loader *ld, config_setting_t *s, const char *key, vo
   if (config_setting_type(s) != CONFIG_TYPE_STRING)
     return gc_config_fail(ld, s, key, "expected a string, got %s", gc_config_describe(s, got, sizeof got));
   const char *text = config_setting_get_string(s);
-  if (*text && !(v = gc_strdup(text))) return gc_config_fail(ld, s, key, "out of memory");
+  if (*text && !(v = gc_strdup(text))) return gc_config_no_memory(ld, s, key);
   free(*out);
   *out = v;
   return 0;
 }
 
+/* A quantity: well-formed in its unit (units.c), then within what physical sense allows
+ * (physical.c), so that no value a network cannot have reaches the models. */
 int gc_key_unit(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
                 const struct gc_key *k) {
   char msg[GC_ERR_MAX], got[96];
   double v;
   if (gc_units_setting(k->unit, k->bound, s, &v, msg, sizeof msg) < 0)
     return gc_config_fail(ld, s, key, "%s", msg);
-  if (k->max > 0 && v > k->max)
-    return gc_config_fail(ld, s, key, "expected at most %.17g (2^%d), got %s", k->max,
-                          (int)log2(k->max), gc_config_describe(s, got, sizeof got));
+  if (gc_physical_check(k->unit, k->bound, v, gc_config_describe(s, got, sizeof got), msg,
+                        sizeof msg) < 0)
+    return gc_config_fail(ld, s, key, "%s", msg);
   memcpy((char *)base + k->off, &v, sizeof v); /* the field at k->off is a double */
   return 0;
 }
 
+/* The `algorithm` of the group being walked: operation ld->op's choice. */
 int gc_key_algorithm(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
                      const struct gc_key *k) {
   char got[96], allowed[256];
-  const char *const *list = gc_config_names_of(ld->names, k->which);
+  const char *const *list = gc_config_names_of(ld->names, ld->op);
   const char *v = config_setting_get_string(s);
   int ok = gc_config_algorithm_ok(list, v ? v : "", allowed, sizeof allowed);
+  (void)base, (void)k;
   if (!v || !ok)
     return gc_config_fail(ld, s, key, "expected one of %s, got %s", allowed, gc_config_describe(s, got, sizeof got));
-  snprintf((char *)base + k->off, GC_NAME_MAX, "%s", v);
-  *(int *)((char *)base + k->line_off) = config_setting_source_line(s);
+  snprintf(ld->cfg->algorithm[ld->op], GC_NAME_MAX, "%s", v);
+  ld->cfg->algorithm_line[ld->op] = config_setting_source_line(s);
   return 0;
 }
 
@@ -244,11 +283,11 @@ int gc_key_hosts(struct gc_loader *ld, config_setting_t *s, const char *key, voi
                                              : config_setting_get_string_elem(s, i);
     if (!g || !*g) goto bad;
   }
-  if (!(c->hosts = calloc((size_t)n, sizeof *c->hosts))) return gc_config_fail(ld, s, key, "out of memory");
+  if (!(c->hosts = calloc((size_t)n, sizeof *c->hosts))) return gc_config_no_memory(ld, s, key);
   for (; c->nhosts < n; c->nhosts++) {
     const char *g = t == CONFIG_TYPE_STRING ? config_setting_get_string(s)
                                              : config_setting_get_string_elem(s, c->nhosts);
-    if (!(c->hosts[c->nhosts] = gc_strdup(g))) return gc_config_fail(ld, s, key, "out of memory");
+    if (!(c->hosts[c->nhosts] = gc_strdup(g))) return gc_config_no_memory(ld, s, key);
   }
   return 0;
 bad:
@@ -270,6 +309,7 @@ int gc_key_ranks(struct gc_loader *ld, config_setting_t *s, const char *key, voi
   else
     return gc_config_fail(ld, s, key, "expected rank ranges such as \"0-3,8,10-11\" or a rank, got %s",
                           gc_config_describe(s, got, sizeof got));
+  if (rc == GC_RANGES_NO_MEMORY) return gc_config_no_memory(ld, s, key);
   return rc < 0 ? gc_config_fail(ld, s, key, "%s", msg) : 0;
 }
 
@@ -306,6 +346,11 @@ int gc_config_fail(struct gc_loader *ld, const config_setting_t *s, const char *
       snprintf(ld->err, ld->errlen, "%s: %s%s%s", file, key ? key : "", key && *key ? ": " : "", msg);
   }
   return -1;
+}
+
+int gc_config_no_memory(struct gc_loader *ld, const config_setting_t *s, const char *key) {
+  ld->no_memory = 1;
+  return gc_config_fail(ld, s, key, "out of memory");
 }
 
 const char *gc_config_describe(const config_setting_t *s, char *buf, size_t len) {

@@ -33,7 +33,7 @@ static char *slurp(struct gc_loader *ld, const char *path, size_t *len) {
   if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 || fstat(fd, &st) != 0) goto fail;
   if (!readable_kind(st.st_mode)) goto wrong_kind;
   if (S_ISREG(st.st_mode) && (size_t)st.st_size > GC_CONFIG_MAX_BYTES) goto too_large;
-  if (!(buf = malloc(GC_CONFIG_MAX_BYTES + 2))) goto fail;
+  if (!(buf = malloc(GC_CONFIG_MAX_BYTES + 2))) goto no_memory;
   while (*len <= GC_CONFIG_MAX_BYTES) { /* one byte more than the limit tells it is exceeded */
     ssize_t n = read(fd, buf + *len, GC_CONFIG_MAX_BYTES + 1 - *len);
     if (n < 0 && errno == EINTR) continue;
@@ -48,6 +48,9 @@ static char *slurp(struct gc_loader *ld, const char *path, size_t *len) {
 wrong_kind:
   snprintf(ld->err, ld->errlen, "%s: cannot read the configuration file: it is %s, not a regular "
            "file", ld->file, kind(st.st_mode));
+  goto out;
+no_memory:
+  gc_config_no_memory(ld, NULL, NULL);
   goto out;
 too_large:
   snprintf(ld->err, ld->errlen, "%s: the configuration file is too large: gridcoll reads at most "
@@ -150,16 +153,14 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
   config_init(&lc);
   int rc = load(&ld, &lc, path);
   config_destroy(&lc);
-  if (rc == 0 && !(cfg->path = gc_strdup(path))) {
-    snprintf(ld.err, ld.errlen, "%s: out of memory", ld.file);
-    rc = -1;
-  }
+  if (rc == 0 && !(cfg->path = gc_strdup(path)))
+    rc = gc_config_no_memory(&ld, NULL, NULL);
   if (rc < 0) {
     gc_config_free(cfg);
     cfg->strict = ld.strict;
     if (ld.verbose >= 0) cfg->verbose = ld.verbose;
   }
-  return rc < 0 ? -1 : 0;
+  return rc == 0 ? 0 : ld.no_memory ? GC_CONFIG_NO_MEMORY : -1;
 }
 
 int gc_config_file_says_strict(const char *path) {

@@ -14,6 +14,12 @@ static int fail(const char *text, const char *why, char *err, size_t errlen) {
   return -1;
 }
 
+/* Nothing wrong with the text: the caller must not present it as a syntax error. */
+static int no_memory(char *err, size_t errlen) {
+  if (err && errlen) snprintf(err, errlen, "out of memory");
+  return GC_RANGES_NO_MEMORY;
+}
+
 static const char *skip_blanks(const char *p) {
   while (*p == ' ' || *p == '\t') p++;
   return p;
@@ -48,7 +54,7 @@ int gc_ranges_parse(const char *text, struct gc_rank_range **out, int *n, char *
   if (!text || !*skip_blanks(text)) return fail(text ? text : "", "empty", err, errlen);
   for (const char *q = text; *q; q++) cap += *q == ',';
   struct gc_rank_range *r = malloc((size_t)cap * sizeof *r);
-  if (!r) return fail(text, "out of memory", err, errlen);
+  if (!r) return no_memory(err, errlen);
   for (;;) {
     int lo, hi;
     if (scan_rank(&p, &lo, &why) < 0) goto bad;
@@ -74,8 +80,8 @@ int gc_ranges_parse(const char *text, struct gc_rank_range **out, int *n, char *
   /* Sorted copy to find a rank written twice. */
   struct gc_rank_range *s = malloc((size_t)count * sizeof *s);
   if (!s) {
-    why = "out of memory";
-    goto bad;
+    free(r);
+    return no_memory(err, errlen);
   }
   memcpy(s, r, (size_t)count * sizeof *s);
   qsort(s, (size_t)count, sizeof *s, cmp_range);
@@ -102,7 +108,7 @@ int gc_ranges_single(long long rank, struct gc_rank_range **out, int *n, char *e
   snprintf(got, sizeof got, "%lld", rank);
   if (rank < 0) return fail(got, "ranks are never negative", err, errlen);
   if (rank > INT_MAX) return fail(got, "rank too large", err, errlen);
-  if (!(*out = malloc(sizeof **out))) return fail(got, "out of memory", err, errlen);
+  if (!(*out = malloc(sizeof **out))) return no_memory(err, errlen);
   (*out)->lo = (*out)->hi = (int)rank;
   *n = 1;
   return 0;

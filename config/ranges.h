@@ -12,10 +12,14 @@
 /* Parse text into a new array (*out, *n; free(*out) when done). Returns 0, or -1 with a
  * message fragment in err such as
  *   expected rank ranges such as "0-3,8,10-11", got "3-1" (range 3-1 is reversed)
- * and *out = NULL, *n = 0. */
+ * and *out = NULL, *n = 0; or GC_RANGES_NO_MEMORY (err "out of memory") when memory ran
+ * out: the text may be fine, and the caller says that memory ran out, not that it is
+ * wrong. */
+#define GC_RANGES_NO_MEMORY (-2)
 int gc_ranges_parse(const char *text, struct gc_rank_range **out, int *n, char *err, size_t errlen);
 
-/* Parse one non-negative int rank (libconfig's `ranks = 5;`) into a one-range array. */
+/* Parse one non-negative int rank (libconfig's `ranks = 5;`) into a one-range array; the
+ * same returns. */
 int gc_ranges_single(long long rank, struct gc_rank_range **out, int *n, char *err, size_t errlen);
 
 /* 1 when rank lies in one of the n ranges, else 0. */

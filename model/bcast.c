@@ -3,8 +3,6 @@
 #include "model.h"
 #include "model_util.h"
 
-#include <stdlib.h>
-
 /* "binomial-hockney": a binomial tree on P processes has ceil(log2 P) rounds and each
  * round costs one point-to-point message (003 Sec. 3, Fig. 1); P == 1 sends nothing. */
 int gc_model_bcast_binomial_hockney(int P, size_t m, double alpha, double beta, double *t)
@@ -47,13 +45,12 @@ static int binomial_walk(const struct gc_model_grid *g, int P, int root, const i
   int k = g->k;
   size_t kk = (size_t)k * (size_t)k;
   size_t n = (size_t)P;
-  double *real = malloc(sizeof(double) * 5 * n);
-  long *mask = malloc(sizeof(long) * n);
-  int *whole = malloc(sizeof(int) * (2 * n + kk));
+  size_t mark = gc_scratch_mark(g->scratch);
+  double *real = gc_scratch_take(g->scratch, 5 * n, sizeof(double));
+  long *mask = gc_scratch_take(g->scratch, n, sizeof(long));
+  int *whole = gc_scratch_take(g->scratch, 2 * n + kk, sizeof(int));
   if (!real || !mask || !whole) {
-    free(real);
-    free(mask);
-    free(whole);
+    gc_scratch_release(g->scratch, mark);
     return GC_MODEL_ENOMEM;
   }
   /* Per sender: when it has the data; its flow in flight: the end of its latency, the
@@ -128,11 +125,26 @@ static int binomial_walk(const struct gc_model_grid *g, int P, int root, const i
     }
     now = next;
   }
-  free(real);
-  free(mask);
-  free(whole);
+  gc_scratch_release(g->scratch, mark);
   *t = worst;
   return GC_MODEL_OK;
+}
+
+/* What gc_model_bcast_binomial_grid takes of g->scratch, released before it returns: up to
+ * GC_BINOMIAL_WALK_MAX ranks (the walk, from `eager` bytes on) 5P doubles and P longs (a
+ * sender's flow in flight), 2P ints and a k x k matrix of ints (a flow's child and link,
+ * the flows on each link); else (below `eager`, or more ranks) 2P doubles (arrivals and
+ * each edge's share of its link) and a k x k matrix of ints (a level's edges per cluster
+ * pair).  The walk's is the larger where it may run. */
+size_t gc_model_binomial_grid_scratch(int P, int k)
+{
+  size_t n = (size_t)(P > 0 ? P : 0), kk = (size_t)k * (size_t)k;
+  size_t walk = gc_scratch_add(gc_scratch_add(gc_scratch_cost(5 * n, sizeof(double)),
+                                              gc_scratch_cost(n, sizeof(long))),
+                               gc_scratch_cost(2 * n + kk, sizeof(int)));
+  size_t levels = gc_scratch_add(2 * gc_scratch_cost(n, sizeof(double)),
+                                 gc_scratch_cost(kk, sizeof(int)));
+  return P <= GC_BINOMIAL_WALK_MAX && walk > levels ? walk : levels;
 }
 
 /* "binomial-grid": MPICH's (and SMPI's) binomial broadcast.  Relative rank v = (rank -
@@ -167,21 +179,38 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
   /* A sender has at most 31 children (ceil(log2 P) <= 31 for an int P). */
   enum { MAXKIDS = 32 };
   int levels = gc_model_ceil_log2(P), k = g->k;
-  double *arrival = malloc(sizeof(double) * (size_t)P);
-  /* share[l][c*k+d]: edges of level l (mask 1 << l) from cluster c to cluster d. */
-  int *share = calloc((size_t)(levels > 0 ? levels : 1) * (size_t)k * (size_t)k, sizeof(int));
-  if (!arrival || !share) {
-    free(arrival);
-    free(share);
+  size_t mark = gc_scratch_mark(g->scratch);
+  double *arrival = gc_scratch_take(g->scratch, (size_t)P, sizeof(double));
+  /* share[v]: the rate the link between the clusters of v and its parent gives each of
+   * the level's edges crossing it (v's edge is of the level of v - parent), INFINITY for
+   * an edge inside a cluster; per level, flows[c*k+d] counts its edges from c to d. */
+  double *share = gc_scratch_take(g->scratch, (size_t)P, sizeof(double));
+  int *flows = gc_scratch_take(g->scratch, (size_t)k * (size_t)k, sizeof(int));
+  if (!arrival || !share || !flows) {
+    gc_scratch_release(g->scratch, mark);
     return GC_MODEL_ENOMEM;
   }
-  for (int l = 0; l < levels; l++)
-    for (int v = 0; v + (1 << l) < P; v++)
-      if ((v & ((2 << l) - 1)) == 0) { /* v sends at level l: its low bit is above l */
-        int c = cluster_of[(v + root) % P], d = cluster_of[(v + (1 << l) + root) % P];
-        if (c != d)
-          share[(size_t)l * (size_t)k * (size_t)k + (size_t)c * (size_t)k + (size_t)d]++;
-      }
+  for (int v = 0; v < P; v++)
+    share[v] = INFINITY;
+  for (int l = 0; l < levels; l++) {
+    for (size_t cd = 0; cd < (size_t)k * (size_t)k; cd++)
+      flows[cd] = 0;
+    for (int pass = 0; pass < 2; pass++) /* count the level's edges, then share */
+      for (int v = 0; v + (1 << l) < P; v++)
+        if ((v & ((2 << l) - 1)) == 0) { /* v sends at level l: its low bit is above l */
+          int c = cluster_of[(v + root) % P], d = cluster_of[(v + (1 << l) + root) % P];
+          if (c == d)
+            continue;
+          size_t cd = (size_t)c * (size_t)k + (size_t)d;
+          if (pass == 0) {
+            flows[cd]++;
+          } else {
+            double link = g->wan_aggregate && g->wan_aggregate[cd] > 0 ? g->wan_aggregate[cd]
+                                                                       : g->wan_bandwidth[cd];
+            share[v + (1 << l)] = link / flows[cd];
+          }
+        }
+  }
   double bytes = (double)m, worst = 0;
   int posted = bytes < eager;
   arrival[0] = 0;
@@ -200,15 +229,8 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
       kid[nk] = (int)(v + mask);
       lat[nk] = edge_latency(g, from, to);
       cap[nk] = edge_rate(g, from, to);
-      if (from != to) { /* the level's edges between the two clusters share their link */
-        int l = 0;
-        while ((1L << l) < mask)
-          l++;
-        size_t cd = (size_t)from * (size_t)k + (size_t)to;
-        double link = g->wan_aggregate && g->wan_aggregate[cd] > 0 ? g->wan_aggregate[cd]
-                                                                   : g->wan_bandwidth[cd];
-        cap[nk] = fmin(cap[nk], link / share[(size_t)l * (size_t)k * (size_t)k + cd]);
-      }
+      if (from != to) /* the level's edges between the two clusters share their link */
+        cap[nk] = fmin(cap[nk], share[v + mask]);
       weight[nk] = gc_model_rtt_weight(lat[nk]);
       nk++;
     }
@@ -226,8 +248,7 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
     }
     worst = fmax(worst, arrival[v]);
   }
-  free(arrival);
-  free(share);
+  gc_scratch_release(g->scratch, mark);
   *t = worst;
   return GC_MODEL_OK;
 }

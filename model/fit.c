@@ -1,6 +1,6 @@
 /* Least-squares fits of the Hockney parameters (ping-pong) and of the contention
  * signature gamma, delta, M (000 Sec. 3: "linear regression ... comparing at least four
- * measurement points"; M chosen as the breakpoint that best splits the sample, SPEC 2).
+ * measurement points"; M chosen as the breakpoint that best splits the sample, reference.md section 2).
  *
  * Both fits are linear in two non-negative unknowns (a, b) once the rest is fixed:
  *   y_i = a*p_i + b*q_i + residual, weighted by w_i = 1/t_i^2 (relative residuals).
@@ -12,6 +12,7 @@
 #include "fit.h"
 #include "model.h"
 #include "model_util.h"
+#include "physical.h"
 
 /* Row i of a fit: fills y, p, q and the weight w. */
 typedef void (*row_fn)(const void *ctx, int i, double *y, double *p, double *q, double *w);
@@ -370,6 +371,13 @@ int gc_fit_check_hockney(const struct gc_fit_sample *s, int ns, double alpha, do
             "%.4g MB/s measured) it would be %.2g%% of the time: the sizes never filled the "
             "link", beta > 0 ? 1e-6 / beta : INFINITY, top, top / t_top * 1e-6,
             100 * top * beta / t_top);
+  /* What the loader would refuse (config/physical.c) is no fit to write either; an alpha
+   * under its 1 ns is written as 1 ns (gridcoll-calibrate), not refused. */
+  if (alpha > GC_PHYSICAL_TIME_MAX ||
+      (beta > 0.0 && !gc_physical_ok(GC_UNIT_INVBW, GC_BOUND_POSITIVE, beta)))
+    verdict(v, GC_FIT_REFUSED, "check the timings: no network has these values",
+            "alpha %.4g s or bandwidth %.4g MB/s is beyond what gridcoll accepts (1 hour, 1 "
+            "bit/s to 1 Pbit/s)", alpha, beta > 0 ? 1e-6 / beta : INFINITY);
   return v->level;
 }
 
@@ -388,6 +396,10 @@ int gc_fit_check_signature(const struct gc_lan *fit, const struct gc_fit_quality
             "measure larger sizes (-s)",
             "gamma %.3g < 1: an all-to-all moved bytes faster than one ping-pong flow, "
             "which contention cannot do", fit->gamma);
+  if (fit->gamma > GC_PHYSICAL_RATIO_MAX || fit->delta > GC_PHYSICAL_TIME_MAX)
+    verdict(v, GC_FIT_REFUSED, "check the timings: no network has these values",
+            "gamma %.3g or delta %.3g s is beyond what gridcoll accepts (gamma 0.01 to "
+            "10000, delta up to 1 hour)", fit->gamma, fit->delta);
   return v->level;
 }
 
@@ -397,7 +409,7 @@ int gc_fit_check_aggregate(double aggregate, double one_flow, int flows,
   if (!v || flows < 1)
     return GC_MODEL_EINVAL;
   *v = (struct gc_fit_verdict){GC_FIT_GOOD, "", ""};
-  if (!(aggregate > 0.0) || !isfinite(aggregate) ||
+  if (!gc_physical_ok(GC_UNIT_BANDWIDTH, GC_BOUND_POSITIVE, aggregate) ||
       (one_flow > 0.0 && aggregate > 1.25 * flows * one_flow))
     verdict(v, GC_FIT_REFUSED, "measure larger sizes (-s) so that the flows fill the links",
             "%d flows together at %.4g MB/s, more than %d times one flow (%.4g MB/s)",

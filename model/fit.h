@@ -89,7 +89,8 @@ struct gc_fit_verdict {
  * alpha is 0 or the fit is poor. noise: the largest relative spread
  * of the repetitions, (median - min) / min, over the sizes (negative: unknown); it tells
  * a noisy machine (repetitions differ) from a model that does not fit (they agree, as in
- * a deterministic simulator). Returns v->level. */
+ * a deterministic simulator); refused too when alpha is above an hour or 1/beta outside
+ * 1 bit/s .. 1 Pbit/s, what the loader refuses (config/physical.c). Returns v->level. */
 int gc_fit_check_hockney(const struct gc_fit_sample *s, int ns, double alpha, double beta,
                          const struct gc_fit_quality *q, double noise,
                          struct gc_fit_verdict *v);
@@ -97,13 +98,15 @@ int gc_fit_check_hockney(const struct gc_fit_sample *s, int ns, double alpha, do
 /* Contention signature: gamma is a ratio >= 1 in 000 (contention only slows a message
  * down); gamma below 1 by more than the fit's largest residual (and 5%) is suspect,
  * under 0.5 refused (then the contention-free model,
- * gamma 1 and delta 0, is written instead); a poor fit is suspect. noise as above. */
+ * gamma 1 and delta 0, is written instead), as is a gamma above 10000 or a delta above an
+ * hour (config/physical.c); a poor fit is suspect. noise as above. */
 int gc_fit_check_signature(const struct gc_lan *fit, const struct gc_fit_quality *q,
                            double noise, struct gc_fit_verdict *v);
 
 /* Many concurrent flows between two clusters (aggregate, bytes/s) against one flow
  * (one_flow) and the number of flows: refused above flows * one_flow * 1.25 (more than
- * the flows could carry each at one flow's rate) or when not positive; suspect below
+ * the flows could carry each at one flow's rate) or outside 1 bit/s .. 1 Pbit/s
+ * (config/physical.c, NaN included); suspect below
  * half of one flow (many flows together moved less than one alone). */
 int gc_fit_check_aggregate(double aggregate, double one_flow, int flows,
                            struct gc_fit_verdict *v);

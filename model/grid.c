@@ -3,7 +3,7 @@
 #include "model.h"
 #include "model_util.h"
 
-/* SPEC section 3: the smaller cluster of a pair plays A; on a tie the lower index does
+/* reference.md section 3: the smaller cluster of a pair plays A; on a tie the lower index does
  * (with equal sizes both roles stage the same counts, but every rank must agree on one).
  * The LG schedule (shim/alltoall/pure/lg_schedule.c) and both LG models read this one rule. */
 int gc_model_lg_plays_a(const int *size, int x, int y)

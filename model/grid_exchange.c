@@ -24,8 +24,6 @@
 #include "model.h"
 #include "model_util.h"
 
-#include <stdlib.h>
-
 /* The capacity of the link from c to d shared by all its flows: network.wan.aggregate
  * when the configuration measured one, else the wide-area bandwidth itself; and what
  * one flow may take: the bandwidth when an aggregate is given, else no more than the
@@ -57,6 +55,22 @@ static int pairs_ok(const struct gc_model_grid *g, const double *bytes)
   return 1;
 }
 
+/* What these models take of g->scratch (scratch.h), each released before it returns:
+ *  - linear-grid-v: 5k doubles (latencies, interface times and local exchanges per peer
+ *    cluster); lgv-backbone: 2k doubles;
+ *  - linear-grid and lg-backbone: the k x k matrix of their per-pair bytes, then the -v
+ *    form on it (nested: both at once);
+ *  - pairwise-grid: a k x k matrix of ints (the flows of one step per cluster pair).
+ * The largest is linear-grid's: the bound every network view's scratch holds. */
+size_t gc_model_exchange_scratch(int k)
+{
+  size_t kk = (size_t)k * (size_t)k;
+  size_t uniform = gc_scratch_add(gc_scratch_cost(kk, sizeof(double)),
+                                  gc_scratch_cost(5 * (size_t)k, sizeof(double)));
+  size_t pairwise = gc_scratch_cost(kk, sizeof(int));
+  return uniform > pairwise ? uniform : pairwise;
+}
+
 /* A fixed-size all-to-all as its per-pair form: n_c n_d m bytes from c to d. */
 static int with_uniform_pairs(const struct gc_model_grid *g, size_t m, double *t,
                               int (*pairs_model)(const struct gc_model_grid *, const double *,
@@ -65,14 +79,15 @@ static int with_uniform_pairs(const struct gc_model_grid *g, size_t m, double *t
   if (!t || gc_model_grid_check(g) != GC_MODEL_OK)
     return GC_MODEL_EINVAL;
   int k = g->k;
-  double *bytes = malloc(sizeof(double) * (size_t)k * (size_t)k);
+  size_t mark = gc_scratch_mark(g->scratch);
+  double *bytes = gc_scratch_take(g->scratch, (size_t)k * (size_t)k, sizeof(double));
   if (!bytes)
     return GC_MODEL_ENOMEM;
   for (int c = 0; c < k; c++)
     for (int d = 0; d < k; d++)
       bytes[c * k + d] = (double)g->size[c] * (double)g->size[d] * (double)m;
   int rc = pairs_model(g, bytes, t);
-  free(bytes);
+  gc_scratch_release(g->scratch, mark);
   return rc;
 }
 
@@ -116,7 +131,8 @@ int gc_model_linear_grid_v(const struct gc_model_grid *g, const double *bytes, d
   if (!t || gc_model_grid_check(g) != GC_MODEL_OK || !pairs_ok(g, bytes))
     return GC_MODEL_EINVAL;
   int k = g->k;
-  double *scratch = malloc(sizeof(double) * (size_t)k * 5);
+  size_t mark = gc_scratch_mark(g->scratch);
+  double *scratch = gc_scratch_take(g->scratch, (size_t)k * 5, sizeof(double));
   if (!scratch)
     return GC_MODEL_ENOMEM;
   double *lat_out = scratch, *lat_in = scratch + k, *busy_out = scratch + 2 * k,
@@ -152,7 +168,7 @@ int gc_model_linear_grid_v(const struct gc_model_grid *g, const double *bytes, d
     double nic = gc_model_max(staggered(k, lat_out, busy_out), staggered(k, lat_in, busy_in));
     worst = gc_model_max(worst, g->lan[c].alpha + gc_model_max(nic, pair));
   }
-  free(scratch);
+  gc_scratch_release(g->scratch, mark);
   *t = worst;
   return GC_MODEL_OK;
 }
@@ -177,7 +193,8 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
     if (cluster_of[r] < 0 || cluster_of[r] >= g->k)
       return GC_MODEL_EINVAL;
   int k = g->k;
-  int *flows = malloc(sizeof(int) * (size_t)k * (size_t)k);
+  size_t mark = gc_scratch_mark(g->scratch);
+  int *flows = gc_scratch_take(g->scratch, (size_t)k * (size_t)k, sizeof(int));
   if (!flows)
     return GC_MODEL_ENOMEM;
   int pow2 = (P & (P - 1)) == 0;
@@ -207,12 +224,12 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
       }
     total += step;
   }
-  free(flows);
+  gc_scratch_release(g->scratch, mark);
   *t = total;
   return GC_MODEL_OK;
 }
 
-/* "lg-backbone": LG as the executor runs it (SPEC section 3), and LG-v
+/* "lg-backbone": LG as the executor runs it (reference.md section 3), and LG-v
  * (shim/alltoallv/lgv.c) on each pair's average block b_cd = T_cd / (n_c n_d), two
  * phases one after the other.  Phase 1, local: a process of c sends every block it holds
  * to a member of its own cluster except its own and those it stages itself: of each
@@ -237,7 +254,8 @@ int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, do
   int k = g->k, n = 0;
   for (int c = 0; c < k; c++)
     n += g->size[c];
-  double *scratch = malloc(sizeof(double) * (size_t)k * 2);
+  size_t mark = gc_scratch_mark(g->scratch);
+  double *scratch = gc_scratch_take(g->scratch, (size_t)k * 2, sizeof(double));
   if (!scratch)
     return GC_MODEL_ENOMEM;
   double *lat = scratch, *busy = scratch + k;
@@ -277,7 +295,7 @@ int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, do
     if (k > 1)
       t2 = gc_model_max(t2, g->lan[c].alpha + gc_model_max(staggered(k, lat, busy), pair));
   }
-  free(scratch);
+  gc_scratch_release(g->scratch, mark);
   *t = t1 + t2;
   return GC_MODEL_OK;
 }

@@ -8,7 +8,7 @@
  * Every parameter must be finite and >= 0 (bandwidths > 0) or the call is EINVAL: the
  * model never returns NaN.  Equation numbers are those of the papers in seeds/ (000: all-
  * to-all contention and grid models, 001: tree cost, 004: heterogeneous cluster);
- * SPEC.md section 2 lists the corrections applied to them.  Tree costs are in
+ * doc/reference.md section 2 lists the corrections applied to them.  Tree costs are in
  * tree_cost.h (included here), parameter fitting in fit.h.
  *
  * Every formula the library evaluates at run time is here, under one name (names.c): the
@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include "config.h"
+#include "scratch.h"
 #include "tree_cost.h"
 
 /* Status codes. The callers (the shim's rows, gridcoll-calibrate) say in their own words
@@ -27,7 +28,8 @@
 enum {
   GC_MODEL_OK = 0,
   GC_MODEL_EINVAL = -1,     /* invalid argument */
-  GC_MODEL_ENOMEM = -2,     /* out of memory */
+  GC_MODEL_ENOMEM = -2,     /* out of working memory: no scratch, or one smaller than the
+                               bound (scratch.h), which never happens to a network view's */
   GC_MODEL_EDEGENERATE = -3 /* the samples do not determine the parameters */
 };
 
@@ -68,7 +70,7 @@ int gc_model_alltoall_linear(int n, size_t m, double alpha, double beta, double 
 int gc_model_alltoall_signature(int n, size_t m, const struct gc_lan *lan, double *t);
 
 /* ---- all-to-all across clusters (grid.c, grid_exchange.c) ----------------------------- */
-/* LG's roles (SPEC section 3): 1 when cluster x plays A against cluster y, sizes [k]:
+/* LG's roles (reference.md section 3): 1 when cluster x plays A against cluster y, sizes [k]:
  * the smaller, or on equal sizes the lower index.  The LG schedule uses this rule too. */
 int gc_model_lg_plays_a(const int *size, int x, int y);
 
@@ -88,6 +90,12 @@ struct gc_model_grid {
                                    (network.wan.window): a flow of one-way latency W runs at
                                    most window / (2 W); 0: no cap.  Read by the models of
                                    grid_exchange.c and binomial-grid, not by 000 Eq. 6-7 */
+  struct gc_scratch *scratch;   /* working memory (scratch.h) of at least the need of the
+                                   model called (below: gc_model_exchange_scratch,
+                                   gc_model_binomial_grid_scratch); the network view's
+                                   (shim/pure/network.h). It travels here, in what every
+                                   grid model already takes, so that no signature names
+                                   it. Taken from and given back during the call only. */
 };
 
 
@@ -101,6 +109,10 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
                            size_t m, double *t);
 /* LG: the local phase with its staged bytes, then the wide-area phase over shared links. */
 int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t);
+/* The most any model of grid_exchange.c (the four above and the two below) takes of
+ * g->scratch at once, over k clusters: a k x k matrix of doubles and 5k doubles (see
+ * grid_exchange.c). */
+size_t gc_model_exchange_scratch(int k);
 
 /* ---- all-to-all with variable counts across clusters (grid_exchange.c) -----------  */
 /* bytes[c*k + d]: what all ranks of cluster c send to all ranks of cluster d, in total
@@ -120,6 +132,9 @@ int gc_model_bcast_binomial_hockney(int P, size_t m, double alpha, double beta, 
  * tree walked in time so that a link is shared only by the flows crossing it at once. */
 int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
                                  const int *cluster_of, size_t m, double eager, double *t);
+/* What gc_model_bcast_binomial_grid takes of g->scratch over P ranks in k clusters: O(P)
+ * doubles and a k x k matrix of ints (see bcast.c). */
+size_t gc_model_binomial_grid_scratch(int P, int k);
 
 /* ---- heterogeneous cluster, 004 (hetero.c) ----------------------------------------- */
 struct gc_model_hetero {

@@ -39,7 +39,7 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
                               .desc = "sum over n-1 steps of the step's slowest message, "
                                       "links shared by the step's flows"},
   [GC_MODEL_LG_BACKBONE] = {.id = GC_MODEL_LG_BACKBONE, .name = "lg-backbone",
-                            .source = "000 Eq. 7, SPEC section 3, shared links",
+                            .source = "000 Eq. 7, reference.md section 3, shared links",
                             .desc = "alpha + staged bytes*beta, then alpha + max(NIC fed "
                                     "as latencies release its flows, max over pairs of "
                                     "W + a*b*m/bw)"},

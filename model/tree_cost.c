@@ -13,8 +13,6 @@
 #include "model.h"
 #include "model_util.h"
 
-#include <stdlib.h>
-
 int gc_model_tree_check(const struct gc_tree *t)
 {
   if (!t || t->n < 1 || t->root < 0 || t->root >= t->n || !t->parent || !t->child_start ||
@@ -155,12 +153,12 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
     if (!gc_model_bw_ok(in->nic[c]))
       return GC_MODEL_EINVAL;
   int n = t->n;
-  int *bfs = malloc(sizeof(int) * (size_t)n);
+  size_t mark = gc_scratch_mark(in->scratch);
+  int *bfs = gc_scratch_take(in->scratch, (size_t)n, sizeof(int));
   /* n + 1: a leader's children (at most n - 1) and its own cluster's broadcast. */
-  double *scratch = malloc(sizeof(double) * (size_t)(n + 1) * 8);
+  double *scratch = gc_scratch_take(in->scratch, (size_t)(n + 1) * 8, sizeof(double));
   if (!bfs || !scratch) {
-    free(bfs);
-    free(scratch);
+    gc_scratch_release(in->scratch, mark);
     return GC_MODEL_ENOMEM;
   }
   size_t n1 = (size_t)n + 1;
@@ -220,8 +218,7 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
       times[v] = fmax(first[v] + (xfer - one) + (waves - 1.0) * w, times[c] + post + one);
     }
   }
-  free(bfs);
-  free(scratch);
+  gc_scratch_release(in->scratch, mark);
   return GC_MODEL_OK;
 }
 
@@ -229,7 +226,10 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
 static int latest(const struct gc_tree_input *in, const struct gc_tree *t, const double *local,
                   double *out)
 {
-  double *T = malloc(sizeof(double) * (size_t)t->n);
+  if (!in || in->k != t->n) /* a tree of another size than its input: never costed */
+    return GC_MODEL_EINVAL;
+  size_t mark = gc_scratch_mark(in->scratch);
+  double *T = gc_scratch_take(in->scratch, (size_t)t->n, sizeof(double));
   if (!T)
     return GC_MODEL_ENOMEM;
   int rc = gc_model_tree_arrivals(in, t, T);
@@ -239,7 +239,7 @@ static int latest(const struct gc_tree_input *in, const struct gc_tree *t, const
       worst = fmax(worst, T[i] + (local ? local[i] : 0.0));
     *out = worst;
   }
-  free(T);
+  gc_scratch_release(in->scratch, mark);
   return rc;
 }
 
@@ -259,4 +259,86 @@ int gc_model_bcast_tree(const struct gc_tree_input *in, const struct gc_tree *t,
     if (!gc_model_param_ok(local[i]))
       return GC_MODEL_EINVAL;
   return latest(in, t, local, out);
+}
+
+/* ---- the scratch the trees take (scratch.h) ------------------------------------------
+ * Each need below is the sum of the takes the code makes at once, in the order it makes
+ * them (each take rounded as gc_scratch_cost does); check_scratch.c holds them to it by
+ * running every builder and cost with a scratch of exactly gc_scratch_bound. */
+static size_t dbl(size_t n)
+{
+  return gc_scratch_cost(n, sizeof(double));
+}
+
+static size_t ints(size_t n)
+{
+  return gc_scratch_cost(n, sizeof(int));
+}
+
+static size_t sum(size_t a, size_t b)
+{
+  return gc_scratch_add(a, b);
+}
+
+static size_t most(size_t a, size_t b)
+{
+  return a > b ? a : b;
+}
+
+/* latest(): the arrivals T[k], then gc_model_tree_arrivals: bfs[k], 8 (k+1) doubles. */
+size_t gc_model_tree_scratch(int k)
+{
+  size_t n = (size_t)k;
+  return sum(dbl(n), sum(ints(n), dbl(8 * (n + 1))));
+}
+
+/* shim/bcast/pure/tree.c, gc_tree_order_children (which ends every builder): the
+ * subtrees' tails and delivery times, 2k doubles, and a breadth-first order, k ints. */
+static size_t order_need(size_t k)
+{
+  return sum(dbl(2 * k), ints(k));
+}
+
+/* hlot_tree.c and greedy_tree.c's ECEF: 2k doubles and 4k ints, then the ordering. */
+static size_t hlot_need(size_t k)
+{
+  return sum(sum(dbl(2 * k), ints(4 * k)), order_need(k));
+}
+
+/* The four trees greedy_tree.c compares ECEF with: HLOT, SPT (k doubles, 3k ints), flat
+ * and binomial (2k ints each), each then ordered. */
+static size_t others_need(size_t k)
+{
+  size_t spt = sum(sum(dbl(k), ints(3 * k)), order_need(k));
+  size_t flat = sum(ints(2 * k), order_need(k));
+  return most(hlot_need(k), most(spt, flat));
+}
+
+/* greedy_tree.c: ECEF into the caller's tree, costed (gc_model_tree_scratch); then each
+ * other tree into storage of its own (gc_tree_ints(k) ints), built and costed while the
+ * ECEF tree waits. */
+static size_t greedy_need(size_t k)
+{
+  size_t other = sum(ints(gc_tree_ints((int)k)),
+                     most(others_need(k), gc_model_tree_scratch((int)k)));
+  return most(most(hlot_need(k), gc_model_tree_scratch((int)k)), other);
+}
+
+/* multilevel_tree.c with sites: the sub-roots' latency and bandwidth matrices (2 k^2
+ * doubles at most, one site per cluster) and 4k ints; then either HLOT over the sites
+ * into storage of its own (gc_tree_ints(sites) ints), or, that storage given back, the
+ * final ordering over the k clusters. Without sites it is HLOT. */
+static size_t multilevel_need(size_t k)
+{
+  size_t top = sum(ints(gc_tree_ints((int)k)), hlot_need(k));
+  return sum(sum(dbl(2 * k * k), ints(4 * k)), most(top, order_need(k)));
+}
+
+size_t gc_tree_row_scratch(int k)
+{
+  size_t n = (size_t)(k > 0 ? k : 0);
+  size_t build = most(greedy_need(n), multilevel_need(n));
+  /* gc_bcast_tree_predict: each cluster's own broadcast, k doubles, then the cost. */
+  size_t cost = sum(dbl(n), gc_model_tree_scratch(k));
+  return sum(ints(gc_tree_ints(k)), most(build, cost));
 }

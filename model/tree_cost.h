@@ -14,13 +14,33 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "scratch.h"
+
 struct gc_tree {
   int n;            /* nodes 0..n-1 */
   int root;
   int *parent;      /* [n], parent[root] == -1 */
   int *child_start; /* [n+1], child_start[0] == 0, child_start[n] == n-1 */
   int *children;    /* [n-1] every node but the root exactly once */
+  int cap;          /* nodes the arrays have room for (gc_tree_place): a builder writes a
+                       tree of at most cap nodes; 0 for a tree laid out by hand */
 };
+
+/* A tree's arrays live in storage its owner holds (a tree cache entry's, made with the
+ * cache; the scratch's, shim/bcast/pure/tree.h: gc_tree_take), never allocated by the
+ * builder that fills them: gc_tree_ints(cap) ints hold a tree of up to cap nodes. */
+static inline size_t gc_tree_ints(int cap)
+{
+  return 3 * (size_t)cap + 1;
+}
+
+/* Lays t's arrays over ints (gc_tree_ints(cap) of them): an empty tree (n == 0) of room
+ * cap, for a builder to fill. */
+static inline void gc_tree_place(struct gc_tree *t, int *ints, int cap)
+{
+  *t = (struct gc_tree){.n = 0, .root = -1, .parent = ints, .child_start = ints + cap,
+                        .children = ints + 2 * (size_t)cap + 1, .cap = cap};
+}
 
 /* The wide-area parameters of one broadcast, over k clusters (LogP-style, 001 Eq. 2). */
 struct gc_tree_input {
@@ -50,6 +70,10 @@ struct gc_tree_input {
                        window): a flow of latency W runs at most window / (2W); 0: no cap */
   const int *site;  /* optional [k] site of each cluster (equal numbers: one site), read
                        by the multilevel tree only; NULL: every cluster a site of its own */
+  struct gc_scratch *scratch; /* working memory (scratch.h) of the builders and the cost
+                       below, at least gc_tree_row_scratch(k): the network view's
+                       (gc_bcast_tree_input), carried in the input every builder and cost
+                       already takes so that none of their signatures names it */
 };
 
 /* The rate one flow c -> n may reach: bw[c][n], and no more than window / (2 W[c][n]) (a
@@ -127,5 +151,17 @@ int gc_model_tree_leaders(const struct gc_tree_input *in, const struct gc_tree *
  * forwarding).  local[i] >= 0 for every cluster. */
 int gc_model_bcast_tree(const struct gc_tree_input *in, const struct gc_tree *t,
                         const double *local, double *out);
+
+/* What the three functions above take of in->scratch over k nodes (released before they
+ * return): the arrivals' k doubles, then gc_model_tree_arrivals's breadth-first order (k
+ * ints) and its per-leader fan-out arrays (8 (k+1) doubles). */
+size_t gc_model_tree_scratch(int k);
+/* What one broadcast tree row takes of the scratch over k clusters: the tree's storage
+ * (gc_tree_ints(k) ints, when it is not a cache entry's), then the largest of every
+ * builder of shim/bcast/pure/ (each says what it takes; the greedy tree's nests the
+ * others' builds and costs) and the row's cost (gc_bcast_tree_predict: each cluster's
+ * own broadcast time, k doubles, and gc_model_bcast_tree). What the network view's
+ * scratch holds for the trees (scratch.h: gc_scratch_bound). */
+size_t gc_tree_row_scratch(int k);
 
 #endif

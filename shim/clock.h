@@ -1,7 +1,7 @@
 /* One clock for every rank: how a rank reads it (gc_clock_now), and its offset to world
  * rank 0's, estimated once at MPI_Init. What makes a collective's completion time (first
  * entry to last exit) mean something across ranks: the log's actual time (log.c), the
- * measured calls of a learning `auto` (measure.c) and the probe's round trips read it. */
+ * measured calls of a learning `auto` (span.c) and the probe's round trips read it. */
 #ifndef GC_CLOCK_H
 #define GC_CLOCK_H
 

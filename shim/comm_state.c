@@ -48,21 +48,30 @@ static void free_comm(MPI_Comm *c)
     PMPI_Comm_free(c);
 }
 
-static int delete_state(MPI_Comm comm, int kv, void *value, void *extra)
+/* What start-up gave (gc_comm_state_configure). */
+static const struct gc_comm_part *parts;
+static int nparts, agree;
+
+/* A communicator whose state could not be built on some member: its attribute, so that
+ * every member passes its calls through without asking again. */
+static struct gc_comm_state unserved;
+
+void gc_comm_state_configure(const struct gc_comm_part *p, int n, int must_agree)
 {
-  (void)comm, (void)kv, (void)extra;
-  struct gc_comm_state *st = value;
-  /* Before the free: a slot naming st is stale from here on, in every thread. */
-  atomic_fetch_add_explicit(&deletions, 1, memory_order_release);
-  int entered = gc_guard_enter();
-  /* MPI_Comm_free is collective: every member posted the same measurements. */
-  for (int op = 0; op < GC_OP_LAST; op++)
-    gc_measure_settle(&st->op[op].measure);
+  parts = p;
+  nparts = n;
+  agree = must_agree;
+}
+
+/* Everything st holds, freed; collective where a part communicates (its drop). */
+static void destroy(struct gc_comm_state *st)
+{
+  for (int i = nparts - 1; i >= 0; i--)
+    if (parts[i].drop)
+      parts[i].drop(st);
   for (int op = 0; op < GC_OP_LAST; op++)
     if (st->op[op].data && st->op[op].free_data)
       st->op[op].free_data(st, st->op[op].data);
-  if (st->log_free) /* before the private duplicate it communicates on goes */
-    st->log_free(st);
   free_comm(&st->leader_comm);
   free_comm(&st->cluster_comm);
   free_comm(&st->private_comm);
@@ -70,6 +79,17 @@ static int delete_state(MPI_Comm comm, int kv, void *value, void *extra)
   gc_layout_free(&st->layout);
   free(st->op[0].learn);
   free(st);
+}
+
+static int delete_state(MPI_Comm comm, int kv, void *value, void *extra)
+{
+  (void)comm, (void)kv, (void)extra;
+  /* Before the free: a slot naming the state is stale from here on, in every thread. */
+  atomic_fetch_add_explicit(&deletions, 1, memory_order_release);
+  if (value == &unserved)
+    return MPI_SUCCESS;
+  int entered = gc_guard_enter();
+  destroy(value); /* MPI_Comm_free is collective: every member drops the same parts */
   if (entered)
     gc_guard_leave();
   return MPI_SUCCESS;
@@ -116,54 +136,60 @@ static int learn_tables(struct gc_comm_state *st)
   return 1;
 }
 
-/* Layout from the world cluster table: no communication, identical on all members. */
-static struct gc_comm_state *build_state(MPI_Comm comm)
+/* The world ranks of comm's members, translated into their clusters: cluster[size]. 0,
+ * GC_UNSERVED (a member outside MPI_COMM_WORLD: the same on every member) or
+ * GC_NOMEM. */
+enum { GC_BUILT = 1, GC_UNSERVED = 0, GC_NOMEM = -1 };
+static int clusters_of(MPI_Comm comm, int size, int *cluster)
 {
-  struct gc_comm_state *st = calloc(1, sizeof *st);
+  int *world_ranks = malloc(sizeof(int) * (size_t)size);
+  if (!world_ranks)
+    return GC_NOMEM;
+  for (int i = 0; i < size; i++)
+    cluster[i] = i;
+  MPI_Group group, world;
+  PMPI_Comm_group(comm, &group);
+  PMPI_Comm_group(MPI_COMM_WORLD, &world);
+  PMPI_Group_translate_ranks(group, size, cluster, world, world_ranks);
+  PMPI_Group_free(&group);
+  PMPI_Group_free(&world);
+  int rc = GC_BUILT;
+  for (int i = 0; i < size && rc == GC_BUILT; i++) {
+    /* A rank outside MPI_COMM_WORLD (spawned processes) has no known cluster. */
+    if (world_ranks[i] == MPI_UNDEFINED)
+      rc = GC_UNSERVED;
+    else
+      cluster[i] = gc_g.world_cluster[world_ranks[i]];
+  }
+  free(world_ranks);
+  return rc;
+}
+
+/* The state of comm, made here alone: its layout from the world cluster table (no
+ * communication), its network view, learning's tables and every part. *st: what was made
+ * (NULL when nothing could be). GC_BUILT, GC_UNSERVED or GC_NOMEM. */
+static int build_state(MPI_Comm comm, struct gc_comm_state **out)
+{
+  struct gc_comm_state *st = *out = calloc(1, sizeof *st);
   if (!st)
-    return NULL;
+    return GC_NOMEM;
   st->comm = comm;
   st->private_comm = st->cluster_comm = st->leader_comm = MPI_COMM_NULL;
   PMPI_Comm_rank(comm, &st->rank);
   PMPI_Comm_size(comm, &st->size);
-
-  MPI_Group group, world;
-  int *ranks = malloc(sizeof(int) * (size_t)st->size);
-  int *world_ranks = malloc(sizeof(int) * (size_t)st->size);
-  int ok = ranks && world_ranks;
-  if (ok) {
-    for (int i = 0; i < st->size; i++)
-      ranks[i] = i;
-    PMPI_Comm_group(comm, &group);
-    PMPI_Comm_group(MPI_COMM_WORLD, &world);
-    PMPI_Group_translate_ranks(group, st->size, ranks, world, world_ranks);
-    PMPI_Group_free(&group);
-    PMPI_Group_free(&world);
-    for (int i = 0; i < st->size; i++) {
-      /* A rank outside MPI_COMM_WORLD (spawned processes) has no known cluster. */
-      if (world_ranks[i] == MPI_UNDEFINED)
-        ok = 0;
-      else
-        ranks[i] = gc_g.world_cluster[world_ranks[i]];
-    }
-  }
-  ok = ok && gc_layout_build(&st->layout, st->size, ranks) == 0;
-  free(ranks);
-  free(world_ranks);
-  if (ok && gc_network_build(&st->network, &gc_g.cfg, &st->layout) != 0) {
-    gc_layout_free(&st->layout);
-    ok = 0;
-  }
-  if (ok && !learn_tables(st)) {
-    gc_network_free(&st->network);
-    gc_layout_free(&st->layout);
-    ok = 0;
-  }
-  if (!ok) {
-    free(st);
-    return NULL;
-  }
-  return st;
+  int *cluster = malloc(sizeof(int) * (size_t)st->size);
+  int rc = cluster ? clusters_of(comm, st->size, cluster) : GC_NOMEM;
+  if (rc == GC_BUILT && gc_layout_build(&st->layout, st->size, cluster) != 0)
+    rc = GC_NOMEM;
+  free(cluster);
+  if (rc == GC_BUILT && gc_network_build(&st->network, &gc_g.cfg, &st->layout) != 0)
+    rc = GC_NOMEM;
+  if (rc == GC_BUILT && !learn_tables(st))
+    rc = GC_NOMEM;
+  for (int i = 0; i < nparts && rc == GC_BUILT; i++)
+    if (parts[i].make && parts[i].make(st) != 0)
+      rc = GC_NOMEM;
+  return rc;
 }
 
 /* A miss in this thread's slots: the attribute, or a new state. Out of line, so that a
@@ -178,25 +204,37 @@ lookup(MPI_Comm comm, struct cache_slot *slot, unsigned long long now)
   if (PMPI_Comm_get_attr(comm, keyval, &st, &found) != MPI_SUCCESS)
     return NULL;
   if (found) {
+    if (st == &unserved)
+      return NULL;
     *slot = (struct cache_slot){comm, st, now};
     return st;
   }
   if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
     return NULL;
-  /* Not found on this rank means not found on any member: the state is created at the
-   * first intercepted call, which every member makes. If the layout cannot be built
-   * here (out of memory) it may be built elsewhere, but nothing collective happens in
-   * build_state, and a NULL state only means this call passes through. */
-  st = build_state(comm);
-  if (st && PMPI_Comm_set_attr(comm, keyval, st) != MPI_SUCCESS) {
-    gc_network_free(&st->network);
-    gc_layout_free(&st->layout);
-    free(st);
-    st = NULL;
+  /* Not found on this rank means not found on any member: the state is made at the
+   * first intercepted call, which every member makes, on the same road (the agreed
+   * configuration). Made here alone, then agreed: the lowest verdict wins, so memory
+   * that ran out on one member means no state on any (an allreduce on comm itself, whose
+   * members are all in this call; ordered with the application's own collectives as
+   * this call is). Without two clusters in the world, the log or the probe, every
+   * member runs the MPI library's own algorithm with or without a state: nothing to
+   * agree. */
+  int here = build_state(comm, &st), rc = here;
+  if (agree)
+    PMPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm);
+  if (rc == GC_BUILT && PMPI_Comm_set_attr(comm, keyval, st) == MPI_SUCCESS) {
+    *slot = (struct cache_slot){comm, st, now};
+    return st;
   }
   if (st)
-    *slot = (struct cache_slot){comm, st, now};
-  return st;
+    destroy(st); /* nothing collective was made yet: its parts drop alone */
+  if (rc == GC_NOMEM) {
+    /* The member that ran out says so; the others follow it without a word. */
+    if (here == GC_NOMEM)
+      gc_warn_oom("a communicator's state; its calls pass through to the MPI library");
+    PMPI_Comm_set_attr(comm, keyval, &unserved);
+  }
+  return NULL;
 }
 
 struct gc_comm_state *gc_comm_state_get(MPI_Comm comm)
@@ -279,18 +317,11 @@ int gc_comm_leaders(struct gc_comm_state *st, MPI_Comm *out)
     /* As the cluster communicators: made by the leaders alone; the others need none. */
     const struct gc_layout *l = &st->layout;
     if (l->index_in_cluster[st->rank] == 0) {
-      int *leaders = malloc(sizeof(int) * (size_t)l->nclusters);
       MPI_Group all, group;
-      if (!leaders)
-        return MPI_ERR_NO_MEM;
-      for (int c = 0; c < l->nclusters; c++)
-        leaders[c] = gc_layout_leader(l, c);
-      rc = PMPI_Comm_group(priv, &all);
-      if (rc == MPI_SUCCESS) {
-        rc = PMPI_Group_incl(all, l->nclusters, leaders, &group);
-        PMPI_Group_free(&all);
-      }
-      free(leaders);
+      if ((rc = PMPI_Comm_group(priv, &all)) != MPI_SUCCESS)
+        return rc;
+      rc = PMPI_Group_incl(all, l->nclusters, l->leaders, &group);
+      PMPI_Group_free(&all);
       if (rc != MPI_SUCCESS)
         return rc;
       rc = PMPI_Comm_create_group(priv, group, TAG_LEADERS, &st->leader_comm);

@@ -12,7 +12,6 @@
 #include "decision.h"
 #include "layout.h"
 #include "learn.h"
-#include "measure.h"
 #include "network.h"
 #include "op.h"
 #include "record.h"
@@ -26,51 +25,38 @@ struct gc_call_seen {
   unsigned long frees;
 };
 
+/* The memo of the last settled call (call.h says its one rule). */
+enum { GC_MEMO_OFF, GC_MEMO_LIBRARY, GC_MEMO_AGAIN };
+struct gc_call_memo {
+  int armed;                /* GC_MEMO_LIBRARY: the MPI library's own, nothing recorded;
+                               GC_MEMO_AGAIN: line's algorithm again, recorded from line */
+  struct gc_call_seen seen;
+  struct gc_call_line line; /* what ran (record.h): its algorithm, prediction and model,
+                               and with logging on the log's other columns */
+};
+
 /* One operation's part of the state. */
 struct gc_op_state {
-  /* The operation's own (LG's schedule and buffers, the broadcast's tree cache), built
-   * by it on first use and freed with the communicator by free_data. */
+  /* The operation's own (LG's schedule and buffers, the broadcast's tree cache), made
+   * with the state (its part, gc_comm_state_parts) or by its algorithm on first use, and
+   * freed with the communicator by free_data. */
   void *data;
   void (*free_data)(struct gc_comm_state *st, void *data);
   /* Decided at the first call (dispatch.c), identical on every rank: 1 when every call
    * of this operation on this communicator runs natively and nothing is recorded (a
    * forced `native`, or no grid algorithm serves its clusters, with logging off). */
   int known, native_only;
-  /* The fast path (dispatch.c, step 3b): the last call `auto` sent to the library from
-   * the decision cache, logging off. The same key again, under the same network view
-   * (version) and datatype frees, goes straight to the library. Armed by that call,
-   * disarmed by every other that reaches the full dispatch. */
-  struct {
-    int armed;
-    struct gc_call_seen seen;
-  } fast;
-  /* The logged fast path (dispatch.c, step 3c): the last logged call whose algorithm was
-   * settled without measuring (forced, or `auto` decided), as its line says it. The same
-   * key again under the same view goes to that algorithm with no question asked, timed,
-   * and is recorded from this template. Disarmed by every call that reaches the full
-   * dispatch. */
-  struct {
-    int armed;
-    struct gc_call_seen seen;
-    struct gc_call_line line;
-  } logged;
+  struct gc_call_memo memo;
   struct gc_decision decision[GC_DECISIONS];
-  /* The prediction a logged, decided call read last, for the same call again: the same
-   * key, algorithm and version give the same model and seconds (dispatch.c). */
-  struct {
-    int set, algorithm;
-    struct gc_call_seen seen;
-    double predicted;
-    const char *model;
-  } predicted;
-  /* What a learning `auto` measured (learn.h), and its measurement in flight (measure.h).
-   * The table is made with the state (comm_state.c), not on first use, so that no rank
-   * can be without it while the others learn; only where learning can run (learn on,
-   * two clusters or more: the same on every member), so a one-cluster communicator
-   * does not carry its 6.7 KiB. NULL: this communicator does not learn. */
+  /* What a learning `auto` measured (learn.h). Made with the state, so that no rank can
+   * be without it while the others learn; only where learning can run (learn on, two
+   * clusters or more: the same on every member), so a one-cluster communicator does not
+   * carry it. NULL: this communicator does not learn. */
   struct gc_learn_table *learn;
-  struct gc_measure measure;
 };
+
+/* The completion-time window (span.h), a part of the state. */
+struct gc_span_window;
 
 struct gc_comm_state {
   MPI_Comm comm;         /* the application's communicator (not ours) */
@@ -83,11 +69,7 @@ struct gc_comm_state {
   int have_leader_comm;
   unsigned long long id; /* identical on all members; 0 until named (gc_comm_named) */
   unsigned long long calls; /* intercepted calls so far on this communicator */
-  /* The log's records awaiting their completion time (log.c's window), and the function
-   * that settles and frees them with the communicator, both left here by the log: the
-   * state names nothing of it. */
-  void *log_window;
-  void (*log_free)(struct gc_comm_state *st);
+  struct gc_span_window *span; /* timed calls awaiting their completion time; NULL: none */
   int probed;               /* the latency probe ran (probe.h); network.latency is measured */
   /* Bumped by whatever changes what a choice reads (the probe's new network view):
    * caches built on the old view (trees, decisions, what `auto` learnt) check it and
@@ -96,9 +78,26 @@ struct gc_comm_state {
   struct gc_op_state op[GC_OP_LAST];
 };
 
-/* State of comm, built on first use. NULL for communicators gridcoll does not serve
- * (intercommunicators, MPI_COMM_NULL, or when out of memory): pass the call through. */
+/* State of comm, built at the first intercepted call on it. NULL for communicators
+ * gridcoll does not serve (intercommunicators, processes outside MPI_COMM_WORLD,
+ * MPI_COMM_NULL, or memory that ran out on some member while it was built): pass the
+ * call through. Where a member could act on the state (two clusters in the world, the
+ * log or the probe on), the members agree that every one of them built it, with one
+ * allreduce over comm, before anyone uses it: a state exists on every member or on none. */
 struct gc_comm_state *gc_comm_state_get(MPI_Comm comm);
+
+/* What the state is made of besides its layout and network view, each made with it (and
+ * agreed with it) and dropped with it: the completion-time window (span.h), each
+ * operation's own data. Given once at MPI_Init by start-up, which knows them: the state
+ * names none. make: 0, or -1 when out of memory (what it made so far stays for drop);
+ * drop: runs before the private duplicate and the sub-communicators are freed, on every
+ * member (MPI_Comm_free is collective), also for a part whose make failed. */
+struct gc_comm_part {
+  int (*make)(struct gc_comm_state *st);
+  void (*drop)(struct gc_comm_state *st);
+};
+/* agree: members must agree that a state was built (see gc_comm_state_get). */
+void gc_comm_state_configure(const struct gc_comm_part *parts, int nparts, int agree);
 
 /* Lazily created sub-communicators; MPI_SUCCESS or the PMPI error code.
  * Collective over the communicator: call them on every member or on none. */

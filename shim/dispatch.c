@@ -3,44 +3,37 @@
  * Route of a blocking call, cheapest exit first:
  *   1. a forced `native` with nothing recorded: the MPI library, nothing looked up
  *      (tested by the wrapper, gc_dispatch_bypass, before the re-entry guard);
- *   2. the communicator's state (comm_state.h); none (an intercommunicator, processes
- *      outside MPI_COMM_WORLD): the MPI library;
+ *   2. the communicator's state (comm_state.h); none: the MPI library;
  *   3. nothing to choose on this communicator (one cluster, logging off): the library;
- *   3b. the same call (op.h: gc_call_key) as the last one `auto` sent to the library from
- *      the decision cache, under the same network view, logging off: the library again
- *      (the fast path; every call that goes further disarms it);
- *   3c. logging on, the same call as the last logged one whose algorithm was settled
- *      without measuring (forced, or `auto` decided), under the same view: that
- *      algorithm again, timed and recorded from that call's line (logged_again);
- *   4. the call validated by its op (prepare); invalid: the library, untouched;
- *   5. `auto`: the measurement the previous call of this op posted, completed and
- *      recorded (measure.h; nothing when none is pending);
- *   6. `auto` with logging off and this (bytes, root cluster) decided before under the
- *      same network view, by the models or by measurement: that algorithm, no
- *      prediction;
- *   7. otherwise the probe (once per communicator), every algorithm asked, predicted,
- *      gc_select; for `auto`, what is decided or learnt (decide: learning explores the
- *      algorithms predicted within 2.5x of the best, learn.h, and the call runs the
- *      next of them, timed, its completion time posted for every rank to record); the
- *      plan run, GC_FALLBACK to row 0, the record (of what ran).
- * Steps 1-3b read no clock, 3c only its two; they allocate nothing and validate nothing
- * (3c a grid algorithm's buffers only): the MPI library validates the call it runs.
- * Every test reads data identical on every rank (the agreed configuration, the layout,
- * the call's bytes and root, the allreduced times), so every rank takes the same exit
- * and runs the same algorithm. */
+ *   4. the memo (call.h): the same call as the last one settled without measuring, under
+ *      the same network view: its algorithm again (the library's own at once when
+ *      nothing is recorded), timed and recorded from its line when logging;
+ *   5. the full dispatch: the call validated by its op (prepare; invalid: the library,
+ *      untouched), learning's last measured time settled (span.h), then what `auto` knows
+ *      (the decision cache, a finished learning), else the probe (once per
+ *      communicator), every algorithm asked and predicted, gc_select and `auto`'s decision
+ *      (learning explores the algorithms predicted within 2.5x of the best, learn.h: the
+ *      call runs the next of them, timed); the plan run, GC_FALLBACK to row 0, the record
+ *      (of what ran), the op's history, the memo armed when the choice was settled
+ *      without measuring.
+ * Five exits: the library before any state (1, 2), the library from the state (3), the
+ * memo (4), the full dispatch (5). Steps 1-4 read no clock unless logging, allocate
+ * nothing and validate nothing but a grid algorithm's buffers (the MPI library validates
+ * the call it runs). Every test reads data identical on every rank (the agreed
+ * configuration, the layout, the call's bytes and root, the settled measured times), so
+ * every rank takes the same exit and runs the same algorithm. */
 #include "dispatch.h"
 
 #include <math.h>
-#include <stdatomic.h>
 #include <string.h>
 
-#include "clock.h"
-#include "datatype.h"
+#include "call.h"
 #include "gridcoll.h"
 #include "learn.h"
-#include "measure.h"
+#include "prediction.h"
 #include "probe.h"
 #include "select.h"
+#include "span.h"
 
 int gc_dispatch_passthrough[GC_OP_LAST];
 /* 1 when the op's configured choice is `auto`: read on every call, compared once. */
@@ -59,14 +52,22 @@ void gc_dispatch_configure(const struct gc_op *op)
   is_auto[op->id] = is(op->wanted, "auto");
 }
 
+void gc_dispatch_measured(const struct gc_span_settled *s)
+{
+  if (s->teach) /* the last call of its half */
+    gc_learn_record(s->teach, s->taught, s->actual[s->n - 1]);
+}
+
 static int run_native(const struct gc_op *op, void *call, struct gc_comm_state *st)
 {
   return op->algorithms[GC_NATIVE].run(call, st, NULL);
 }
 
 /* Step 3, decided at the first call of op on st: identical on every rank. Out of line:
- * it runs once, and inlined it would make every call save registers. */
-static __attribute__((noinline)) void classify(const struct gc_op *op, struct gc_op_state *os, const struct gc_comm_state *st)
+ * it runs once, and inlined it would make every call save registers. Returns os, so that
+ * the caller keeps the slot's address in a register rather than computing it again. */
+static __attribute__((noinline)) struct gc_op_state *
+classify(const struct gc_op *op, struct gc_op_state *os, const struct gc_comm_state *st)
 {
   int grid_possible = 0;
   for (int i = 1; i < op->nalgorithms; i++)
@@ -76,6 +77,7 @@ static __attribute__((noinline)) void classify(const struct gc_op *op, struct gc
   os->native_only =
       !gc_log_enabled() && !probe_due && (is(op->wanted, "native") || !grid_possible);
   os->known = 1;
+  return os;
 }
 
 static int root_cluster(const struct gc_comm_state *st, const struct gc_call *c)
@@ -93,7 +95,6 @@ static int choose(const struct gc_op *op, const void *call, struct gc_comm_state
   int n = op->nalgorithms, supported[GC_MAX_ALGORITHMS];
   const char *names[GC_MAX_ALGORITHMS];
   double predicted[GC_MAX_ALGORITHMS];
-  const char *wanted = op->wanted;
   int all = is_auto[op->id] || (gc_log_enabled() && gc_g.cfg.log_candidates);
   for (int i = 0; i < n; i++) {
     const struct gc_algorithm *alg = &op->algorithms[i];
@@ -103,36 +104,31 @@ static int choose(const struct gc_op *op, const void *call, struct gc_comm_state
     /* An unsupported algorithm's prediction is read by nobody (gc_select skips it, the
      * candidates column writes none): not computed, a logged call's cheapest saving. */
     if (all && supported[i])
-      plans[i].predicted = alg->predict(call, st, &plans[i]);
+      plans[i].predicted = gc_prediction_checked(alg->predict(call, st, &plans[i]));
     predicted[i] = plans[i].predicted;
   }
-  int a = gc_select(wanted, n, names, supported, predicted);
+  int a = gc_select(op->wanted, n, names, supported, predicted);
   if (!all && gc_log_enabled() && supported[a])
-    predicted[a] = plans[a].predicted = op->algorithms[a].predict(call, st, &plans[a]);
+    predicted[a] = plans[a].predicted =
+        gc_prediction_checked(op->algorithms[a].predict(call, st, &plans[a]));
   rec->ncandidates = n;
   for (int i = 0; i < n; i++)
     rec->candidates[i] = (struct gc_candidate){names[i], supported[i] ? predicted[i] : -1};
-  rec->algorithm = a;
-  rec->algorithm_name = names[a];
-  rec->predicted = predicted[a];
-  /* cppcheck-suppress uninitvar ; every table has its native row, so n >= 1 and the
-   * loop above filled plans[a] (a < n) */
-  rec->model = plans[a].model;
   return a;
 }
 
 /* The record says a ran (its prediction, its model), not gc_select's pick. */
-static void record_choice(const struct gc_op *op, const struct gc_plan *plans, int a,
+static void record_choice(const struct gc_op *op, const struct gc_plan *plan,
                           struct gc_record *rec)
 {
-  rec->algorithm = a;
-  rec->algorithm_name = op->algorithms[a].about->name;
-  rec->predicted = plans[a].predicted;
-  rec->model = plans[a].model;
+  rec->algorithm = plan->algorithm;
+  rec->algorithm_name = op->algorithms[plan->algorithm].about->name;
+  rec->predicted = plan->predicted;
+  rec->model = plan->model;
 }
 
-/* Remembers a for the same call again (step 6). What test/mpi/fastpath.sh counts: one
- * line per choice kept, none per reuse. */
+/* Remembers a for the same call again. What test/mpi/fastpath.sh counts: one line per
+ * choice kept, none per reuse. */
 static void keep(const struct gc_op *op, struct gc_op_state *os, const struct gc_call *c,
                  int rc_of, unsigned long long version, int a, const char *how)
 {
@@ -142,7 +138,7 @@ static void keep(const struct gc_op *op, struct gc_op_state *os, const struct gc
              op->name, c->bytes, rc_of, op->algorithms[a].about->name, how);
 }
 
-/* What step 6 finds without predicting: the decision cache, then a finished learning
+/* What `auto` knows without predicting: the decision cache, then a finished learning
  * of the call's size class (kept for its bytes then). -1: unknown. */
 static int known(const struct gc_op *op, const void *call, struct gc_comm_state *st,
                  struct gc_op_state *os, const struct gc_call *c, int rc_of)
@@ -157,19 +153,22 @@ static int known(const struct gc_op *op, const void *call, struct gc_comm_state 
       return e->choice;
     }
   }
-  /* The MPI library's own serves every call: no question asked on the fast path. */
+  /* The MPI library's own serves every call: no question asked. */
   return a == GC_NATIVE || (a > 0 && op->algorithms[a].supports(call, st)) ? a : -1;
 }
 
-/* `auto`'s algorithm for a call, given the models' pick: what is known (step 6), else
- * learning's next candidate (*explore set: the call is measured), else the pick, kept.
- * Every input is identical on every rank, the learnt times included. */
+/* `auto`'s algorithm for a call, given the models' pick: what is known, else learning's
+ * next candidate (*explore set: the call is measured), else the pick, kept. *kept: the
+ * choice is settled (the same call again makes it again until the full dispatch
+ * changes something). Every input is identical on every rank, the learnt times
+ * included. */
 static int decide(const struct gc_op *op, const void *call, struct gc_comm_state *st,
                   struct gc_op_state *os, const struct gc_call *c, const struct gc_record *rec,
-                  int pick, struct gc_learn **explore)
+                  int pick, struct gc_learn **explore, int *kept)
 {
   int rc_of = root_cluster(st, c);
   int a = known(op, call, st, os, c, rc_of);
+  *kept = 1;
   if (a >= 0)
     return a;
   if (!os->learn) { /* learning off, or one cluster (comm_state.h) */
@@ -197,6 +196,7 @@ static int decide(const struct gc_op *op, const void *call, struct gc_comm_state
     keep(op, os, c, rc_of, st->version, pick, "");
     return pick;
   }
+  *kept = 0;
   /* Another size of the class while it is learnt: not the same work, not measured. */
   if (e->bytes != c->bytes)
     return pick;
@@ -231,175 +231,121 @@ static int run(const struct gc_op *op, void *call, struct gc_comm_state *st,
   return rc;
 }
 
-/* The call as seen now (comm_state.h: gc_call_seen), when every datatype in it is one
- * whose size holds while gc_datatype_frees keeps its count (read first: a free after it
- * moves the count and makes the record stale, never wrong); 0 when some datatype is not
- * kept so, or the op has no key. */
-static int seen_now(const struct gc_op *op, const void *call, const struct gc_comm_state *st,
-                    struct gc_call_seen *out)
+/* A fallback is recorded as what ran: the library's own, unpredicted. */
+static void fell_back(const struct gc_op *op, struct gc_call_line *line)
 {
-  if (!op->key)
-    return 0;
-  out->frees = atomic_load_explicit(&gc_datatype_frees, memory_order_relaxed);
-  out->version = st->version;
-  op->key(call, &out->key);
-  for (int i = 0; i < 2; i++)
-    if (out->key.type[i] != MPI_DATATYPE_NULL && !gc_datatype_kept(out->key.type[i], out->frees))
-      return 0;
-  return 1;
+  line->algorithm = GC_NATIVE;
+  line->algorithm_name = op->algorithms[GC_NATIVE].about->name;
+  line->predicted = -1;
+  line->model = NULL;
 }
 
-/* 1 when call is the one seen before, under the same network view and datatype frees. */
-static int seen_again(const struct gc_op *op, const void *call, const struct gc_comm_state *st,
-                      const struct gc_call_seen *seen)
-{
-  struct gc_call_key key;
-  op->key(call, &key);
-  return gc_call_key_equal(&key, &seen->key) && seen->version == st->version &&
-         seen->frees == atomic_load_explicit(&gc_datatype_frees, memory_order_relaxed);
-}
-
-/* Step 3b armed by a call `auto` sent to the library from the decision cache. Every rank
- * that takes the fast path for a later call would have found the same cached choice
- * without changing anything (the decision cache and learning change only in the full
- * dispatch, which disarms), so ranks whose keys differ for the same bytes (a derived
- * type on one side, its elements on the other) still run the same algorithm. */
-static void fast_arm(const struct gc_op *op, const void *call, const struct gc_comm_state *st,
-                     struct gc_op_state *os)
-{
-  os->fast.armed = seen_now(op, call, st, &os->fast.seen);
-}
-
-/* The prediction of algorithm a for a logged, decided call: the one read for the same
- * call seen before (the same model inputs), else computed and kept. A logged call costs
- * its record, not a model evaluation. */
-static void predict_logged(const struct gc_op *op, void *call, struct gc_comm_state *st,
-                           struct gc_op_state *os, int a, struct gc_plan *plan)
-{
-  if (os->predicted.set && os->predicted.algorithm == a &&
-      seen_again(op, call, st, &os->predicted.seen)) {
-    plan->predicted = os->predicted.predicted;
-    plan->model = os->predicted.model;
-    return; /* plan->data stays NULL: the run finds what it needs itself */
-  }
-  plan->predicted = op->algorithms[a].predict(call, st, plan);
-  os->predicted.set = seen_now(op, call, st, &os->predicted.seen);
-  os->predicted.algorithm = a;
-  os->predicted.predicted = plan->predicted;
-  os->predicted.model = plan->model;
-}
-
-/* Steps 4-7. Out of line, so that steps 2-3 save no registers. */
+/* Step 5. Out of line, so that steps 2-4 save no registers. */
 static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void *call,
                                                    struct gc_comm_state *st,
                                                    struct gc_op_state *os)
 {
   struct gc_call c;
-  os->fast.armed = os->logged.armed = 0;
-  if (!op->prepare(call, &c) || c.root >= st->size)
+  os->memo.armed = GC_MEMO_OFF;
+  if (!op->prepare(call, st, &c))
     return run_native(op, call, NULL);
+  int logging = gc_log_enabled(), automatic = is_auto[op->id];
+  int candidates = logging && gc_g.cfg.log_candidates;
+  if (os->learn) /* what the previous measured call taught, before anything is decided */
+    gc_span_settle_taught(st);
 
-  int logging = gc_log_enabled(), ran, rc;
-  int automatic = is_auto[op->id];
-  if (os->measure.pending) /* the previous call of op here was measured */
-    gc_measure_settle(&os->measure);
-  if (!logging && automatic) {
-    int a = known(op, call, st, os, &c, root_cluster(st, &c));
-    if (a == GC_NATIVE) {
-      fast_arm(op, call, st, os);
-      return run_native(op, call, st);
-    }
-    if (a > 0) {
-      struct gc_plan plan = {.algorithm = a, .predicted = -1};
-      return run(op, call, st, &plan, &ran);
-    }
+  /* `auto`, and what it knows: only what runs is predicted, for its record (a log costs
+   * its record, not a prediction of every algorithm); without a log, nothing. */
+  int a = automatic && !candidates ? known(op, call, st, os, &c, root_cluster(st, &c)) : -1;
+  struct gc_plan plans[GC_MAX_ALGORITHMS];
+  struct gc_call_line line;
+  int ran, rc, kept = a >= 0 || !automatic;
+  if (a >= 0 && !logging) {
+    plans[a] = (struct gc_plan){.algorithm = a, .predicted = -1};
+    rc = run(op, call, st, &plans[a], &ran);
+    if (op->settle)
+      op->settle(call, st, ran);
+    line = (struct gc_call_line){.algorithm = (signed char)a};
+    if (ran == a)
+      gc_call_memo_arm(op, call, st, &os->memo, &line);
+    return rc;
   }
 
-  struct gc_plan plans[GC_MAX_ALGORITHMS];
-  struct gc_record rec = {.op = op->id, .op_name = op->name, .root = c.root, .bytes = c.bytes};
+  struct gc_record rec = {.op = op->id, .op_name = op->name, .root = c.root, .bytes = c.bytes,
+                          .clusters = st->layout.nclusters};
   struct gc_learn *explore = NULL;
   MPI_Comm priv = MPI_COMM_NULL;
-  /* Logged and decided, with no candidates column: only what runs is predicted, for its
-   * record (a log costs its record, not a prediction of every algorithm). */
-  int a = logging && automatic && !gc_g.cfg.log_candidates
-              ? known(op, call, st, os, &c, root_cluster(st, &c))
-              : -1;
-  int decided = a >= 0;
-  if (decided) {
+  if (a >= 0) {
     plans[a] = (struct gc_plan){.algorithm = a, .predicted = -1};
-    predict_logged(op, call, st, os, a, &plans[a]);
-    record_choice(op, plans, a, &rec);
+    plans[a].predicted = gc_prediction_checked(op->algorithms[a].predict(call, st, &plans[a]));
   } else {
     /* Before the choice (it changes the network view) and outside the timed region. */
     gc_probe_latency(st);
     a = choose(op, call, st, plans, &rec);
+    if (automatic) {
+      a = decide(op, call, st, os, &c, &rec, a, &explore, &kept);
+      /* Made outside the timed region, on every member (each decided to explore). */
+      if (explore && gc_comm_private(st, &priv) != MPI_SUCCESS)
+        explore = NULL;
+    }
   }
-  if (automatic && !decided) {
-    a = decide(op, call, st, os, &c, &rec, a, &explore);
-    record_choice(op, plans, a, &rec);
-    /* Made outside the timed region, on every member (each decided to explore). */
-    if (explore && gc_comm_private(st, &priv) != MPI_SUCCESS)
-      explore = NULL;
+  record_choice(op, &plans[a], &rec);
+  if (!logging && !explore) {
+    rc = run(op, call, st, &plans[a], &ran);
+  } else {
+    struct gc_call_clock clock;
+    gc_call_start(st, &clock);
+    rc = run(op, call, st, &plans[a], &ran);
+    if (ran != a) {
+      gc_call_line_of(&rec, &line);
+      fell_back(op, &line);
+      rec.algorithm = line.algorithm, rec.algorithm_name = line.algorithm_name;
+      rec.predicted = line.predicted, rec.model = line.model;
+    }
+    gc_call_stop(st, &clock, &rec, explore, a);
   }
-  if (!logging && !explore)
-    return run(op, call, st, &plans[a], &ran);
-
-  struct gc_timing timing;
-  if (logging)
-    gc_call_start(st, &timing);
-  double t0 = explore ? gc_clock_now() : 0;
-  rc = run(op, call, st, &plans[a], &ran);
-  if (explore)
-    gc_measure_post(priv, st->rank, &os->measure, explore, a, c.root, t0, gc_clock_now());
-  if (!logging)
-    return rc;
-  if (ran != a) { /* the record says what ran: the library's own, unpredicted */
-    rec.algorithm = GC_NATIVE;
-    rec.algorithm_name = op->algorithms[GC_NATIVE].about->name;
-    rec.predicted = -1;
-    rec.model = NULL;
+  if (op->settle)
+    op->settle(call, st, ran);
+  /* Settled without measuring: the same call again makes the same choice (call.h). A
+   * line with candidates is no template (the memo's lines carry none). */
+  if (ran == a && kept && !explore && !candidates) {
+    gc_call_line_of(&rec, &line);
+    gc_call_memo_arm(op, call, st, &os->memo, &line);
   }
-  /* The summary gets it from the log. A choice settled without measuring (forced, or
-   * decided) is the same for the same call again: step 3c may serve that one. */
-  if (gc_call_stop(st, &timing, &rec) && ran == a && !explore && (decided || !automatic) &&
-      !gc_g.cfg.log_candidates && (os->logged.armed = seen_now(op, call, st, &os->logged.seen)))
-    gc_call_line_of(&rec, &os->logged.line);
   return rc;
 }
 
-/* Step 3c: the same call as the last logged one whose choice was settled, under the same
- * view. A forced choice depends on nothing else (the call, the layout, the view); a
- * decided one changes only in the full dispatch, which disarms this. So it runs what ran
- * then, timed, and is recorded from that call's line: no record built, no model, no
- * question (issue 13: a logged call costs its record; 1,046-1,062 instructions a call
- * with the log's text and summary, 1,369-1,424 through the full dispatch). */
-static __attribute__((noinline)) int logged_again(const struct gc_op *op, void *call,
-                                                  struct gc_comm_state *st,
-                                                  struct gc_op_state *os)
+/* Step 4: the memo's algorithm again, with nothing asked (call.h). Out of line, as step
+ * 5. An op with a history (op.h: settle) has no key, so never comes here. */
+static __attribute__((noinline)) int again(const struct gc_op *op, void *call,
+                                           struct gc_comm_state *st, struct gc_op_state *os)
 {
-  const struct gc_call_line *what = &os->logged.line;
-  /* The key says nothing of the buffers: a call of ours validates them as step 4 does
+  const struct gc_call_line *what = &os->memo.line;
+  /* The key says nothing of the buffers: a call of ours validates them as step 5 does
    * (the library validates its own). */
   struct gc_call c;
-  if (what->algorithm != GC_NATIVE && !op->prepare(call, &c))
+  if (what->algorithm != GC_NATIVE && !op->prepare(call, st, &c))
     return dispatch_call(op, call, st, os);
   struct gc_plan plan = {.algorithm = what->algorithm, .predicted = what->predicted,
                          .model = what->model};
-  struct gc_timing timing;
-  int ran;
-  gc_call_start(st, &timing);
-  int rc = run(op, call, st, &plan, &ran);
+  int ran, rc;
+  if (!gc_log_enabled()) {
+    rc = run(op, call, st, &plan, &ran);
+    if (ran != plan.algorithm)
+      os->memo.armed = GC_MEMO_OFF;
+    return rc;
+  }
+  struct gc_call_clock clock;
+  gc_call_start(st, &clock);
+  rc = run(op, call, st, &plan, &ran);
   if (ran == plan.algorithm) {
-    gc_call_stop_as(st, &timing, what);
+    gc_call_stop_as(st, &clock, what);
     return rc;
   }
   struct gc_call_line fell = *what; /* as the full dispatch records a fallback */
-  fell.algorithm = GC_NATIVE;
-  fell.algorithm_name = op->algorithms[GC_NATIVE].about->name;
-  fell.predicted = -1;
-  fell.model = NULL;
-  os->logged.armed = 0;
-  gc_call_stop_as(st, &timing, &fell);
+  fell_back(op, &fell);
+  os->memo.armed = GC_MEMO_OFF;
+  gc_call_stop_as(st, &clock, &fell);
   return rc;
 }
 
@@ -410,11 +356,12 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
     return run_native(op, call, NULL);
   struct gc_op_state *os = &st->op[op->id];
   if (!os->known)
-    classify(op, os, st);
-  if (os->native_only || (os->fast.armed && seen_again(op, call, st, &os->fast.seen)))
+    os = classify(op, os, st);
+  if (os->native_only ||
+      (os->memo.armed == GC_MEMO_LIBRARY && gc_call_seen_again(op, call, st, &os->memo.seen)))
     return run_native(op, call, st);
-  if (os->logged.armed && seen_again(op, call, st, &os->logged.seen))
-    return logged_again(op, call, st, os);
+  if (os->memo.armed && gc_call_seen_again(op, call, st, &os->memo.seen))
+    return again(op, call, st, os);
   return dispatch_call(op, call, st, os);
 }
 
@@ -423,12 +370,12 @@ void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum 
   if (!gc_log_enabled())
     return;
   struct gc_call c;
-  struct gc_comm_state *st;
-  if (!op->prepare(call, &c) || !(st = gc_comm_state_get(comm)) || c.root >= st->size)
+  struct gc_comm_state *st = gc_comm_state_get(comm);
+  if (!st || !op->prepare(call, st, &c))
     return;
   struct gc_record rec = {.op = op->id, .op_name = op->name, .algorithm = GC_NATIVE,
                           .algorithm_name = entry == GC_ENTRY_PERSISTENT ? "native-persistent"
                                                                          : "native-nb",
                           .root = c.root, .bytes = c.bytes, .entry = entry};
-  gc_log_issued(st, &rec);
+  gc_call_issued(st, &rec);
 }

@@ -7,6 +7,8 @@
 #include "gridcoll.h"
 #include "log.h"
 #include "op.h"
+#include "record.h"
+#include "span.h"
 
 /* At MPI_Init, once the configuration and the log are settled: what op's calls can
  * skip entirely (a forced `native` with nothing recorded goes straight to the library). */
@@ -30,7 +32,11 @@ static inline int gc_dispatch_bypass(enum gc_op_id id)
 int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm);
 
 /* A nonblocking or persistent call, issued: recorded untimed when it is valid and comm
- * is served (log.h: gc_log_issued); the caller then makes the MPI library's call. */
+ * is served (call.h: gc_call_issued); the caller then makes the MPI library's call. */
 void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry);
+
+/* Learning's reader of the completion-time window (span.h: gc_span_reader_add): a call
+ * measured for a learning `auto` teaches its books its time. */
+void gc_dispatch_measured(const struct gc_span_settled *s);
 
 #endif

@@ -50,21 +50,12 @@ typedef void alltoallv_f(void *, MPI_Fint *, MPI_Fint *, MPI_Fint *, void *, MPI
 /* Count and displacement arrays go to the C wrapper as they are. */
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER arrays read as int[]");
 
-static void start(int thread_level)
-{
-  if (gc_guard_enter()) {
-    gc_g.thread_level = thread_level;
-    gc_startup();
-    gc_guard_leave();
-  }
-}
-
 static void gc_f_init(MPI_Fint *ierr)
 {
   init_f *real = (init_f *)next("mpi_init_");
   real(ierr);
   if (*ierr == MPI_SUCCESS)
-    start(MPI_THREAD_SINGLE);
+    gc_startup(MPI_THREAD_SINGLE);
 }
 
 static void gc_f_init_thread(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
@@ -72,15 +63,12 @@ static void gc_f_init_thread(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *i
   init_thread_f *real = (init_thread_f *)next("mpi_init_thread_");
   real(required, provided, ierr);
   if (*ierr == MPI_SUCCESS)
-    start(*provided);
+    gc_startup(*provided);
 }
 
 static void gc_f_finalize(MPI_Fint *ierr)
 {
-  if (gc_guard_enter()) {
-    gc_shutdown();
-    gc_guard_leave();
-  }
+  gc_shutdown();
   finalize_f *real = (finalize_f *)next("mpi_finalize_");
   real(ierr);
 }

@@ -27,7 +27,7 @@
 #define GC_FALLBACK (-1)
 
 struct gc_global {
-  int started;          /* gc_startup ran */
+  int started;          /* gc_startup ran (once: later calls do nothing) */
   int active;           /* 1: intercept; 0: pass every call through */
   struct gc_config cfg; /* effective configuration (file + environment) */
   int world_rank, world_size;
@@ -37,8 +37,12 @@ struct gc_global {
 
 extern struct gc_global gc_g;
 
-/* Start-up and shut-down, called from the MPI_Init*, MPI_Finalize wrappers. */
-void gc_startup(void);
+/* Start-up and shut-down, the one body behind every way MPI starts and stops: the C
+ * wrappers (init.c), MPICH's mpi_f08 bindings (init_f08.c), Open MPI's Fortran names
+ * (fortran.c). gc_startup runs once MPI is up, at the thread level MPI provided; both
+ * enter the re-entry guard themselves, and do nothing where they cannot (a callback of
+ * gridcoll's own), as gc_startup does once gridcoll has started. */
+void gc_startup(int thread_level);
 void gc_shutdown(void);
 
 /* The other MPI (foreign.c): 1 when this process holds the MPI library gridcoll was not
@@ -83,13 +87,20 @@ static inline void gc_guard_leave(void)
 /* Messages on stderr, prefixed "gridcoll:", by the verbosity rule of msg.c. gc_warn
  * prints from world rank 0 only (every rank takes the same path, so rank 0 speaks for
  * all); gc_warn_any from any rank (for a problem only that rank can see); gc_debug at
- * verbose >= level; gc_say always, for the reason of an abort alone. */
+ * verbose >= level; gc_say always, for the reason of an abort alone.
+ * gc_warn_oom: memory ran out on this rank (an allocation failed, or fdopen said ENOMEM):
+ * "out of memory on rank R: " then what gridcoll did instead (passed the call through,
+ * fell back with every rank, lost a summary row...). Every such site says it through
+ * here, and only the first in the process is printed (verbose >= 1), from this rank. */
 void gc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_warn_any(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gc_debug(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void gc_warn_oom(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* 1 when gridcoll should act on calls: started, active, and not re-entered. */
+/* 1 when gridcoll acts on calls: started and active (MPI_Init to MPI_Finalize, unless
+ * start-up chose to pass everything through). Re-entry is the caller's to test
+ * (gc_guard_enter). */
 static inline int gc_is_active(void)
 {
   return gc_g.active;

@@ -14,11 +14,8 @@ GC_EXPORT int MPI_Init(int *argc, char ***argv)
   if (other)
     return other(argc, argv);
   int rc = PMPI_Init(argc, argv);
-  if (rc == MPI_SUCCESS && gc_guard_enter()) {
-    gc_g.thread_level = MPI_THREAD_SINGLE;
-    gc_startup();
-    gc_guard_leave();
-  }
+  if (rc == MPI_SUCCESS)
+    gc_startup(MPI_THREAD_SINGLE);
   return rc;
 }
 
@@ -28,19 +25,13 @@ GC_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
   if (other)
     return other(argc, argv, required, provided);
   int rc = PMPI_Init_thread(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS && gc_guard_enter()) {
-    gc_g.thread_level = *provided;
-    gc_startup();
-    gc_guard_leave();
-  }
+  if (rc == MPI_SUCCESS)
+    gc_startup(*provided);
   return rc;
 }
 
 GC_EXPORT int MPI_Finalize(void)
 {
-  if (gc_guard_enter()) {
-    gc_shutdown();
-    gc_guard_leave();
-  }
+  gc_shutdown();
   return PMPI_Finalize();
 }

@@ -35,16 +35,15 @@ static void *next(const char *name)
   return f;
 }
 
-/* After the bindings' initialisation: start like MPI_Init_thread, if MPI now runs. */
+/* After the bindings' initialisation: start as MPI_Init_thread does, if MPI now runs
+ * (gc_startup does nothing if MPI_Init already started gridcoll). */
 static void start(void)
 {
   int up = 0, provided = MPI_THREAD_SINGLE;
-  if (PMPI_Initialized(&up) != MPI_SUCCESS || !up || !gc_guard_enter())
+  if (PMPI_Initialized(&up) != MPI_SUCCESS || !up)
     return;
   PMPI_Query_thread(&provided);
-  gc_g.thread_level = provided;
-  gc_startup(); /* does nothing if MPI_Init already started gridcoll */
-  gc_guard_leave();
+  gc_startup(provided);
 }
 
 GC_EXPORT void mpi_init_f08_(MPI_Fint *ierror)
@@ -80,10 +79,7 @@ GC_EXPORT void mpi_finalize_f08_(MPI_Fint *ierror)
 {
   f08_finalize real;
   *(void **)&real = next("mpi_finalize_f08_");
-  if (gc_guard_enter()) {
-    gc_shutdown();
-    gc_guard_leave();
-  }
+  gc_shutdown();
   if (real) {
     real(ierror);
   } else {

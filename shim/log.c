@@ -1,9 +1,8 @@
-/* Per-call records: timing around the collective, a chunk of CSV text, the file on disk.
- * The file is created (with its header) at MPI_Init so an unwritable path is reported
- * at once; the text is appended when the chunk fills and at MPI_Finalize (or exit). */
+/* The log's text and file (log.h): a settled call's CSV line (span.h gives each one, with
+ * its completion time), a chunk of text, the file on disk. The file is created (with its
+ * header) at MPI_Init so an unwritable path is reported at once; the text is appended
+ * when the chunk fills and at MPI_Finalize (or exit). */
 #include <errno.h>
-#include <float.h>
-#include <math.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -12,31 +11,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "gridcoll.h"
 #include "log.h"
 #include "logfmt.h"
 #include "output.h"
+#include "span.h"
 #include "summary.h"
 
 static struct {
   int timing;      /* time calls at all: a file or a summary wants them */
   int candidates;  /* write every algorithm's prediction */
   int summary;     /* the summary wants comm rank 0's calls (gc_summary_add) */
-  int sync;
   FILE *file;      /* NULL: no per-call file, or it could not be written */
   int failed;      /* a write failed: warned once, file closed */
   char path[4096]; /* the expanded log file name, "" when none */
-  struct latency_row *latency; /* the probe's rows (gc_log_latency), written at finalize */
-  size_t nlatency;
   pthread_mutex_t lock;
 } lg = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-struct latency_row {
-  unsigned long long comm;
-  int from, to; /* world cluster ids */
-  double configured, measured;
-};
 
 static const char header[] =
     "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,"
@@ -67,18 +57,16 @@ static void write_failed(const char *what)
 }
 
 static void flush_records(void);
-static void write_latency(void);
-static void windows_abandon(void);
+static void read_settled(const struct gc_span_settled *s);
 
 /* A program that exits without MPI_Finalize still gets the records it buffered (users
  * debugging a crashed run need them). Local file writes only: MPI may be gone. Finalize
  * closed the file, so nothing is written twice. */
 static void log_at_exit(void)
 {
-  windows_abandon();
+  gc_span_abandon();
   pthread_mutex_lock(&lg.lock);
   if (lg.file) {
-    write_latency();
     flush_records();
     if (lg.file && fclose(lg.file) != 0)
       write_failed(strerror(errno));
@@ -95,11 +83,10 @@ int gc_log_wants_summary(const struct gc_config *cfg)
 void gc_log_open(const struct gc_config *cfg)
 {
   lg.timing = cfg->log_file != NULL || gc_log_wants_summary(cfg);
-  lg.sync = cfg->log_mode == GC_LOG_SYNC;
   lg.candidates = cfg->log_candidates;
   lg.summary = gc_log_wants_summary(cfg);
-  if (lg.timing && lg.sync)
-    gc_clock_sync();
+  if (lg.timing)
+    gc_span_reader_add(read_settled);
   if (!cfg->log_file)
     return;
   char *path = lg.path;
@@ -117,7 +104,10 @@ void gc_log_open(const struct gc_config *cfg)
   }
   char what[4200];
   lg.file = gc_open_output(path, what, sizeof what);
-  if (!lg.file) {
+  if (!lg.file && errno == ENOMEM) { /* this rank's alone: it says so */
+    gc_warn_oom("the log file %s; the program continues without it", path);
+    lg.failed = 1;
+  } else if (!lg.file) {
     write_failed(what);
   } else if (fputs(header, lg.file) == EOF) {
     snprintf(what, sizeof what, "%s: %s", path, strerror(errno));
@@ -350,413 +340,43 @@ static int locked(void)
   return gc_g.thread_level == MPI_THREAD_MULTIPLE;
 }
 
-/* A record whose time is final, into the text. */
-static void store(unsigned long long comm_id, int comm_size, const struct gc_call_line *l,
-                  double actual, const struct gc_candidate *cand)
-{
-  int lock = locked();
-  if (lock)
-    pthread_mutex_lock(&lg.lock);
-  if (lg.file)
-    put_line(comm_id, comm_size, l, actual, cand);
-  if (lock)
-    pthread_mutex_unlock(&lg.lock);
-}
-
 /* A settled call, comm rank 0's, into the summary (summary.h). */
 static void summary_add(const struct gc_call_line *l, double actual)
 {
   gc_summary_add(l->op, l->algorithm, l->call == 0, l->bytes, l->predicted, actual);
 }
 
-/* --- the completion time ---------------------------------------------------------------
- *
- * Each rank reads its clock at entry and exit and nothing else: no barrier, no reduction
- * on the timed path. The completion time of a call is max(exit) - min(entry) over the
- * ranks (a broadcast: minus the root's entry), in comm rank 0's clock... in world rank
- * 0's, which is one clock for every communicator: each rank's offset to it is estimated
- * once, at MPI_Init (clock.h). The (exit, -entry) pairs of a communicator's calls wait
- * in its window; when GC_WINDOW calls have gathered (the same call on every member) one
- * nonblocking MPI_MAX allreduce over the private duplicate assembles them, and it is
- * completed GC_WINDOW calls later, so nobody waits for it and no call starts skewed by
- * it. A window still filling is assembled when the communicator is freed (collective)
- * or at MPI_Finalize over the world. Every member ends with the same completion times. */
-#define GC_WINDOW 128
-
-struct gc_log_window {
-  struct window {
-    int n;
-    struct gc_call_line line[GC_WINDOW]; /* record.h: 72 bytes a call, not a 370-byte record */
-    double span[2 * GC_WINDOW]; /* [i]: exit, [GC_WINDOW + i]: -entry (the reference one) */
-    MPI_Request req;            /* MPI_REQUEST_NULL when not in flight */
-  } w[2];
-  /* Every algorithm's prediction per call, [k * GC_WINDOW + i] for w[k].line[i]: only
-   * with log.candidates (NULL otherwise), so the window stays small. */
-  struct gc_candidate (*candidates)[GC_MAX_ALGORITHMS];
-  unsigned long long comm_id; /* the communicator's, as in its records */
-  int comm_size, comm_rank;
-  int filling; /* index of the window receiving calls; the other may be in flight */
-  struct gc_log_window *next, *prev; /* every live one, for MPI_Finalize */
-};
-static struct gc_log_window *windows;
-/* Window k's completion times are known: records stored, comm rank 0's summed. */
-static void window_settle(struct gc_log_window *lw, int k)
+/* The window's reader (span.h): settled calls' lines into the text, and comm rank 0's
+ * timed calls into the summary. */
+static void read_settled(const struct gc_span_settled *s)
 {
-  struct window *w = &lw->w[k];
-  for (int i = 0; i < w->n; i++) {
-    const struct gc_call_line *l = &w->line[i];
-    double actual = w->span[i] + w->span[GC_WINDOW + i];
-    if (actual < 0) /* a clock estimate off by more than the call took */
-      actual = 0;
-    store(lw->comm_id, lw->comm_size, l, actual,
-          lw->candidates ? lw->candidates[k * GC_WINDOW + i] : NULL);
-    if (lw->comm_rank == 0 && lg.summary)
-      summary_add(l, actual);
-  }
-  w->n = 0;
-}
-
-/* No completion time to be had: each call keeps the rank's own. */
-static void window_own_times(struct window *w)
-{
-  for (int i = 0; i < w->n; i++)
-    w->span[i] = w->line[i].elapsed, w->span[GC_WINDOW + i] = 0;
-}
-
-static void window_wait(struct gc_log_window *lw, int k)
-{
-  if (lw->w[k].req != MPI_REQUEST_NULL) {
-    PMPI_Wait(&lw->w[k].req, MPI_STATUS_IGNORE);
-    window_settle(lw, k);
-  }
-}
-
-/* Spans not sent yet get the neutral -DBL_MAX: an empty slot changes nothing. */
-static void window_pad(struct window *w)
-{
-  for (int i = w->n; i < GC_WINDOW; i++)
-    w->span[i] = w->span[GC_WINDOW + i] = -DBL_MAX;
-}
-
-static void window_free(struct gc_comm_state *st);
-
-static struct gc_log_window *window_of(struct gc_comm_state *st)
-{
-  struct gc_log_window *lw = st->log_window;
-  if (lw)
-    return lw;
-  lw = calloc(1, sizeof *lw);
-  if (lw && lg.candidates && !(lw->candidates = calloc(2 * GC_WINDOW, sizeof *lw->candidates))) {
-    free(lw);
-    lw = NULL;
-  }
-  if (!lw)
-    return NULL;
-  lw->w[0].req = lw->w[1].req = MPI_REQUEST_NULL;
-  lw->comm_id = st->id;
-  lw->comm_size = st->size;
-  lw->comm_rank = st->rank;
-  pthread_mutex_lock(&lg.lock);
-  lw->next = windows;
-  if (windows)
-    windows->prev = lw;
-  windows = lw;
-  pthread_mutex_unlock(&lg.lock);
-  st->log_window = lw;
-  st->log_free = window_free;
-  return lw;
-}
-
-static void window_unlink(struct gc_log_window *lw)
-{
-  pthread_mutex_lock(&lg.lock);
-  if (lw->prev)
-    lw->prev->next = lw->next;
-  else
-    windows = lw->next;
-  if (lw->next)
-    lw->next->prev = lw->prev;
-  pthread_mutex_unlock(&lg.lock);
-}
-
-void gc_call_start(struct gc_comm_state *st, struct gc_timing *t)
-{
-  MPI_Comm priv = MPI_COMM_NULL;
-  /* The private duplicate also gives the communicator its id for the records (an id is
-   * never 0, and is set on every member at once). */
-  t->logging = lg.timing && (st->id || gc_comm_named(st, &priv) == MPI_SUCCESS);
-  t->t0 = gc_clock_now();
-}
-
-/* A timed call, said by what (its call index and elapsed time are set here), kept: in
- * local mode stored at once (and summed on comm rank 0); in sync mode into the window
- * until its completion time is known. cand: NULL, or what->ncandidates predictions. */
-static void keep_call(struct gc_comm_state *st, double t0, double t1,
-                      const struct gc_call_line *what, const struct gc_candidate *cand)
-{
-  unsigned long long call = st->calls - 1;
-  struct gc_log_window *lw = lg.sync ? window_of(st) : NULL;
-  if (!lw) { /* local mode (or no memory for a window): the rank's own time */
-    struct gc_call_line l = *what;
-    l.call = call;
-    l.elapsed = t1 - t0;
-    if (lg.file)
-      store(st->id, st->size, &l, l.elapsed, cand);
-    if (st->rank == 0 && lg.summary)
-      summary_add(&l, l.elapsed);
+  if (!s->logged)
     return;
-  }
-  struct window *w = &lw->w[lw->filling];
-  int i = w->n++;
-  struct gc_call_line *l = &w->line[i];
-  *l = *what;
-  l->call = call;
-  l->elapsed = t1 - t0;
-  if (lw->candidates && cand)
-    memcpy(lw->candidates[lw->filling * GC_WINDOW + i], cand,
-           sizeof cand[0] * (size_t)what->ncandidates);
-  double offset = gc_clock_offset();
-  w->span[i] = t1 - offset;
-  /* A broadcast starts when its root enters: the others' entries do not count. */
-  w->span[GC_WINDOW + i] = what->root < 0 || what->root == st->rank ? offset - t0 : -DBL_MAX;
-  if (w->n == GC_WINDOW) {
-    window_wait(lw, !lw->filling);
-    if (PMPI_Iallreduce(MPI_IN_PLACE, w->span, 2 * GC_WINDOW, MPI_DOUBLE, MPI_MAX,
-                        st->private_comm, &w->req) != MPI_SUCCESS) {
-      w->req = MPI_REQUEST_NULL;
-      window_own_times(w);
-      window_settle(lw, lw->filling);
-    }
-    lw->filling = !lw->filling;
-  }
-}
-
-int gc_call_stop(struct gc_comm_state *st, struct gc_timing *t, struct gc_record *rec)
-{
-  double t1 = gc_clock_now();
-  st->calls++;
-  if (!t->logging)
-    return 0;
-  rec->call = st->calls - 1;
-  rec->clusters = st->layout.nclusters;
-  rec->elapsed = t1 - t->t0;
-  struct gc_call_line l;
-  gc_call_line_of(rec, &l);
-  keep_call(st, t->t0, t1, &l, rec->candidates);
-  return 1;
-}
-
-void gc_call_stop_as(struct gc_comm_state *st, struct gc_timing *t,
-                     const struct gc_call_line *what)
-{
-  double t1 = gc_clock_now();
-  st->calls++;
-  if (t->logging)
-    keep_call(st, t->t0, t1, what, NULL);
-}
-
-/* The communicator is being freed (its attribute's delete callback, on every member, as
- * MPI_Comm_free is collective): its pending records are assembled over st's private
- * duplicate, still valid here, and the window freed. comm_state.c calls it through the
- * pointer window_of leaves in the state. */
-static void window_free(struct gc_comm_state *st)
-{
-  struct gc_log_window *lw = st->log_window;
-  if (!lw)
-    return;
-  window_unlink(lw);
-  window_wait(lw, !lw->filling);
-  struct window *w = &lw->w[lw->filling];
-  /* Every member holds the same number of calls: the same allreduce on all of them. */
-  if (w->n) {
-    window_pad(w);
-    PMPI_Allreduce(MPI_IN_PLACE, w->span, 2 * GC_WINDOW, MPI_DOUBLE, MPI_MAX, st->private_comm);
-    window_settle(lw, lw->filling);
-  }
-  free(lw->candidates);
-  free(lw);
-  st->log_window = NULL;
-}
-
-/* The program exits without MPI_Finalize: the calls still waiting for their completion
- * time are written with each rank's own (MPI may be gone: no exchange, no wait). The
- * window in flight holds the older calls: it goes first, so the log stays in call order. */
-static void windows_abandon(void)
-{
-  for (struct gc_log_window *lw = windows; lw; lw = lw->next)
-    for (int older = 1; older >= 0; older--) {
-      int k = older ? !lw->filling : lw->filling;
-      struct window *w = &lw->w[k];
-      window_own_times(w);
-      w->req = MPI_REQUEST_NULL;
-      window_settle(lw, k);
-    }
-}
-
-/* One call still waiting at MPI_Finalize, as the world exchanges it. */
-struct pending {
-  unsigned long long comm, call;
-  double exit, entry; /* entry negated, as in the span */
-};
-
-static int pending_cmp(const void *a, const void *b)
-{
-  const struct pending *x = a, *y = b;
-  return x->comm != y->comm ? (x->comm > y->comm) - (x->comm < y->comm)
-                            : (x->call > y->call) - (x->call < y->call);
-}
-
-/* The communicators the application did not free: their calls still waiting are
- * exchanged over the world (ids are unique across communicators) and every rank takes
- * the maxima of its own. Collective over MPI_COMM_WORLD. */
-static void settle_live_windows(void)
-{
-  int mine = 0;
-  for (struct gc_log_window *lw = windows; lw; lw = lw->next) {
-    window_wait(lw, !lw->filling);
-    mine += lw->w[lw->filling].n;
-  }
-  int n = gc_g.world_size, *counts = malloc(sizeof(int) * (size_t)n * 2), total = 0, ok = 1;
-  struct pending *own = malloc(sizeof *own * (size_t)(mine + 1)), *all = NULL;
-  ok = counts && own;
-  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (ok) {
-    int k = 0;
-    for (struct gc_log_window *lw = windows; lw; lw = lw->next) {
-      struct window *w = &lw->w[lw->filling];
-      for (int i = 0; i < w->n; i++)
-        own[k++] = (struct pending){lw->comm_id, w->line[i].call, w->span[i],
-                                    w->span[GC_WINDOW + i]};
-    }
-    int bytes = mine * (int)sizeof *own;
-    PMPI_Allgather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
-    int *displs = counts + n;
-    for (int r = 0; r < n; r++)
-      displs[r] = total, total += counts[r];
-    all = malloc((size_t)total + 1);
-    ok = all != NULL;
-    PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (ok)
-      PMPI_Allgatherv(own, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
-  }
-  size_t nall = ok ? (size_t)total / sizeof *all : 0;
-  if (ok)
-    qsort(all, nall, sizeof *all, pending_cmp);
-  for (struct gc_log_window *lw = windows; lw; lw = lw->next) {
-    struct window *w = &lw->w[lw->filling];
-    for (int i = 0; ok && i < w->n; i++) {
-      struct pending key = {lw->comm_id, w->line[i].call, 0, 0};
-      struct pending *p = bsearch(&key, all, nall, sizeof *all, pending_cmp);
-      while (p > all && pending_cmp(p - 1, &key) == 0)
-        p--;
-      for (; p && p < all + nall && pending_cmp(p, &key) == 0; p++) {
-        w->span[i] = fmax(w->span[i], p->exit);
-        w->span[GC_WINDOW + i] = fmax(w->span[GC_WINDOW + i], p->entry);
-      }
-    }
-    if (!ok) /* no memory for the exchange */
-      window_own_times(w);
-    window_settle(lw, lw->filling);
-  }
-  free(all);
-  free(own);
-  free(counts);
-}
-
-void gc_log_issued(struct gc_comm_state *st, struct gc_record *rec)
-{
-  MPI_Comm priv = MPI_COMM_NULL;
-  st->calls++;
-  /* lg.timing is the same on every rank, so every member creates the duplicate or none. */
-  if (!lg.timing || gc_comm_named(st, &priv) != MPI_SUCCESS)
-    return;
-  rec->call = st->calls - 1;
-  rec->clusters = st->layout.nclusters;
-  rec->predicted = -1;
-  rec->elapsed = -1;
-  struct gc_call_line l;
-  gc_call_line_of(rec, &l);
-  store(st->id, st->size, &l, -1, rec->candidates);
-}
-
-/* Configured clusters by their name, the others (a rank no cluster matched, the node
- * topology) as c<id>, as GRIDCOLL_CLUSTERS names its ranges. */
-static const char *cluster_name(int global, char *buf, size_t len)
-{
-  if (global >= 0 && global < gc_g.cfg.nclusters && gc_g.cfg.clusters)
-    return gc_g.cfg.clusters[global].name;
-  snprintf(buf, len, "c%d", global);
-  return buf;
-}
-
-void gc_log_latency(const struct gc_comm_state *st, const double *configured,
-                    const double *measured)
-{
-  int k = st->layout.nclusters;
-  const int *g = st->layout.global_id;
-  char a[32], b[32];
-  for (int i = 0; i < k; i++)
-    for (int j = i + 1; j < k; j++)
-      gc_debug(2, "comm %llu: latency %s <-> %s measured %.3g s (configured %.3g s)", st->id,
-               cluster_name(g[i], a, sizeof a), cluster_name(g[j], b, sizeof b),
-               measured[i * k + j], configured[i * k + j]);
-  if (!lg.path[0])
-    return;
-  pthread_mutex_lock(&lg.lock);
-  size_t n = lg.nlatency + (size_t)k * (size_t)(k - 1);
-  struct latency_row *rows = realloc(lg.latency, n * sizeof *rows);
-  if (rows) {
-    lg.latency = rows;
-    for (int i = 0; i < k; i++)
-      for (int j = 0; j < k; j++)
-        if (i != j)
-          rows[lg.nlatency++] = (struct latency_row){st->id, g[i], g[j], configured[i * k + j],
-                                                     measured[i * k + j]};
-  }
-  pthread_mutex_unlock(&lg.lock);
-  if (!rows)
-    gc_warn_any("out of memory: the measured latencies of communicator %llu are not logged",
-                st->id);
-}
-
-/* <log file>.latency.csv, only on a rank that logged a probe. */
-static void write_latency(void)
-{
-  if (!lg.nlatency)
-    return;
-  char path[sizeof lg.path + 16], why[sizeof path + 128] = "";
-  snprintf(path, sizeof path, "%s.latency.csv", lg.path);
-  FILE *f = gc_open_output(path, why, sizeof why);
-  int bad = !f;
-  if (f) {
-    fputs("comm,from,to,configured_s,measured_s\n", f);
-    for (size_t i = 0; i < lg.nlatency; i++) {
-      const struct latency_row *r = &lg.latency[i];
-      char a[32], b[32];
-      fprintf(f, "%llu,%s,%s,%.9f,%.9f\n", r->comm, cluster_name(r->from, a, sizeof a),
-              cluster_name(r->to, b, sizeof b), r->configured, r->measured);
-    }
-    bad = ferror(f) != 0;
-    bad = fclose(f) != 0 || bad;
-    if (bad)
-      snprintf(why, sizeof why, "%s: %s", path, strerror(errno));
-  }
-  if (bad)
-    gc_warn_any("cannot write %s", why);
-  free(lg.latency);
-  lg.latency = NULL;
-  lg.nlatency = 0;
+  int lock = locked();
+  if (lock)
+    pthread_mutex_lock(&lg.lock);
+  for (int i = 0; lg.file && i < s->n; i++)
+    put_line(s->comm_id, s->comm_size, &s->line[i], s->actual[i],
+             s->candidates ? s->candidates[i] : NULL);
+  if (lock)
+    pthread_mutex_unlock(&lg.lock);
+  if (s->comm_rank == 0 && lg.summary)
+    for (int i = 0; i < s->n; i++)
+      if (s->actual[i] >= 0)
+        summary_add(&s->line[i], s->actual[i]);
 }
 
 void gc_log_finalize(void)
 {
-  if (lg.timing && lg.sync)
-    settle_live_windows();
   pthread_mutex_lock(&lg.lock);
-  write_latency();
   flush_records();
   if (lg.file && fclose(lg.file) != 0)
     write_failed(strerror(errno));
   lg.file = NULL;
   pthread_mutex_unlock(&lg.lock);
+}
+
+const char *gc_log_path(void)
+{
+  return lg.path;
 }

@@ -5,7 +5,7 @@
  * even from a file with errors; default 1):
  *   0  nothing, except the reason for an abort that strict = true asked for (gc_say);
  *   1  also every warning: a configuration error, the fallback it causes, a file that
- *      cannot be written (gc_warn, gc_warn_any);
+ *      cannot be written (gc_warn, gc_warn_any), memory that ran out (gc_warn_oom);
  *   2  also what gridcoll chose at start-up and what the probe measured (gc_debug 2);
  *   3  also per-call debugging (gc_debug 3). */
 #include <stdarg.h>
@@ -48,6 +48,22 @@ void gc_warn_any(const char *fmt, ...)
   va_list ap;
   va_start(ap, fmt);
   vsay(fmt, ap);
+  va_end(ap);
+}
+
+/* Once per process, whichever site runs out first: a program short of memory that calls a
+ * collective in a loop would otherwise get a line per call. The rank says it (only it
+ * knows); the others, which followed it onto the same road, say nothing. */
+void gc_warn_oom(const char *fmt, ...)
+{
+  static int said;
+  if (gc_g.cfg.verbose < 1 || __atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+    return;
+  char prefixed[1024];
+  snprintf(prefixed, sizeof prefixed, "out of memory on rank %d: %s", gc_g.world_rank, fmt);
+  va_list ap;
+  va_start(ap, fmt);
+  vsay(prefixed, ap);
   va_end(ap);
 }
 

@@ -12,14 +12,7 @@
 #include <stddef.h>
 
 #include "algorithm.h"
-
-/* The operations gridcoll serves: the slot each has in the per-communicator state and
- * the summary. A new collective adds its id here and its descriptor to ops.c. */
-enum gc_op_id { GC_OP_ALLTOALL, GC_OP_BCAST, GC_OP_ALLTOALLV, GC_OP_LAST };
-
-/* Rows of one table, at most; records and the summary are sized by it. Every table
- * checks itself against it (_Static_assert beside the table). */
-#define GC_MAX_ALGORITHMS 8
+#include "op_info.h" /* enum gc_op_id, GC_MAX_ALGORITHMS: pure, shared with config/ */
 
 struct gc_comm_state;
 
@@ -35,7 +28,7 @@ struct gc_call {
  * whether it is in place in `root`. Two calls of one op on one communicator with equal
  * keys, under the same network view and with no watched datatype freed in between
  * (datatype.h), are prepared, decided and run alike: what the dispatch's fast path
- * (dispatch.c, step 3b) relies on. Unused slots hold 0 and MPI_DATATYPE_NULL. */
+ * (call.h: the memo) relies on. Unused slots hold 0 and MPI_DATATYPE_NULL. */
 struct gc_call_key {
   MPI_Count count[2];
   MPI_Datatype type[2];
@@ -79,13 +72,23 @@ struct gc_op {
   const struct gc_algorithm *algorithms; /* [0]: the MPI library's own */
   int nalgorithms;
   const char *wanted; /* the configured choice (gc_g.cfg's, fixed at MPI_Init), or "auto" */
-  /* 1 when gridcoll may act on the call (nothing MPI would reject that gridcoll can
-   * see, datatypes whose size it can know) and fills *out; 0: pass it through
-   * untouched, so any error is exactly the MPI library's. */
-  int (*prepare)(void *call, struct gc_call *out);
+  /* 1 when gridcoll may act on the call on st's communicator and fills *out (and the
+   * call's derived fields: its bytes); 0: pass it through untouched, so any error is
+   * exactly the MPI library's. The one place a call is validated: nothing MPI would
+   * reject that gridcoll can see (a root out of range included), datatypes whose size it
+   * can know. No side effect: it reads st, never writes it. */
+  int (*prepare)(void *call, const struct gc_comm_state *st, struct gc_call *out);
   /* The call's key (gc_call_key); NULL for an op whose calls are more than a key (the
-   * counts arrays of MPI_Alltoallv): its calls never take the fast path. */
+   * counts arrays of MPI_Alltoallv): its calls never take the memo's path (call.h). */
   void (*key)(const void *call, struct gc_call_key *out);
+  /* What the op keeps per communicator besides its table's own (a part of the state,
+   * comm_state.h: made with it, agreed with it, freed through the slot's free_data): 0,
+   * or -1 when out of memory. NULL: nothing. */
+  int (*make)(struct gc_comm_state *st);
+  /* The call's mark on the op's history, once per blocking call gridcoll served (ran:
+   * what ran): MPI_Alltoallv's learnt matrix ages with every call. NULL: no history. An
+   * op with a history has no key: its choice reads more than the call. */
+  void (*settle)(const void *call, struct gc_comm_state *st, int ran);
 };
 
 #endif

@@ -46,11 +46,18 @@ int gc_log_expand_path(const char *pattern, int rank, char *out, size_t outlen)
   return 0;
 }
 
+/* errno in words; memory running out reads as it does everywhere else in gridcoll's
+ * messages (gc_warn_oom), not as strerror's "Cannot allocate memory". */
+static const char *reason(int e)
+{
+  return e == ENOMEM ? "out of memory" : strerror(e);
+}
+
 FILE *gc_open_output(const char *path, char *why, size_t len)
 {
   struct stat st;
   const char *kind = NULL;
-  int fd = -1;
+  int fd = -1, e = EINVAL; /* what errno says on return: EINVAL for the wrong kind of file */
   /* Opening a FIFO for writing waits for a reader: refused before any open, and the open
    * is non-blocking in case the path changed in between. A character device (/dev/null,
    * /dev/full, a terminal) is fine. */
@@ -58,7 +65,7 @@ FILE *gc_open_output(const char *path, char *why, size_t len)
     goto wrong_kind;
   fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
   if (fd < 0 || fstat(fd, &st) != 0) {
-    snprintf(why, len, "%s: %s", path, strerror(errno));
+    snprintf(why, len, "%s: %s", path, reason(e = errno));
     goto fail;
   }
   if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISDIR(st.st_mode))
@@ -67,7 +74,7 @@ FILE *gc_open_output(const char *path, char *why, size_t len)
   FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "w") : NULL;
   if (f)
     return f;
-  snprintf(why, len, "%s: %s", path, strerror(errno));
+  snprintf(why, len, "%s: %s", path, reason(e = errno));
   goto fail;
 wrong_kind:
   kind = S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : S_ISSOCK(st.st_mode) ? "a socket" : "a directory";
@@ -75,5 +82,6 @@ wrong_kind:
 fail:
   if (fd >= 0)
     close(fd);
+  errno = e; /* the caller tells memory running out from the rest */
   return NULL;
 }

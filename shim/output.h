@@ -7,7 +7,9 @@
 #include <stdio.h>
 
 /* Open path for writing (created or truncated) without ever blocking: a FIFO, a socket
- * or a directory is refused. NULL with "PATH: reason" in why when it cannot be used. */
+ * or a directory is refused. NULL with "PATH: reason" in why when it cannot be used, and
+ * errno ENOMEM when the reason is memory running out (said with gc_warn_oom, gridcoll.h,
+ * by the rank it happened on), else another errno. */
 FILE *gc_open_output(const char *path, char *why, size_t len);
 
 /* Expand %r (world rank), %p (pid), %j (job id from the launcher, else "0"), %% in a

@@ -6,7 +6,7 @@
 
 #include "clock.h"
 #include "gridcoll.h"
-#include "log.h"
+#include "latency.h"
 #include "probe_schedule.h"
 
 /* Our own tag on our own communicator (the private duplicate). */
@@ -74,10 +74,12 @@ int gc_probe_latency(struct gc_comm_state *st)
    * any ping: no rank may drop out once others wait for it. */
   double *lat = calloc(kk + 1, sizeof *lat), *configured = malloc(kk * sizeof *configured);
   int ok = lat && configured, all_ok = 0;
+  if (!ok) /* said by the rank that ran out; the others follow it silently */
+    gc_warn_oom("the latency probe of communicator %llu did not run; every rank keeps the "
+                "configured latencies", st->id);
   rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, priv);
   if (rc != MPI_SUCCESS || !all_ok) {
     free(lat), free(configured);
-    gc_warn("latency probe: out of memory on some rank; keeping the configured latencies");
     return rc;
   }
   if (leaders != MPI_COMM_NULL) {
@@ -99,7 +101,7 @@ int gc_probe_latency(struct gc_comm_state *st)
         st->network.latency[i] = lat[i];
     st->version++; /* what was built or decided on the old view is stale */
     if (st->rank == 0)
-      gc_log_latency(st, configured, st->network.latency);
+      gc_latency_report(st, configured, st->network.latency);
   } else {
     gc_warn("latency probe failed on communicator %llu; keeping the configured latencies",
             st->id);

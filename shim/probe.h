@@ -12,7 +12,7 @@
  * private duplicate, so every rank symmetrises the same matrix and builds the same
  * tree. The measured values replace the configured latencies in the communicator's
  * network view (bandwidths stay configured) for every later prediction and tree on
- * it, all-to-all included; comm rank 0 logs them (log.h: gc_log_latency).
+ * it, all-to-all included; comm rank 0 logs them (latency.h).
  *
  * Cost: rounds * (GC_PROBE_REPS + 1) round trips of the slowest pair of each round,
  * about 2 k (GC_PROBE_REPS + 1) L for k clusters at one-way latency L (8 clusters at

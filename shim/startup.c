@@ -20,14 +20,19 @@
 #include "clock.h"
 #include "datatype.h"
 #include "dispatch.h"
+#include "latency.h"
 #include "log.h"
 #include "ops.h"
+#include "span.h"
 #include "summary.h"
 #include "topology.h"
 
 struct gc_global gc_g;
 
 enum { LOAD_OK, LOAD_OFF, LOAD_ERROR };
+
+/* The load failed because memory ran out on this rank, not because of what it read. */
+static int load_no_memory;
 
 static const char *env_get(const char *name)
 {
@@ -54,15 +59,18 @@ static int load_config(char *err, size_t errlen)
     cfg->enabled = 0; /* "nothing read": not even the file */
     return LOAD_OFF;
   }
-  const struct gc_config_names names = {gc_op_choices(GC_OP_ALLTOALL), gc_op_choices(GC_OP_BCAST),
-                                        gc_op_choices(GC_OP_ALLTOALLV)};
+  struct gc_config_names names; /* the pure rows the library's tables point at */
+  gc_op_config_names(&names);
   const char *path = gc_config_default_path(env_get);
-  if (path && gc_config_load(cfg, path, &names, err, errlen) != 0) {
+  int rc = path ? gc_config_load(cfg, path, &names, err, errlen) : 0;
+  if (rc != 0) {
+    load_no_memory = rc == GC_CONFIG_NO_MEMORY;
     env_verbose(cfg);
     return LOAD_ERROR;
   }
   int strict = cfg->strict, verbose = cfg->verbose;
-  if (gc_config_apply_env(cfg, env_get, &names, err, errlen) != 0) {
+  if ((rc = gc_config_apply_env(cfg, env_get, &names, err, errlen)) != 0) {
+    load_no_memory = rc == GC_CONFIG_NO_MEMORY;
     cfg->strict = strict, cfg->verbose = verbose;
     env_verbose(cfg);
     return LOAD_ERROR;
@@ -88,11 +96,13 @@ static int agree(int status, int *first_error_rank, int *strict)
 }
 
 /* The reason start-up failed: always said when the job aborts for it (strict), else a
- * warning under the verbosity rule. */
+ * warning under the verbosity rule, as every memory shortage is said when that was it. */
 static void explain(const char *why, int strict)
 {
   if (strict)
     gc_say("%s; strict = true: aborting", why);
+  else if (load_no_memory)
+    gc_warn_oom("reading the configuration (%s); passing every call through", why);
   else
     gc_warn_any("%s; passing every call through", why);
 }
@@ -181,18 +191,35 @@ static void fail_startup(int speaker, int strict)
 static int learning_possible(void)
 {
   const struct gc_config *c = &gc_g.cfg;
-  int autos = !strcmp(c->alltoall_algorithm, "auto") || !strcmp(c->bcast_algorithm, "auto") ||
-              !strcmp(c->alltoallv_algorithm, "auto");
+  int autos = 0;
+  for (int op = 0; op < GC_OP_LAST; op++)
+    autos |= !strcmp(c->algorithm[op], "auto");
   for (int r = 1; c->learn && autos && r < gc_g.world_size; r++)
     if (gc_g.world_cluster[r] != gc_g.world_cluster[0])
       return 1;
   return 0;
 }
 
-void gc_startup(void)
+/* What a communicator's state is made of (comm_state.h): the completion-time window and
+ * each operation's own, made and agreed with it. The members agree that a state exists
+ * wherever one of them could act on it differently from the others: two clusters in the
+ * world, the log or the probe on. */
+static void configure_parts(int logging)
 {
-  if (gc_g.started)
-    return;
+  static struct gc_comm_part parts[1 + GC_OP_LAST];
+  int n = 0, clusters = 0;
+  parts[n++] = (struct gc_comm_part){gc_span_make, gc_span_drop};
+  for (int op = 0; op < GC_OP_LAST; op++)
+    if (gc_op_of(op)->make)
+      parts[n++] = (struct gc_comm_part){gc_op_of(op)->make, NULL};
+  for (int r = 1; r < gc_g.world_size && !clusters; r++)
+    clusters = gc_g.world_cluster[r] != gc_g.world_cluster[0];
+  gc_comm_state_configure(parts, n, clusters || logging || gc_g.cfg.probe);
+}
+
+/* Steps 1-3 and what the library sets up once they agree. */
+static void start(void)
+{
   gc_g.started = 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &gc_g.world_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &gc_g.world_size);
@@ -221,10 +248,11 @@ void gc_startup(void)
 
   gc_g.world_cluster = malloc(sizeof(int) * (size_t)gc_g.world_size);
   int ok = gc_g.world_cluster != NULL;
+  if (!ok) /* the rank that ran out says it; the others follow it without a word */
+    gc_warn_oom("the world's cluster table; passing every call through");
   /* Whether the table could be allocated must be agreed too. */
   PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (!ok) {
-    gc_warn("out of memory at start-up; passing every call through");
     free(gc_g.world_cluster);
     gc_g.world_cluster = NULL;
     gc_g.active = 0;
@@ -249,30 +277,63 @@ void gc_startup(void)
     }
   }
   gc_comm_state_init_keyval();
-  gc_clock_use(gc_g.cfg.clock); /* before anything reads it */
-  if (learning_possible())
-    gc_clock_sync(); /* measured calls are timed in one clock (measure.h) */
-  gc_log_open(&gc_g.cfg);
-  gc_summary_reset(gc_log_wants_summary(&gc_g.cfg));
+  const struct gc_config *c = &gc_g.cfg;
+  gc_clock_use(c->clock); /* before anything reads it */
+  int learning = learning_possible(), logging = c->log_file || gc_log_wants_summary(c);
+  /* Timed calls (the log's sync lines, learning's measurements) are in one clock. */
+  if (learning || (logging && c->log_mode == GC_LOG_SYNC))
+    gc_clock_sync();
+  gc_span_configure(logging && c->log_mode == GC_LOG_SYNC, logging && c->log_mode == GC_LOG_LOCAL,
+                    c->log_candidates);
+  if (learning)
+    gc_span_reader_add(gc_dispatch_measured);
+  gc_log_open(c);
+  gc_summary_reset(gc_log_wants_summary(c));
+  configure_parts(logging);
   for (int op = 0; op < GC_OP_LAST; op++)
     gc_dispatch_configure(gc_op_of(op));
   gc_g.active = 1;
-  gc_debug(2, "active: %s topology, alltoall=%s bcast=%s, log=%s",
-           gc_g.cfg.topology == GC_TOPOLOGY_NODE ? "node" : "configured",
-           gc_g.cfg.alltoall_algorithm, gc_g.cfg.bcast_algorithm,
+  char wanted[GC_OP_LAST * (GC_NAME_MAX + 32)] = ""; /* "alltoall=auto bcast=flat ..." */
+  for (int op = 0; op < GC_OP_LAST; op++) {
+    size_t used = strlen(wanted);
+    snprintf(wanted + used, sizeof wanted - used, "%s%s=%s", op ? " " : "", gc_op_table[op].name,
+             gc_g.cfg.algorithm[op]);
+  }
+  gc_debug(2, "active: %s topology, %s, log=%s",
+           gc_g.cfg.topology == GC_TOPOLOGY_NODE ? "node" : "configured", wanted,
            gc_g.cfg.log_file ? gc_g.cfg.log_file : "off");
 }
 
-void gc_shutdown(void)
+void gc_startup(int thread_level)
+{
+  if (!gc_guard_enter())
+    return;
+  if (!gc_g.started) {
+    gc_g.thread_level = thread_level;
+    start();
+  }
+  gc_guard_leave();
+}
+
+static void stop(void)
 {
   if (gc_g.active) {
     gc_g.active = 0; /* from here on, every call passes through */
-    gc_measure_finalize();
+    gc_span_finalize();
     gc_log_finalize();
+    gc_latency_finalize();
     gc_summary_finalize(&gc_g.cfg, gc_op_row_name);
     gc_comm_state_free_keyval();
   }
   free(gc_g.world_cluster);
   gc_g.world_cluster = NULL;
   gc_config_free(&gc_g.cfg);
+}
+
+void gc_shutdown(void)
+{
+  if (!gc_guard_enter())
+    return;
+  stop();
+  gc_guard_leave();
 }

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "gridcoll.h"
+#include "histogram.h"
 #include "output.h"
+#include "prediction.h"
 #include "summary.h"
 
 #define GC_BUCKETS 66 /* 0 bytes, then one per power of two up to 2^64 */
@@ -18,68 +20,23 @@
 /* Summed fields, in one array per field so one MPI_SUM reduces them all. */
 enum { F_CALLS, F_ACTUAL, F_PREDICTED, F_PREDICTED_CALLS, F_LAST };
 
-/* |predicted - actual| / actual, as a histogram per cell so that the median over every
- * rank's calls merges with a sum: bin 0 below 1e-4 (0.01 %), then GC_ERR_PER_DECADE
- * log-spaced bins per decade up to 1e4 (10^6 %), the last one open. Each bin also sums its
- * errors: the median is read as the mean of the errors in its bin, which lie within a
- * factor 10^(1/16) of each other. Allocated per cell at its first prediction; at
- * MPI_Finalize only the cells some rank used travel. A mean of ratios would let one call
- * with a tiny actual time swamp the rest. */
-#define GC_ERR_PER_DECADE 16
-#define GC_ERR_BINS (8 * GC_ERR_PER_DECADE + 1)
-struct histogram {
-  double count[GC_ERR_BINS], sum[GC_ERR_BINS];
-};
-
+/* |predicted - actual| / actual, as a histogram per cell (histogram.h), allocated at the
+ * cell's first prediction; at MPI_Finalize only the cells some rank used travel. */
 static struct {
   int enabled;
   double sums[F_LAST][GC_CELLS];
   double max_actual[GC_CELLS];
-  struct histogram *error[GC_CELLS];
+  struct gc_histogram *error[GC_CELLS];
   pthread_mutex_t lock;
 } sm = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* Bin b >= 1 holds the errors from bin_floor[b] = 10^((b - 1) / GC_ERR_PER_DECADE - 4) on
- * (filled by gc_summary_reset): a binary search finds a call's bin in 7 comparisons,
- * where log10 cost about 90 instructions on every call comm rank 0 logs. */
-static double bin_floor[GC_ERR_BINS];
-
-static int error_bin(double e)
-{
-  if (!(e >= 1e-4)) /* NaN included */
-    return 0;
-  int lo = 1, hi = GC_ERR_BINS - 1; /* the last bin whose floor is at most e */
-  while (lo < hi) {
-    int mid = (lo + hi + 1) / 2;
-    if (bin_floor[mid] <= e)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
-}
-
 static void error_add(int c, double e)
 {
-  if (!sm.error[c] && !(sm.error[c] = calloc(1, sizeof *sm.error[c])))
-    return; /* out of memory: this cell's median counts fewer calls */
-  int b = error_bin(e);
-  sm.error[c]->count[b]++;
-  sm.error[c]->sum[b] += e;
-}
-
-/* The median of a histogram; < 0 when it is empty. */
-static double error_median(const struct histogram *h)
-{
-  double n = 0, seen = 0;
-  for (int b = 0; h && b < GC_ERR_BINS; b++)
-    n += h->count[b];
-  if (n < 1) /* counts are whole: no call */
-    return -1;
-  int b = 0;
-  while (b < GC_ERR_BINS - 1 && (seen += h->count[b]) < n / 2)
-    b++;
-  return h->count[b] > 0 ? h->sum[b] / h->count[b] : 0;
+  if (!sm.error[c] && !(sm.error[c] = calloc(1, sizeof *sm.error[c]))) {
+    gc_warn_oom("a histogram of the summary; its median |error| leaves out calls");
+    return;
+  }
+  gc_histogram_add(sm.error[c], e);
 }
 
 int gc_summary_bucket(size_t bytes)
@@ -95,8 +52,6 @@ static int cell(int phase, int op, int algorithm, int bucket)
 
 void gc_summary_reset(int enabled)
 {
-  for (int b = 1; b < GC_ERR_BINS; b++)
-    bin_floor[b] = pow(10, (double)(b - 1) / GC_ERR_PER_DECADE - 4);
   memset(sm.sums, 0, sizeof sm.sums);
   memset(sm.max_actual, 0, sizeof sm.max_actual);
   for (int c = 0; c < GC_CELLS; c++) {
@@ -109,9 +64,12 @@ void gc_summary_reset(int enabled)
 void gc_summary_add(enum gc_op_id op, int algorithm, int first, size_t bytes, double predicted,
                     double actual)
 {
-  if (!sm.enabled || algorithm < 0 || algorithm >= GC_MAX_ALGORITHMS)
+  if (!sm.enabled || algorithm < 0 || algorithm >= GC_MAX_ALGORITHMS ||
+      (unsigned)op >= GC_OP_LAST)
     return;
-  int c = cell(first, op, algorithm, gc_summary_bucket(bytes));
+  int c = cell(first != 0, op, algorithm, gc_summary_bucket(bytes));
+  /* Checked as the dispatch checked it (prediction.h): a row's mean stays finite. */
+  predicted = gc_prediction_checked(predicted);
   /* Only threads calling MPI at once can race here (the log's own rule, log.c). */
   int lock = gc_g.thread_level == MPI_THREAD_MULTIPLE;
   if (lock)
@@ -167,7 +125,7 @@ static void bucket_label(int b, char *buf, size_t len)
 }
 
 static void print_rows(FILE *f, const char *prefix, int phase, double (*sums)[GC_CELLS],
-                       const double *max_actual, struct histogram **error,
+                       const double *max_actual, struct gc_histogram **error,
                        gc_summary_namer *name)
 {
   for (int op = 0; op < GC_OP_LAST; op++)
@@ -179,7 +137,7 @@ static void print_rows(FILE *f, const char *prefix, int phase, double (*sums)[GC
           continue;
         char size[80], mean[32], max[32], pred[32] = "-", err[32] = "-";
         bucket_label(b, size, sizeof size);
-        double np = sums[F_PREDICTED_CALLS][c], median = error_median(error[c]);
+        double np = sums[F_PREDICTED_CALLS][c], median = gc_histogram_median(error[c]);
         if (np > 0)
           human_time(sums[F_PREDICTED][c] / np, pred, sizeof pred);
         if (median >= 0)
@@ -192,7 +150,7 @@ static void print_rows(FILE *f, const char *prefix, int phase, double (*sums)[GC
 }
 
 static void print_table(FILE *f, const char *prefix, int sync, double (*sums)[GC_CELLS],
-                        const double *max_actual, struct histogram **error,
+                        const double *max_actual, struct gc_histogram **error,
                         gc_summary_namer *name)
 {
   double total = 0, first = 0;
@@ -216,7 +174,7 @@ static void print_table(FILE *f, const char *prefix, int sync, double (*sums)[GC
   }
 }
 
-static void free_errors(struct histogram **error)
+static void free_errors(struct gc_histogram **error)
 {
   for (int c = 0; c < GC_CELLS; c++) {
     free(error[c]);
@@ -225,8 +183,9 @@ static void free_errors(struct histogram **error)
 }
 
 /* The histograms of the cells any rank used, summed on world rank 0 into error[].
- * Collective over MPI_COMM_WORLD; 0 when memory ran out somewhere (no table then). */
-static int merge_errors(struct histogram **error)
+ * Collective over MPI_COMM_WORLD. When memory ran out somewhere (agreed), error[] stays
+ * empty: the table still comes, its sums reduced already, without medians. */
+static void merge_errors(struct gc_histogram **error)
 {
   static int used[GC_CELLS];
   int n = 0, ok = 1;
@@ -235,10 +194,12 @@ static int merge_errors(struct histogram **error)
   PMPI_Allreduce(MPI_IN_PLACE, used, GC_CELLS, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   for (int c = 0; c < GC_CELLS; c++)
     n += used[c];
-  struct histogram *mine = calloc((size_t)n + 1, sizeof *mine), *all = NULL;
+  struct gc_histogram *mine = calloc((size_t)n + 1, sizeof *mine), *all = NULL;
   if (gc_g.world_rank == 0)
     all = calloc((size_t)n + 1, sizeof *all);
   ok = mine && (gc_g.world_rank != 0 || all);
+  if (!ok)
+    gc_warn_oom("the summary's histograms at MPI_Finalize; its table shows no median |error|");
   PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (ok && n > 0) {
     for (int c = 0, k = 0; c < GC_CELLS; c++)
@@ -246,16 +207,20 @@ static int merge_errors(struct histogram **error)
         mine[k++] = *sm.error[c];
       else
         k += used[c];
-    PMPI_Reduce(mine, all, n * 2 * GC_ERR_BINS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-    for (int c = 0, k = 0; gc_g.world_rank == 0 && c < GC_CELLS; c++)
-      if (used[c] && (error[c] = malloc(sizeof *error[c])))
-        *error[c] = all[k++];
+    PMPI_Reduce(mine, all, n * 2 * GC_HISTOGRAM_BINS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    for (int c = 0, k = 0; gc_g.world_rank == 0 && c < GC_CELLS; c++) {
+      if (!used[c])
+        continue;
+      if ((error[c] = malloc(sizeof *error[c])))
+        *error[c] = all[k];
       else
-        k += used[c];
+        gc_warn_oom("a histogram of the summary at MPI_Finalize; a row shows no median "
+                    "|error|");
+      k++;
+    }
   }
   free(mine);
   free(all);
-  return ok;
 }
 
 void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name)
@@ -264,12 +229,12 @@ void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name)
   if (!sm.enabled)
     return;
   static double sums[F_LAST][GC_CELLS], max_actual[GC_CELLS];
-  static struct histogram *error[GC_CELLS];
+  static struct gc_histogram *error[GC_CELLS];
   PMPI_Reduce(sm.sums, sums, F_LAST * GC_CELLS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   PMPI_Reduce(sm.max_actual, max_actual, GC_CELLS, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  int ok = merge_errors(error);
+  merge_errors(error);
   gc_summary_reset(0); /* frees this rank's histograms */
-  if (gc_g.world_rank != 0 || !ok) {
+  if (gc_g.world_rank != 0) {
     free_errors(error);
     return;
   }
@@ -277,14 +242,16 @@ void gc_summary_finalize(const struct gc_config *cfg, gc_summary_namer *name)
   char path[4096], why[4200];
   if (cfg->summary_file) {
     f = NULL;
+    int e = 0;
     if (gc_log_expand_path(cfg->summary_file, 0, path, sizeof path) != 0)
       snprintf(why, sizeof why, "log.summary_file (a name longer than %zu bytes)", sizeof path - 1);
-    else
-      f = gc_open_output(path, why, sizeof why);
-    if (!f) {
+    else if (!(f = gc_open_output(path, why, sizeof why)))
+      e = errno;
+    if (!f && e == ENOMEM)
+      gc_warn_oom("opening the summary file %s; printing it here", path);
+    else if (!f)
       gc_warn("cannot write the summary to %s; printing it here", why);
-      f = stderr;
-    }
+    f = f ? f : stderr;
   }
   print_table(f, f == stderr ? "gridcoll: " : "", sync, sums, max_actual, error, name);
   free_errors(error);

@@ -5,11 +5,11 @@
  *
  *   gridcoll-predict -c examples/grid5000.cfg -l 32,32 -s 1KiB:1MiB
  *
- * The steps, each in tools/predict/: read the arguments (args.c), find the operation's
- * algorithm rows, the collective's own pure table, so that an algorithm added to
- * shim/<op>/pure/<op>_algorithms.h appears here unchanged (algorithms.c), load the
- * configuration, place the ranks into clusters (ranks.c), build the layout and network
- * view, print the header and one row per size (table.c). */
+ * The steps, each in tools/predict/: read the arguments and find the operation in the
+ * library's pure table of operations (args.c; op_info.h: its rows, the collective's own
+ * pure table, so that an algorithm added to shim/<op>/pure/<op>_algorithms.c appears here
+ * unchanged), load the configuration, place the ranks into clusters (ranks.c), build the
+ * layout and network view, print the header and one row per size (table.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,8 +19,10 @@
 static void load_config(const char *path, struct gc_config *cfg)
 {
   char err[GC_ERR_MAX];
+  struct gc_config_names names;
+  gc_op_config_names(&names);
   gc_config_defaults(cfg);
-  if (path && gc_config_load(cfg, path, predict_config_names(), err, sizeof err) != 0) {
+  if (path && gc_config_load(cfg, path, &names, err, sizeof err) != 0) {
     fprintf(stderr, PROG ": %s\n", err);
     gc_config_free(cfg);
     exit(2);
@@ -45,7 +47,7 @@ static void build_view(const struct predict_args *a, const struct gc_config *cfg
 }
 
 /* What needs the layout to check: the root's range, --linear's single cluster. */
-static int check_view(const struct predict_args *a, const struct op *op,
+static int check_view(const struct predict_args *a, const struct gc_op_info *op,
                       const struct gc_layout *layout)
 {
   if (op->has_root && a->root >= layout->size) {
@@ -66,14 +68,7 @@ int main(int argc, char **argv)
   struct predict_args a;
   if (predict_parse_args(argc, argv, &a))
     return 0;
-  const struct op *op = predict_find_op(a.op_name);
-  if (!op)
-    predict_bad_usage("-o: expected alltoall or bcast, got \"%s\"", a.op_name);
-  if (!op->algorithms) {
-    fprintf(stderr, PROG ": -o %s: no algorithm list for this operation yet (only alltoall)\n",
-            op->name);
-    return 2;
-  }
+  const struct gc_op_info *op = predict_find_op(a.op_name);
   double sizes[MAX_SIZES];
   int nsizes = predict_parse_sizes(a.sizes_arg, sizes);
 

@@ -10,12 +10,13 @@
 #include "dispatch.h"
 #include "gridcoll.h"
 
-/* Every row's prediction: its pure formula (alltoall_algorithms.c). */
+/* Every row's prediction: its pure formula (alltoall_algorithms.c), on the call's block. */
 static double predict(const void *call, struct gc_comm_state *st, struct gc_plan *plan)
 {
   const struct gc_alltoall_call *c = call;
-  return gc_alltoall_models[plan->algorithm].predict(&st->network, &st->layout,
-                                                     (double)c->block_bytes, &plan->model);
+  const struct gc_shape shape = {.m = (double)c->block_bytes, .root = -1};
+  return gc_alltoall_models[plan->algorithm].predict(&st->network, &st->layout, &shape,
+                                                     &plan->model);
 }
 
 /* Index 0 is the MPI library's own algorithm (select.h). */
@@ -48,7 +49,7 @@ const struct gc_op gc_alltoall_op = {
     .name = "alltoall",
     .algorithms = algorithms,
     .nalgorithms = GC_ALLTOALL_LAST,
-    .wanted = gc_g.cfg.alltoall_algorithm,
+    .wanted = gc_g.cfg.algorithm[GC_OP_ALLTOALL],
     .prepare = gc_alltoall_call_prepare,
     .key = key,
 };
@@ -66,8 +67,9 @@ static int valid(const struct gc_alltoall_call *c)
                        (c->sendcount == 0 || c->sendbuf != NULL) && c->sendbuf != c->recvbuf));
 }
 
-int gc_alltoall_call_prepare(void *args, struct gc_call *out)
+int gc_alltoall_call_prepare(void *args, const struct gc_comm_state *st, struct gc_call *out)
 {
+  (void)st;
   struct gc_alltoall_call *call = args;
   MPI_Count type_size = 0, send_size = 0;
   if (!valid(call) || !gc_datatype_usable(call->recvtype, &type_size) ||

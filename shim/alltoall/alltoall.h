@@ -39,6 +39,6 @@ int gc_alltoall_lg_run(const void *call, struct gc_comm_state *st, const struct 
  * and predefined or committed datatypes whose size the library gives (datatype.h);
  * block_bytes and *out are then set. 0: pass the call through untouched, so any error is
  * exactly the MPI library's. The op's prepare (op.h). */
-int gc_alltoall_call_prepare(void *call, struct gc_call *out);
+int gc_alltoall_call_prepare(void *call, const struct gc_comm_state *st, struct gc_call *out);
 
 #endif

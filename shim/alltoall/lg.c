@@ -81,7 +81,7 @@ static void ctx_delete(struct gc_comm_state *st, void *x)
   ctx_free(x);
 }
 
-/* The schedule of my rank and its indexes; NULL when out of memory. */
+/* The schedule of my rank and its indexes; NULL when out of memory (its only failure). */
 static struct lg_ctx *ctx_build(const struct gc_comm_state *st)
 {
   struct lg_ctx *x = calloc(1, sizeof *x);
@@ -134,15 +134,23 @@ static int lg_buffers(struct lg_run *r, struct gc_comm_state *st)
   int ok = 1, agree = 1, grow = 0;
   if (!x || r->m > SIZE_MAX / blocks) {
     ok = 0; /* the others may be fine: agree */
+    if (!x)
+      gc_warn_oom("LG's schedule on communicator %llu; every rank runs this all-to-all by "
+                  "the MPI library", st->id);
   } else if (r->m <= x->cap) {
     agree = 0; /* every rank holds the same cache: nothing can differ */
-  } else if (r->m <= LG_CACHE_MAX / (4 * n)) { /* blocks < 4n; the same test on every rank */
-    grow = 1;
-    free(x->buf);
-    x->cap = 0;
-    ok = (x->buf = malloc(blocks * r->m)) != NULL;
   } else {
-    ok = (r->buf = malloc(blocks * r->m)) != NULL;
+    if (r->m <= LG_CACHE_MAX / (4 * n)) { /* blocks < 4n; the same test on every rank */
+      grow = 1;
+      free(x->buf);
+      x->cap = 0;
+      ok = (x->buf = malloc(blocks * r->m)) != NULL;
+    } else {
+      ok = (r->buf = malloc(blocks * r->m)) != NULL;
+    }
+    if (!ok) /* said here, where it is known; the others fall back with me silently */
+      gc_warn_oom("LG's buffers of %zu bytes on communicator %llu; every rank runs this "
+                  "all-to-all by the MPI library", blocks * r->m, st->id);
   }
   if (agree) {
     int rc = PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r->priv);

@@ -3,7 +3,7 @@
  *
  * The choice (`auto`). Every rank must choose alike, but each knows only its own counts:
  * a choice from them would differ between ranks. So `auto` reads only what every rank
- * holds alike (SPEC section 5): the configuration, the layout, and the matrix of
+ * holds alike (reference.md section 5): the configuration, the layout, and the matrix of
  * per-cluster-pair byte totals of the last LG-v call, which LG-v spreads for nothing
  * (each cluster's row rides on its wide messages: alltoallv.h, lgv.c). It predicts both
  * algorithms on that matrix (model/alltoallv.c) and takes the faster:
@@ -26,29 +26,26 @@
 #include "dispatch.h"
 #include "gridcoll.h"
 
-#include <stdlib.h>
-
 /* Calls without an LG-v run after which the learnt matrix is forgotten (see above). */
 #define GC_ALLTOALLV_FORGET 64
 
 /* The matrix the choice reads: the learnt one while fresh, NULL otherwise. */
 static const double *learnt(struct gc_comm_state *st)
 {
-  struct gc_alltoallv_state *vs = st->op[GC_OP_ALLTOALLV].data;
-  return vs && vs->known ? vs->bytes : NULL;
+  const struct gc_alltoallv_state *vs = gc_alltoallv_state(st);
+  return vs->known ? vs->bytes : NULL;
 }
 
-/* Every row's prediction on the learnt matrix, or on empty blocks when none is known. */
+/* Every row's prediction on the learnt matrix, or on empty blocks when none is known (the
+ * state's zeros: nothing allocated per call). */
 static double predict(const void *call, struct gc_comm_state *st, struct gc_plan *plan)
 {
   (void)call;
-  int k = st->layout.nclusters;
+  const struct gc_alltoallv_state *vs = st->op[GC_OP_ALLTOALLV].data;
   const double *bytes = learnt(st);
-  double *zeros = bytes ? NULL : calloc((size_t)k * (size_t)k, sizeof(double));
-  double t = gc_alltoallv_models[plan->algorithm].predict(&st->network, &st->layout,
-                                                          bytes ? bytes : zeros, &plan->model);
-  free(zeros);
-  return t;
+  const struct gc_shape shape = {.root = -1, .pair_bytes = bytes ? bytes : vs->zeros};
+  return gc_alltoallv_models[plan->algorithm].predict(&st->network, &st->layout, &shape,
+                                                      &plan->model);
 }
 
 int gc_alltoallv_lg_supports(const void *call, const struct gc_comm_state *st)
@@ -71,13 +68,27 @@ static const struct gc_algorithm algorithms[GC_ALLTOALLV_LAST] = {
 };
 _Static_assert(GC_ALLTOALLV_LAST <= GC_MAX_ALGORITHMS, "records hold GC_MAX_ALGORITHMS rows");
 
+/* The history (see the top): every call ages the learnt matrix, which is forgotten
+ * GC_ALLTOALLV_FORGET calls after the last LG-v run learnt it. Every rank settles the
+ * same calls on a communicator, so the counters agree. */
+static void settle(const void *call, struct gc_comm_state *st, int ran)
+{
+  (void)call, (void)ran;
+  struct gc_alltoallv_state *vs = gc_alltoallv_state(st);
+  vs->calls++;
+  if (vs->known && vs->calls - vs->lg_calls > GC_ALLTOALLV_FORGET)
+    vs->known = 0;
+}
+
 const struct gc_op gc_alltoallv_op = {
     .id = GC_OP_ALLTOALLV,
     .name = "alltoallv",
     .algorithms = algorithms,
     .nalgorithms = GC_ALLTOALLV_LAST,
-    .wanted = gc_g.cfg.alltoallv_algorithm,
+    .wanted = gc_g.cfg.algorithm[GC_OP_ALLTOALLV],
     .prepare = gc_alltoallv_call_prepare,
+    .make = gc_alltoallv_state_make,
+    .settle = settle,
 };
 
 /* counts[0..size-1] all >= 0; *any: one of them > 0. */
@@ -112,25 +123,17 @@ static int valid(struct gc_alltoallv_call *c)
          c->sendbuf != c->recvbuf;
 }
 
-int gc_alltoallv_call_prepare(void *args, struct gc_call *out)
+int gc_alltoallv_call_prepare(void *args, const struct gc_comm_state *st, struct gc_call *out)
 {
   struct gc_alltoallv_call *call = args;
   if (!valid(call) || !gc_datatype_usable(call->recvtype, &call->recv_size) ||
       (call->sendbuf != MPI_IN_PLACE && !gc_datatype_usable(call->sendtype, &call->send_size)))
     return 0;
   /* The choice's key (see the top): the learnt total, 0 when nothing is known or it was
-   * forgotten. Every rank prepares the same calls on a communicator, so the counters
-   * agree. The state exists: the dispatch looked it up before preparing. */
-  struct gc_comm_state *st = gc_comm_state_get(call->comm);
-  struct gc_alltoallv_state *vs = st ? gc_alltoallv_state(st) : NULL;
-  size_t key = 0;
-  if (vs) {
-    vs->calls++;
-    if (vs->known && vs->calls - vs->lg_calls > GC_ALLTOALLV_FORGET)
-      vs->known = 0;
-    key = vs->known ? (size_t)vs->total : 0;
-  }
-  *out = (struct gc_call){.comm = call->comm, .bytes = key, .root = -1};
+   * forgotten. */
+  const struct gc_alltoallv_state *vs = st->op[GC_OP_ALLTOALLV].data;
+  *out = (struct gc_call){.comm = call->comm, .bytes = vs->known ? (size_t)vs->total : 0,
+                          .root = -1};
   return 1;
 }
 

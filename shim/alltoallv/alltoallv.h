@@ -40,30 +40,40 @@ static inline MPI_Aint gc_alltoallv_displ(const void *displs, int large, int i)
 /* What every rank learnt of earlier calls on this communicator (st->op[GC_OP_ALLTOALLV]).
  * LG-v's wide messages carry each cluster's row of byte totals, so after an LG-v call
  * that every rank completed, every rank holds the same k x k matrix: `auto` chooses from
- * it (SPEC section 5: combined data, learnt where it costs nothing on the wide area). */
+ * it (reference.md section 5: combined data, learnt where it costs nothing on the wide area). */
 struct gc_alltoallv_state {
   int known;       /* a matrix was learnt */
   double *bytes;   /* [k*k] bytes cluster c sent cluster d in the last LG-v call */
+  const double *zeros; /* [k*k] zeros: the matrix `auto` predicts on while none is known
+                          (alltoallv.c), made with the state, not per call */
   double total;    /* sum of bytes: the key of the dispatch's decision cache */
   unsigned long long calls, lg_calls; /* blocking calls seen; LG-v runs among them */
-  void *lg;        /* lgv.c's schedule and buffers, built on its first run */
-  void (*lg_free)(void *lg); /* frees lg (state.c: the state's free calls it) */
+  struct gc_lgv_ctx *lg; /* lgv.c's schedule and buffers, built on its first run (agreed
+                            there) and freed with the state */
 };
 
 extern const struct gc_op gc_alltoallv_op;
 
-/* The op's state on st (state.c), created on first use (NULL when out of memory: identical on
- * every rank only at creation, so callers treat NULL as "no history", never as a
- * reason to leave the common road). */
-struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st);
+/* Makes the op's state on st (state.c): the learnt matrix and the zeros, two k x k
+ * matrices of doubles, with the communicator's state (its part, op.h: make), so it
+ * exists on every member wherever a call of the op is served. 0, or -1 when out of
+ * memory (nothing made). */
+int gc_alltoallv_state_make(struct gc_comm_state *st);
+static inline struct gc_alltoallv_state *gc_alltoallv_state(struct gc_comm_state *st)
+{
+  return st->op[GC_OP_ALLTOALLV].data;
+}
 
 int gc_alltoallv_native_supports(const void *call, const struct gc_comm_state *st);
 int gc_alltoallv_native_run(const void *call, struct gc_comm_state *st,
                             const struct gc_plan *plan);
 int gc_alltoallv_lg_supports(const void *call, const struct gc_comm_state *st);
 int gc_alltoallv_lg_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan);
+/* LG-v's context (lgv.c), freed with the op's state; NULL is nothing. */
+struct gc_lgv_ctx;
+void gc_alltoallv_lg_free(struct gc_lgv_ctx *ctx);
 
-int gc_alltoallv_call_prepare(void *call, struct gc_call *out);
+int gc_alltoallv_call_prepare(void *call, const struct gc_comm_state *st, struct gc_call *out);
 
 /* Base of LG-v's tags ("LV"): sizes, staged parts, wide (low bit: the verdict), direct. */
 #define GC_ALLTOALLV_LG_TAG 0x4c56

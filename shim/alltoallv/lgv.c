@@ -32,7 +32,7 @@
 #define TAG_WIDE (TAG_SIZES + 4)
 #define TAG_DIRECT (TAG_SIZES + 6)
 
-struct lgv_ctx {
+struct gc_lgv_ctx {
   struct gc_alltoall_lg_schedule s;
   struct gc_alltoallv_lg_plan p;
   long long *send_bytes, *recv_bytes; /* [n] */
@@ -47,7 +47,7 @@ struct lgv_ctx {
 
 /* One call. */
 struct lgv_run {
-  struct lgv_ctx *x;
+  struct gc_lgv_ctx *x;
   const struct gc_alltoallv_call *call;
   MPI_Comm priv, cluster;
   char *P, *S, *R; /* send, stage and wide areas (R: NULL when draining) */
@@ -56,9 +56,8 @@ struct lgv_run {
   int nreq;
 };
 
-static void lg_free(void *lg)
+void gc_alltoallv_lg_free(struct gc_lgv_ctx *x)
 {
-  struct lgv_ctx *x = lg;
   if (!x)
     return;
   gc_alltoallv_lg_plan_free(&x->p);
@@ -68,9 +67,9 @@ static void lg_free(void *lg)
   free(x);
 }
 
-static struct lgv_ctx *ctx_build(const struct gc_comm_state *st)
+static struct gc_lgv_ctx *ctx_build(const struct gc_comm_state *st)
 {
-  struct lgv_ctx *x = calloc(1, sizeof *x);
+  struct gc_lgv_ctx *x = calloc(1, sizeof *x);
   if (!x)
     return NULL;
   if (gc_alltoall_lg_schedule_build(&x->s, &st->layout, st->rank) != 0) {
@@ -90,7 +89,7 @@ static struct lgv_ctx *ctx_build(const struct gc_comm_state *st)
   x->rows = malloc(sizeof(long long) * k * ((size_t)s->nwide_recv + 1));
   if (gc_alltoallv_lg_plan_init(&x->p, s) != 0 || !x->send_bytes || !x->recv_bytes ||
       !x->wide_of || !x->pending || !x->displs || !x->lens || !x->reqs || !x->row || !x->rows) {
-    lg_free(x);
+    gc_alltoallv_lg_free(x);
     return NULL;
   }
   for (int i = 0; i < s->stage_blocks; i++)
@@ -105,21 +104,23 @@ static struct lgv_ctx *ctx_build(const struct gc_comm_state *st)
  * call, so whether all could build it is agreed once there (on the private duplicate).
  * MPI_SUCCESS, GC_FALLBACK (agreed: some rank could not, none keeps one) or an error. */
 static int ctx_get(struct gc_comm_state *st, struct gc_alltoallv_state *vs, MPI_Comm priv,
-                   struct lgv_ctx **out)
+                   struct gc_lgv_ctx **out)
 {
   if (vs && vs->lg) {
     *out = vs->lg;
     return MPI_SUCCESS;
   }
-  struct lgv_ctx *x = vs ? ctx_build(st) : NULL;
+  struct gc_lgv_ctx *x = vs ? ctx_build(st) : NULL;
   int ok = x != NULL;
+  if (vs && !ok) /* ctx_build fails only for memory; vs is state.c's to report */
+    gc_warn_oom("LG-v's schedule on communicator %llu; every rank runs this MPI_Alltoallv "
+                "by the MPI library", st->id);
   int rc = PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, priv);
   if (rc != MPI_SUCCESS || !ok) {
-    lg_free(x);
+    gc_alltoallv_lg_free(x);
     return rc != MPI_SUCCESS ? rc : GC_FALLBACK;
   }
   vs->lg = *out = x;
-  vs->lg_free = lg_free;
   return MPI_SUCCESS;
 }
 
@@ -212,7 +213,7 @@ static int fits(const struct gc_alltoallv_lg_plan *p, size_t trailer)
  * hindexed type on absolute addresses. An empty verdict-only send when not ok. */
 static int wide_send(struct lgv_run *r, int w, int ok)
 {
-  struct lgv_ctx *x = r->x;
+  struct gc_lgv_ctx *x = r->x;
   const struct gc_alltoall_lg_msg *m = &x->s.wide_send[w];
   int n = 0, rc;
   for (int t = m->first; ok && t < m->first + m->count; t++)
@@ -236,7 +237,7 @@ static int wide_send(struct lgv_run *r, int w, int ok)
 /* The staged part from member q is in: wide sends whose last block it was leave. */
 static int staged(struct lgv_run *r, int q)
 {
-  struct lgv_ctx *x = r->x;
+  struct gc_lgv_ctx *x = r->x;
   const struct gc_alltoall_lg_msg *in = &x->s.local_recv[q];
   int rc = MPI_SUCCESS;
   for (int t = in->first + 1; rc == MPI_SUCCESS && t < in->first + in->count; t++) {
@@ -250,7 +251,7 @@ static int staged(struct lgv_run *r, int q)
 /* Step 4. Returns MPI_SUCCESS or the first PMPI error; waits for all it posted. */
 static int exchange(struct lgv_run *r)
 {
-  struct lgv_ctx *x = r->x;
+  struct gc_lgv_ctx *x = r->x;
   const struct gc_alltoall_lg_schedule *s = &x->s;
   const struct gc_alltoallv_lg_plan *p = &x->p;
   int c = s->cluster_size, me = s->index, rc = MPI_SUCCESS;
@@ -417,7 +418,7 @@ int gc_alltoallv_lg_run(const void *vcall, struct gc_comm_state *st, const struc
     rc = ctx_get(st, vs, r.priv, &r.x);
   if (rc != MPI_SUCCESS)
     return rc;
-  struct lgv_ctx *x = r.x;
+  struct gc_lgv_ctx *x = r.x;
   int k = st->layout.nclusters;
   r.ok = sizes(&r);
   gc_alltoallv_lg_plan_known(&x->p, x->send_bytes, x->recv_bytes); /* sizes are >= 0 */
@@ -434,6 +435,10 @@ int gc_alltoallv_lg_run(const void *vcall, struct gc_comm_state *st, const struc
     r.P = area((size_t)x->p.send_area);
     r.S = area((size_t)x->p.stage_area);
     r.R = area((size_t)x->p.wide_area);
+    if (!r.P || !r.S || !r.R) /* my cluster's verdict and the tags carry it to all */
+      gc_warn_oom("LG-v's buffers of %lld bytes on communicator %llu; every rank runs this "
+                  "MPI_Alltoallv by the MPI library",
+                  x->p.send_area + x->p.stage_area + x->p.wide_area, st->id);
     r.ok = r.P && r.S && r.R && pack(&r) == 0;
   }
   /* Step 3: my cluster's verdict and row of totals. */

@@ -7,12 +7,14 @@
 #include "dispatch.h"
 #include "gridcoll.h"
 
-/* The native row's prediction: its pure formula (bcast_algorithms.c). */
+/* The native row's prediction: its pure formula (bcast_algorithms.c), on the call's
+ * message and root. */
 static double predict(const void *call, struct gc_comm_state *st, struct gc_plan *plan)
 {
   const struct gc_bcast_call *c = call;
-  return gc_bcast_models[plan->algorithm].predict(&st->network, &st->layout, (double)c->bytes,
-                                                  c->root, &plan->model);
+  const struct gc_shape shape = {.m = (double)c->bytes, .root = c->root};
+  return gc_bcast_models[plan->algorithm].predict(&st->network, &st->layout, &shape,
+                                                  &plan->model);
 }
 
 /* Index 0 is the MPI library's own algorithm (select.h). A tree row's builder is in its
@@ -72,24 +74,26 @@ const struct gc_op gc_bcast_op = {
     .name = "bcast",
     .algorithms = algorithms,
     .nalgorithms = GC_BCAST_LAST,
-    .wanted = gc_g.cfg.bcast_algorithm,
+    .wanted = gc_g.cfg.algorithm[GC_OP_BCAST],
     .prepare = gc_bcast_call_prepare,
+    .make = gc_bcast_state_make,
     .key = key,
 };
 
-/* What MPI itself would reject goes through untouched (see alltoall.c's valid()); a root
- * below 0 too, before any tree code sees it (the dispatch checks the upper bound). */
-static int valid(const struct gc_bcast_call *c)
+/* What MPI itself would reject goes through untouched (see alltoall.c's valid()), a root
+ * out of the communicator's range too: checked here, before any tree code sees it, and
+ * nowhere else on the road. */
+static int valid(const struct gc_bcast_call *c, int size)
 {
   return c->comm != MPI_COMM_NULL && c->count >= 0 && c->datatype != MPI_DATATYPE_NULL &&
-         (c->count == 0 || c->buffer != NULL) && c->root >= 0;
+         (c->count == 0 || c->buffer != NULL) && c->root >= 0 && c->root < size;
 }
 
-int gc_bcast_call_prepare(void *args, struct gc_call *out)
+int gc_bcast_call_prepare(void *args, const struct gc_comm_state *st, struct gc_call *out)
 {
   struct gc_bcast_call *call = args;
   MPI_Count type_size = 0;
-  if (!valid(call) || !gc_datatype_usable(call->datatype, &type_size))
+  if (!valid(call, st->size) || !gc_datatype_usable(call->datatype, &type_size))
     return 0;
   call->bytes = (size_t)call->count * (size_t)type_size;
   call->segment_bytes = (size_t)gc_g.cfg.bcast_segment;

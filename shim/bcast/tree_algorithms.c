@@ -1,48 +1,28 @@
 /* The tree broadcasts as table rows (bcast.h): one supports, one predict and one run
  * for every tree; the row's builder (bcast_algorithms.c) makes the difference.
  *
- * The trees live in the broadcast's slot of the communicator state (comm_state.h), as
- * a tree cache (tree_cache.h) stamped with the state's version: when the view changes
- * (the probe), the next call finds an old stamp and starts from an empty cache. */
-#include <stdlib.h>
-
+ * The trees live in the broadcast's state of the communicator (bcast.h: struct
+ * gc_bcast_state, made by state.c), as a tree cache (tree_cache.h) stamped with the state's
+ * version: when the view changes (the probe), the next call finds an old stamp and starts
+ * from an empty cache. */
 #include "bcast_algorithms.h"
 #include "gridcoll.h"
 #include "model.h"
 #include "tree_exec.h"
 
-struct bcast_trees {
-  struct gc_tree_cache cache;
-  unsigned long long version; /* st->version the cache was built under */
-};
-
-static void trees_free(struct gc_comm_state *st, void *data)
-{
-  struct bcast_trees *t = data;
-  if (t->cache.builds)
-    gc_debug(3, "comm %llu: %llu broadcast tree(s) built, %llu taken from the cache", st->id,
-             t->cache.builds, t->cache.hits);
-  gc_tree_cache_clear(&t->cache);
-  free(t);
-}
-
-/* The communicator's tree cache, current with its view; NULL when out of memory. */
+/* The communicator's tree cache, current with its view. Made with the communicator's
+ * state wherever it spans two clusters (op.h: make), the only communicators a tree
+ * serves. */
 static struct gc_tree_cache *trees(struct gc_comm_state *st)
 {
-  struct gc_op_state *slot = &st->op[GC_OP_BCAST];
-  struct bcast_trees *t = slot->data;
-  if (!t) {
-    if (!(t = calloc(1, sizeof *t)))
-      return NULL;
-    t->version = st->version;
-    slot->data = t;
-    slot->free_data = trees_free;
+  struct gc_bcast_state *b = gc_bcast_state(st);
+  if (!b)
+    return NULL;
+  if (b->version != st->version) { /* trees of the old view */
+    gc_tree_cache_clear(&b->cache);
+    b->version = st->version;
   }
-  if (t->version != st->version) { /* trees of the old view */
-    gc_tree_cache_clear(&t->cache);
-    t->version = st->version;
-  }
-  return &t->cache;
+  return &b->cache;
 }
 
 /* The tree of row `algorithm` for this call, from the cache: 0, or a GC_TREE_ error. */
@@ -58,18 +38,18 @@ static int tree_for(const struct gc_bcast_call *call, struct gc_comm_state *st, 
 
 int gc_bcast_tree_supports(const void *args, const struct gc_comm_state *st)
 {
-  const struct gc_bcast_call *call = args;
-  return st->layout.nclusters >= 2 && call->count >= 0 && call->root >= 0 &&
-         call->root < st->layout.size;
+  (void)args;
+  return st->layout.nclusters >= 2;
 }
 
 double gc_bcast_tree_plan(const void *args, struct gc_comm_state *st, struct gc_plan *plan)
 {
   const struct gc_bcast_call *call = args;
-  const struct gc_bcast_model *row = &gc_bcast_models[plan->algorithm];
-  if (st->layout.nclusters < 2) /* no tree to cost: the row's formula says why not */
-    return row->predict(&st->network, &st->layout, (double)call->bytes, call->root,
-                        &plan->model);
+  const struct gc_model_row *row = &gc_bcast_models[plan->algorithm];
+  if (st->layout.nclusters < 2) { /* no tree to cost: the row's formula says why not */
+    const struct gc_shape shape = {.m = (double)call->bytes, .root = call->root};
+    return row->predict(&st->network, &st->layout, &shape, &plan->model);
+  }
   /* The cache holds the tree its run will take: built once per (root cluster, m), not
    * once per call and algorithm (tree_cache.h). Same numbers as the row's formula. */
   const struct gc_tree_cache_entry *e;
@@ -83,8 +63,6 @@ double gc_bcast_tree_plan(const void *args, struct gc_comm_state *st, struct gc_
 int gc_bcast_tree_run_plan(const void *args, struct gc_comm_state *st, const struct gc_plan *plan)
 {
   const struct gc_bcast_call *call = args;
-  if (call->root < 0 || call->root >= st->layout.size)
-    return MPI_ERR_ROOT;
   /* The entry the prediction read, when there was one: the tree that runs is the tree
    * that was predicted. */
   const struct gc_tree_cache_entry *e = plan->data;

@@ -3,7 +3,6 @@
 
 #include <limits.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "count.h"
 #include "datatype.h"
@@ -18,8 +17,9 @@
 #define GC_BCAST_TREE_TAG 0x6762
 
 /* Requests kept on the stack; more children than this (a grid of hundreds of sites)
- * take the heap, and fall back to blocking sends if even that fails. Nothing here may
- * fail on one rank only once others may be waiting for it. */
+ * take the broadcast state's (bcast.h: made with the communicator's state, never per
+ * call), or blocking sends where there is none. Nothing here may fail on one rank only
+ * once others may be waiting for it. */
 enum { STACK_REQS = GC_BCAST_SEND_REQS };
 
 static int leader_of(const struct gc_layout *l, const struct gc_tree *t, int root, int c)
@@ -218,7 +218,8 @@ int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm
     /* A leader packs elements in runs of PMPI_Pack's int byte counts: one element larger
      * than that (m is then larger than any cache) cannot be staged; it votes no. */
     int need = me == lead && !raw ? (tsize <= INT_MAX ? 1 : -1) : 0;
-    rc = gc_bcast_stage_get(pcomm, (size_t)w.segs.bytes, need, &stage);
+    struct gc_bcast_state *b = gc_bcast_state(st);
+    rc = gc_bcast_stage_get(pcomm, b ? &b->stage : NULL, (size_t)w.segs.bytes, need, &stage);
     if (rc == GC_FALLBACK) /* agreed on every rank: one segment, no staging */
       w.segs = gc_bcast_segments_make(w.segs.bytes, 0);
     else if (rc != MPI_SUCCESS)
@@ -244,13 +245,13 @@ int gc_bcast_tree_run_segmented(const struct gc_bcast_call *call, struct gc_comm
     reqs = win * nk;
   }
   MPI_Request req_stack[STACK_REQS], *req = req_stack;
-  if (reqs > STACK_REQS)
-    req = malloc(sizeof(MPI_Request) * (size_t)reqs); /* NULL: blocking sends, still correct */
+  if (reqs > STACK_REQS) { /* nk > STACK_REQS, win 1: nk <= k - 1 requests */
+    struct gc_bcast_state *b = gc_bcast_state(st);
+    req = b ? b->reqs : NULL; /* NULL: blocking sends, still correct */
+  }
   if (nk == 0)
     req = NULL;
   rc = forward(call, &w, src, &kids, pcomm, req, win, ccomm, croot, csize);
-  if (req != req_stack)
-    free(req);
   gc_bcast_stage_release(&stage);
   return rc;
 }

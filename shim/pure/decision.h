@@ -1,5 +1,6 @@
 /* The decision cache: the choices `auto` made on one communicator for one operation,
- * kept so that the same call again costs one comparison (dispatch.c step 5). Pure C.
+ * kept so that the same call again costs a look-up, not a prediction of every algorithm
+ * (dispatch.c, the full dispatch). Pure C.
  *
  * A choice reads the communicator's state (layout, network view) and, of the call, its
  * bytes and root cluster only (op.h: supports and predict read nothing else). So an

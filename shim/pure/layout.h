@@ -4,7 +4,7 @@
  * made at MPI_Init, so every member computes the same layout with no communication).
  * Local clusters are numbered by first appearance in rank order, so local cluster 0
  * holds rank 0; members of a cluster are listed in ascending communicator rank, which
- * is the order the algorithms' schedules assume (SPEC section 3). */
+ * is the order the algorithms' schedules assume (reference.md section 3). */
 #ifndef GC_LAYOUT_H
 #define GC_LAYOUT_H
 
@@ -17,6 +17,9 @@ struct gc_layout {
   int *cluster_start;    /* [nclusters+1] offsets into members */
   int *members;          /* [size] ranks grouped by cluster, ascending inside each */
   int *global_id;        /* [nclusters] world cluster id (index into the configuration) */
+  int *leaders;          /* [nclusters] each cluster's leader (gc_layout_leader), in cluster
+                            order: the leaders' communicator's group, made with the layout
+                            so that making that communicator allocates nothing */
 };
 
 /* Returns 0, or -1 when out of memory (layout then holds nothing to free). */

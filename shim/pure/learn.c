@@ -1,6 +1,8 @@
 /* What `auto` learns from measured calls (learn.h). */
 #include "learn.h"
 
+#include <math.h>
+
 #include "select.h"
 
 static int contains(const int *list, int n, int x)
@@ -93,8 +95,12 @@ void gc_learn_record(struct gc_learn *e, int algorithm, double seconds)
   if (e->choice >= 0 || e->ncandidates < 1 || algorithm != gc_learn_next(e))
     return;
   int i = e->runs % e->ncandidates;
-  if (seconds < 0)
-    seconds = 0;
+  /* A time that is none (NaN, infinite, negative: a clock gone wrong) must not make a
+   * choice: the run counts, so that learning ends, as slower than any real one. When no
+   * candidate has a real time, the tie rule below keeps the native one or the models'
+   * pick, never what was measured. */
+  if (!(isfinite(seconds) && seconds >= 0))
+    seconds = INFINITY;
   if (e->best[i] < 0 || seconds < e->best[i])
     e->best[i] = seconds;
   if (++e->runs < GC_LEARN_ROUNDS * e->ncandidates)

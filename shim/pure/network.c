@@ -17,7 +17,18 @@ void gc_network_free(struct gc_network *net)
   free(net->hetero);
   free(net->proc_C);
   free(net->proc_t);
+  gc_scratch_free(&net->scratch);
   memset(net, 0, sizeof *net);
+}
+
+int gc_network_scratch(struct gc_network *net, const struct gc_layout *layout)
+{
+  gc_scratch_free(&net->scratch);
+  net->grid.scratch = NULL;
+  if (gc_scratch_init(&net->scratch, gc_scratch_bound(layout->size, layout->nclusters)) != 0)
+    return -1;
+  net->grid.scratch = &net->scratch;
+  return 0;
 }
 
 int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
@@ -80,7 +91,11 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
   net->pairwise = cfg->alltoall_pairwise;
   net->eager = cfg->bcast_eager;
   net->grid = (struct gc_model_grid){k, layout->cluster_size, net->lan, net->latency,
-                                     net->bandwidth, net->aggregate, cfg->wan_window};
+                                     net->bandwidth, net->aggregate, cfg->wan_window, NULL};
+  if (gc_network_scratch(net, layout) != 0) {
+    gc_network_free(net);
+    return -1;
+  }
   return 0;
 }
 

@@ -37,13 +37,24 @@ struct gc_network {
    * assembled by hand may leave them NULL: no cluster then has 004 parameters. */
   struct gc_hetero *hetero;  /* [k] */
   double *proc_C, *proc_t;   /* [size] */
+  /* The working memory of every model and tree builder a prediction on this communicator
+   * runs (model/scratch.h), gc_scratch_bound(size, k) bytes, made with the view so that
+   * nothing is allocated per call: grid.scratch and every tree input
+   * (gc_bcast_tree_input) point here. Not what the view says: predictions take from it
+   * through a const view and give back all they took before they return. */
+  struct gc_scratch scratch;
 };
 
 /* Returns 0, or -1 when out of memory (net then holds nothing to free). The layout must
- * outlive the view. */
+ * outlive the view. Whatever a prediction on the view reads or works in is allocated
+ * here, the scratch included, so that no prediction allocates. */
 int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
                      const struct gc_layout *layout);
 void gc_network_free(struct gc_network *net);
+/* The scratch of a view (gc_network_build's, or one assembled by hand), sized by the
+ * bound of the layout's size and clusters, and pointed at by net->grid.scratch: 0, or -1
+ * when out of memory (no scratch). */
+int gc_network_scratch(struct gc_network *net, const struct gc_layout *layout);
 
 /* The 004 model of local cluster c's processors, node x = member x (h points into net);
  * 0, or -1 when the cluster has no 004 parameters. */

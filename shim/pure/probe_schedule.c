@@ -1,6 +1,8 @@
 /* Round-robin pairing (circle method) and symmetrising: see probe_schedule.h. */
 #include "probe_schedule.h"
 
+#include "physical.h"
+
 int gc_probe_rounds(int k)
 {
   if (k < 2)
@@ -27,12 +29,22 @@ int gc_probe_partner(int k, int r, int c)
   return p < k ? p : -1;
 }
 
+/* A measured latency the network view may take: what the loader would accept of a
+ * configured one (config/physical.c). Above an hour, or not a number, it measured a
+ * clock gone wrong, not the network: not measured. Under 1 ns, the loader's shortest. */
+static double measured(double x)
+{
+  if (!(x > 0 && x <= GC_PHYSICAL_TIME_MAX))
+    return 0;
+  return x < GC_PHYSICAL_TIME_MIN ? GC_PHYSICAL_TIME_MIN : x;
+}
+
 int gc_probe_symmetrise(int k, double *lat)
 {
   int missing = 0;
   for (int a = 0; a < k; a++)
     for (int b = a + 1; b < k; b++) {
-      double x = lat[a * k + b], y = lat[b * k + a], v;
+      double x = measured(lat[a * k + b]), y = measured(lat[b * k + a]), v;
       if (x > 0 && y > 0)
         v = x < y ? x : y;
       else

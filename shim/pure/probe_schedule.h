@@ -17,8 +17,9 @@ int gc_probe_rounds(int k);
 int gc_probe_partner(int k, int r, int c);
 
 /* Makes the k x k one-way latency matrix symmetric: each off-diagonal pair gets the
- * smaller of its two entries that are > 0 (0 or less means "not measured"); a pair
- * with neither measured is set to 0 on both sides. The diagonal is left alone.
+ * smaller of its two entries that are > 0 (0 or less means "not measured", and so does
+ * a NaN or a time above an hour, what the loader refuses; one under 1 ns counts as 1 ns);
+ * a pair with neither measured is set to 0 on both sides. The diagonal is left alone.
  * Returns the number of pairs left unmeasured. */
 int gc_probe_symmetrise(int k, double *lat);
 

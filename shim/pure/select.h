@@ -1,7 +1,7 @@
 /* Choosing an algorithm for a call: pure C, no MPI, so every rule is unit-tested.
  *
  * The inputs are identical on every rank (the configuration, agreed at MPI_Init, and the
- * call's arguments), so every rank picks the same algorithm (SPEC section 5). */
+ * call's arguments), so every rank picks the same algorithm (reference.md section 5). */
 #ifndef GC_SELECT_H
 #define GC_SELECT_H
 

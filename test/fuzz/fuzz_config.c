@@ -8,10 +8,12 @@
  * and then, on a valid configuration, every rank of a fixed 8-process world is matched to its
  * cluster (gc_topology_cluster_of against fixed host names), the layout and network view
  * are built for the world and for one sub-communicator, and every algorithm's
- * prediction is computed at a few sizes, so values the loader accepts (1e-300 s, 1e300
- * bytes) are shown to be harmless downstream too. Everything is freed: LeakSanitizer
+ * prediction is computed at a few sizes and must be finite and >= 0, or -1 (no model):
+ * values at the edges of what the loader accepts (config/physical.c) are shown to be
+ * harmless downstream too. Everything is freed: LeakSanitizer
  * checks that no path leaks. */
 #define _GNU_SOURCE /* memfd_create */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,12 +22,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "alltoall_algorithms.h"
-#include "alltoallv_algorithms.h"
-#include "bcast_algorithms.h"
 #include "config.h"
 #include "layout.h"
 #include "network.h"
+#include "op_info.h"
+#include "shape.h"
 #include "topology.h"
 
 #define WORLD 8
@@ -59,19 +60,20 @@ static const char *env_get(const char *name) {
   return env_value;
 }
 
-/* The name tables the shim passes, from the pure rows its dispatch tables point at
- * (filled by setup()). */
-static const char *alltoall_list[GC_ALLTOALL_LAST + 2] = {"auto"};
-static const char *bcast_list[GC_BCAST_LAST + 2] = {"auto"};
-static const char *alltoallv_list[GC_ALLTOALLV_LAST + 2] = {"auto"};
+/* The name tables the shim passes (op_info.h: from the pure rows its dispatch tables
+ * point at; filled by setup()). */
+static struct gc_config_names names;
 
 static void setup(void) {
-  for (int i = 0; i < GC_ALLTOALL_LAST; i++) alltoall_list[i + 1] = gc_alltoall_models[i].about.name;
-  for (int i = 0; i < GC_BCAST_LAST; i++) bcast_list[i + 1] = gc_bcast_models[i].about.name;
-  for (int i = 0; i < GC_ALLTOALLV_LAST; i++) alltoallv_list[i + 1] = gc_alltoallv_models[i].about.name;
+  gc_op_config_names(&names);
   fd = memfd_create("gridcoll-fuzz.cfg", 0);
   if (fd < 0) abort();
   snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+}
+
+/* A prediction of an accepted configuration: seconds, finite and >= 0, or exactly -1. */
+static void sane(double t) {
+  if (!(isfinite(t) && (t >= 0 || t == -1))) abort();
 }
 
 static void predict_all(const struct gc_config *cfg, int size, const int *gid) {
@@ -83,17 +85,18 @@ static void predict_all(const struct gc_config *cfg, int size, const int *gid) {
     gc_layout_free(&layout);
     return;
   }
-  volatile double sink = 0;
   const char *model;
-  for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
-    sink += gc_alltoall_native_predict(&net, &layout, sizes[s], &model);
-    if (gc_alltoall_lg_applies(&layout)) sink += gc_alltoall_lg_predict(&net, &layout, sizes[s], &model);
-    for (int b = 0; b < GC_BCAST_LAST; b++) {
-      sink += gc_bcast_models[b].predict(&net, &layout, sizes[s], 0, &model);
-      sink += gc_bcast_models[b].predict(&net, &layout, sizes[s], size - 1, &model);
-    }
-  }
-  (void)sink;
+  double *pair_bytes = malloc(sizeof(double) * (size_t)layout.nclusters * (size_t)layout.nclusters);
+  /* Every row of every operation (op_info.h), rooted at the first and the last rank. */
+  for (size_t s = 0; pair_bytes && s < sizeof sizes / sizeof *sizes; s++)
+    for (int op = 0; op < GC_OP_LAST; op++)
+      for (int root = 0; root < size; root += size - 1 > 0 ? size - 1 : 1) {
+        struct gc_shape shape;
+        gc_op_table[op].shape(&layout, sizes[s], root, pair_bytes, &shape);
+        for (int i = 0; i < gc_op_table[op].nrows; i++)
+          sane(gc_op_table[op].rows[i].predict(&net, &layout, &shape, &model));
+      }
+  free(pair_bytes);
   gc_network_free(&net);
   gc_layout_free(&layout);
 }
@@ -130,7 +133,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   if (ftruncate(fd, 0) != 0 || pwrite(fd, data, file_len, 0) != (ssize_t)file_len) abort();
 
-  const struct gc_config_names names = {alltoall_list, bcast_list, alltoallv_list};
   struct gc_config cfg;
   char err[GC_ERR_MAX];
   gc_config_defaults(&cfg);

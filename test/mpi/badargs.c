@@ -121,8 +121,8 @@ int main(int argc, char **argv)
 #endif
   };
   /* A bad call right after a good one with the same counts, datatypes and root: logged,
-   * a call the same as the last runs again without the full dispatch (shim/dispatch.c,
-   * step 3c), which must still check what that key does not say (NULL or aliased
+   * a call the same as the last runs again without the full dispatch (the memo,
+   * shim/call.h), which must still check what that key does not say (NULL or aliased
    * buffers). */
   int bad_good = 0;
   for (size_t i = 0; i < sizeof a2a / sizeof a2a[0]; i++) {

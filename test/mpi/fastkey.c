@@ -1,4 +1,4 @@
-/* The dispatch's fast path (shim/dispatch.c, step 3b) sends a call straight to the
+/* The dispatch's fast path (shim/call.h: the memo) sends a call straight to the
  * library when its counts, datatypes and root equal those of the last call `auto` sent
  * there, under the same network view and with no watched datatype freed since. Every
  * rank must still run the same algorithm, though ranks may pass the same bytes with

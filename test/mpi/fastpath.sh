@@ -72,8 +72,8 @@ no_failures && grep -q '^typereuse: 240 calls per rank, 0 failed, [1-9][0-9]* ha
   pass "a freed datatype's handle reused by another: every record has the new type's size" ||
   fail "a freed datatype's handle reused by another: every record has the new type's size"
 
-# The fast path (shim/dispatch.c, step 3b): a call with the same counts, datatypes and
-# root as the last one `auto` sent to the library goes straight there. test/mpi/fastkey
+# The memo with logging off (shim/call.h): a call with the same counts, datatypes and root
+# as the last one `auto` sent to the library goes straight there. test/mpi/fastkey
 # alternates 8 B (the library's, from cluster 0) and 64 KiB (lg's all-to-all, flat from
 # cluster 1, on this slow wide area), rank 0 passing a derived type made anew each round
 # (its handle reused for the other length: the count must not be 0) and the others bytes.
@@ -91,8 +91,7 @@ for learn in 0 1; do
     fail "fast path (learn=$learn): the same bytes under other keys, a freed type's handle reused"
 done
 
-# The logged fast path (shim/dispatch.c, step 3c): with a log, a call the same as the last
-# logged one whose algorithm was settled without measuring (forced, or decided) runs that
+# The memo with logging on (shim/call.h): a call the same as the last logged one whose algorithm was settled without measuring (forced, or decided) runs that
 # algorithm again and is recorded from that call's line. fastkey's derived type on rank 0,
 # its handle reused for the other length, must not be taken for the same call: a wrong
 # buffer or a hang (LIMIT); and every rank's log must say the same algorithm for every

@@ -1,4 +1,4 @@
-/* `auto` learning from measured calls (shim/pure/learn.h, shim/measure.h), on real MPI:
+/* `auto` learning from measured calls (shim/pure/learn.h, shim/span.h), on real MPI:
  *   1. on MPI_COMM_WORLD and on a duplicate, for each size (8 B, 4096 B and 5000 B, which
  *      share a size class, 64 KiB), MPI_Bcast from each root REPS times, then
  *      MPI_Alltoall REPS times: enough calls for every candidate to be measured and a

@@ -1,5 +1,5 @@
 # Sourced by test/mpi/run.sh (ONLY=learn runs these cases alone): `auto` learning from
-# measured calls (shim/learn.h, shim/measure.h), on two clusters.
+# measured calls (shim/pure/learn.h, shim/span.h), on two clusters.
 #
 # test/mpi/learn repeats broadcasts (every root) and all-to-alls of 4 sizes on two
 # communicators until learning has measured every candidate, checking every result; then

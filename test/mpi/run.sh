@@ -441,8 +441,8 @@ done
 # Bad arguments: every one passes through untouched, for both collectives and their _c
 # (error class and message equal to PMPI's in the same run); only the good calls reach
 # gridcoll's algorithms: one right before each NULL or aliased buffer with its counts,
-# datatypes and root (the bad call then has the key of the last logged call: step 3c must
-# not take it), and an all-to-all at the end.
+# datatypes and root (the bad call then has the key of the last logged call: the memo's
+# path, shim/call.h, must not take it), and an all-to-all at the end.
 # Forced flat and hlot trees: a forged predefined datatype (MPICH) must not reach them.
 badargs_cases=40 # Open MPI does not check buffers (NULL or aliased ones crash it natively)
 [ "$GC_LAUNCHER" = openmpi ] && badargs_cases=12

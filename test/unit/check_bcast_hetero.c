@@ -9,6 +9,7 @@
 #include "bcast_algorithms.h"
 #include "layout.h"
 #include "network.h"
+#include "scratch_check.h"
 
 #define REL 1e-12
 #define ck_assert_rel(x, want)                                                              \
@@ -60,15 +61,15 @@ START_TEST(native_one_cluster)
   struct gc_network net;
   const char *model = NULL;
   build(4, gid, &l, &net);
-  ck_assert_rel(gc_bcast_native_predict(&net, &l, 1000, 0, &model), 69.5e-6);
+  ck_assert_rel(gc_bcast_native_predict(&net, &l, &(struct gc_shape){.m = 1000, .root = 0}, &model), 69.5e-6);
   ck_assert_str_eq(model, gc_model_name(GC_MODEL_HETERO_BCAST));
   /* Root 1 and a slower processor at rank 2 (C = 50 us; the view holds one C per rank).
    * Relative ranks v -> rank (v+1) mod 4: edges 1->2, 1->3, 3->0. Leaf rank 2:
    * 10+1+50+1+10 = 72 us; leaf rank 0: 1->3 (32) + 3->0 (32) = 64 us. 72 + 5.5 = 77.5 us. */
   net.proc_C[2] = 50e-6;
-  ck_assert_rel(gc_bcast_native_predict(&net, &l, 1000, 1, &model), 77.5e-6);
+  ck_assert_rel(gc_bcast_native_predict(&net, &l, &(struct gc_shape){.m = 1000, .root = 1}, &model), 77.5e-6);
   /* From root 0 that rank is on the two-hop path: 0->2 (72) + 2->3 (72) = 144 + 5.5. */
-  ck_assert_rel(gc_bcast_native_predict(&net, &l, 1000, 0, &model), 149.5e-6);
+  ck_assert_rel(gc_bcast_native_predict(&net, &l, &(struct gc_shape){.m = 1000, .root = 0}, &model), 149.5e-6);
   drop(&l, &net);
 }
 END_TEST
@@ -83,14 +84,14 @@ START_TEST(native_without_parameters)
   double want;
   build(5, gid, &l, &net);
   ck_assert_int_eq(gc_model_bcast_binomial_hockney(5, 1000, 20e-6, 2e-9, &want), 0);
-  ck_assert_rel(gc_bcast_native_predict(&net, &l, 1000, 3, &model), want);
+  ck_assert_rel(gc_bcast_native_predict(&net, &l, &(struct gc_shape){.m = 1000, .root = 3}, &model), want);
   ck_assert_str_eq(model, "binomial-hockney");
   drop(&l, &net);
   specs[0].hetero.set = 0; /* cluster a, now without: same story */
   int gid0[] = {0, 0, 0};
   build(3, gid0, &l, &net);
   ck_assert_int_eq(gc_model_bcast_binomial_hockney(3, 1000, cfg.lan.alpha, cfg.lan.beta, &want), 0);
-  ck_assert_rel(gc_bcast_native_predict(&net, &l, 1000, 0, &model), want);
+  ck_assert_rel(gc_bcast_native_predict(&net, &l, &(struct gc_shape){.m = 1000, .root = 0}, &model), want);
   ck_assert_str_eq(model, "binomial-hockney");
   drop(&l, &net);
 }
@@ -108,6 +109,7 @@ START_TEST(tree_cluster_terms)
   struct gc_tree tree;
   const char *model = NULL;
   double arrival[2], hb, want;
+  gc_test_tree(&tree, 2);
   build(6, gid, &l, &net);
   gc_bcast_tree_input(&net, &l, 0, 1000, &in);
   ck_assert_int_eq(gc_bcast_flat_tree(&in, &tree), 0);
@@ -116,11 +118,10 @@ START_TEST(tree_cluster_terms)
   ck_assert_rel(hb, 22e-6);
   want = fmax(arrival[0] + 69.5e-6, arrival[1] + hb);
   ck_assert_rel(gc_bcast_tree_predict(&net, &l, &in, &tree), want);
-  ck_assert_rel(gc_bcast_flat_predict(&net, &l, 1000, 0, &model), want);
+  ck_assert_rel(gc_bcast_flat_predict(&net, &l, &(struct gc_shape){.m = 1000, .root = 0}, &model), want);
   /* The native broadcast across clusters keeps its Hockney grid form. */
-  gc_bcast_native_predict(&net, &l, 1000, 0, &model);
+  gc_bcast_native_predict(&net, &l, &(struct gc_shape){.m = 1000, .root = 0}, &model);
   ck_assert_str_eq(model, gc_model_name(GC_MODEL_BINOMIAL_GRID));
-  gc_tree_free(&tree);
   drop(&l, &net);
 
   /* Same layout without parameters: cluster a's term is Hockney again. */
@@ -132,7 +133,7 @@ START_TEST(tree_cluster_terms)
   double ha;
   ck_assert_int_eq(gc_model_bcast_binomial_hockney(4, 1000, cfg.lan.alpha, cfg.lan.beta, &ha), 0);
   ck_assert_rel(gc_bcast_tree_predict(&net, &l, &in, &tree), fmax(arrival[0] + ha, arrival[1] + hb));
-  gc_tree_free(&tree);
+  gc_test_tree_free(&tree);
   drop(&l, &net);
 }
 END_TEST

@@ -256,7 +256,7 @@ START_TEST(refit_recovers)
    * refit kept (here set away from its default). */
   cfg.alltoall_pairwise = 12345;
   cfg.learn = 0;
-  snprintf(cfg.alltoallv_algorithm, sizeof cfg.alltoallv_algorithm, "lg");
+  snprintf(cfg.algorithm[GC_OP_ALLTOALLV], GC_NAME_MAX, "lg");
   f = fopen(path, "w");
   ck_assert_int_eq(gc_config_write(f, &cfg, "refitted\nby a test"), 0);
   fclose(f);
@@ -265,12 +265,53 @@ START_TEST(refit_recovers)
   ck_assert_msg(gc_config_load(&back, path, NULL, err, sizeof err) == 0, "%s", err);
   ck_assert(gc_config_hash(&back) == gc_config_hash(&cfg));
   ck_assert(back.alltoall_pairwise == 12345 && back.learn == 0);
-  ck_assert_str_eq(back.alltoallv_algorithm, "lg");
+  ck_assert_str_eq(back.algorithm[GC_OP_ALLTOALLV], "lg");
   gc_config_free(&back);
   gc_config_free(&cfg);
   free(rec);
   remove(path);
   remove(logpath);
+}
+END_TEST
+
+/* A refit whose factors would take a value beyond what the loader accepts is refused:
+ * the file written must load (config/physical.c). */
+START_TEST(refit_within_physical_sense)
+{
+  struct gc_config cfg;
+  gc_config_defaults(&cfg);
+  cfg.nclusters = 2;
+  cfg.clusters = calloc(2, sizeof *cfg.clusters);
+  cfg.wan_latency = calloc(4, sizeof(double));
+  cfg.wan_bandwidth = calloc(4, sizeof(double));
+  ck_assert(cfg.clusters && cfg.wan_latency && cfg.wan_bandwidth);
+  for (int c = 0; c < 2; c++)
+    cfg.clusters[c].lan = cfg.lan;
+  cfg.clusters[1].lan.alpha = 1;
+  cfg.wan_latency[1] = cfg.wan_latency[2] = 10e-3;
+  cfg.wan_bandwidth[1] = cfg.wan_bandwidth[2] = 1.25e9;
+  struct gc_refit fit = {.level = {{.ok = 1, .x = 2, .y = 0.5}, {.ok = 1, .x = 3, .y = 2}}};
+  gc_refit_check_limits(&cfg, &fit);
+  ck_assert(fit.level[GC_REFIT_LAN].ok && fit.level[GC_REFIT_WAN].ok);
+  /* clusters[1]'s alpha of 1 s times 4000: beyond an hour; network.lan's is not */
+  fit.level[GC_REFIT_LAN].x = 4000;
+  gc_refit_check_limits(&cfg, &fit);
+  ck_assert(!fit.level[GC_REFIT_LAN].ok && fit.level[GC_REFIT_LAN].v.level == GC_FIT_REFUSED);
+  ck_assert_msg(strstr(fit.level[GC_REFIT_LAN].v.why, "clusters[1].lan.alpha would be 4000 s"), "%s",
+                fit.level[GC_REFIT_LAN].v.why);
+  ck_assert(fit.level[GC_REFIT_WAN].ok);
+  /* 10 Gbit/s divided by 1e-6: 1.25e15 B/s, beyond 1 Pbit/s */
+  fit.level[GC_REFIT_WAN].y = 1e-6;
+  gc_refit_check_limits(&cfg, &fit);
+  ck_assert(!fit.level[GC_REFIT_WAN].ok);
+  ck_assert_msg(strstr(fit.level[GC_REFIT_WAN].v.why, "network.wan.bandwidth[0][1] would be"), "%s",
+                fit.level[GC_REFIT_WAN].v.why);
+  /* A beta times 2000: 1.6e-5 s/B is fine, 8e-9 times 2e9 = 16 s/B is not. */
+  fit.level[GC_REFIT_LAN] = (struct gc_refit_level){.ok = 1, .x = 1, .y = 2e9};
+  gc_refit_check_limits(&cfg, &fit);
+  ck_assert_msg(strstr(fit.level[GC_REFIT_LAN].v.why, "network.lan.beta would be 16 s/B"), "%s",
+                fit.level[GC_REFIT_LAN].v.why);
+  gc_config_free(&cfg);
 }
 END_TEST
 
@@ -317,6 +358,7 @@ int main(void)
   tcase_add_test(core, refit_recovers);
   tcase_add_test(limits, platform_limits);
   tcase_add_test(limits, refit_limits);
+  tcase_add_test(limits, refit_within_physical_sense);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);
   return gc_run_suite(s);

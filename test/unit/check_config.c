@@ -12,7 +12,8 @@
 static const char *const a2a_names[] = {"auto", "native", "lg", NULL};
 static const char *const bcast_names[] = {"auto", "native", "flat", NULL};
 static const char *const a2av_names[] = {"auto", "native", "lg", NULL};
-static const struct gc_config_names names = {a2a_names, bcast_names, a2av_names};
+static const struct gc_config_names names = {.op = {[GC_OP_ALLTOALL] = a2a_names, [GC_OP_BCAST] = bcast_names,
+                                                     [GC_OP_ALLTOALLV] = a2av_names}};
 
 static char dir[64], path[128], err[GC_ERR_MAX];
 static struct gc_config cfg;
@@ -78,8 +79,8 @@ START_TEST(defaults) {
   ck_assert(cfg.lan.alpha == 60e-6 && cfg.lan.beta == 8e-9 && cfg.lan.gamma == 4.3628);
   ck_assert(cfg.lan.delta == 4.93e-3 && cfg.lan.threshold == 8192);
   ck_assert(cfg.wan_latency == NULL && cfg.wan_bandwidth == NULL);
-  ck_assert_str_eq(cfg.alltoall_algorithm, "auto");
-  ck_assert_str_eq(cfg.bcast_algorithm, "auto");
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALL], "auto");
+  ck_assert_str_eq(cfg.algorithm[GC_OP_BCAST], "auto");
   ck_assert(cfg.log_file == NULL && cfg.log_mode == GC_LOG_SYNC && cfg.log_summary == -1);
   ck_assert(cfg.summary_file == NULL && cfg.log_candidates == 0 && cfg.path == NULL);
   /* Linux's tcp_wmem maximum (SimGrid's TCP-gamma) and SMPI's detached-send threshold. */
@@ -124,9 +125,9 @@ START_TEST(full_example) {
   ck_assert(cfg.wan_bandwidth[0] == 0 && cfg.wan_bandwidth[1] == 1.25e9);
   ck_assert(cfg.wan_bandwidth[2] == 1.25e9 && cfg.wan_bandwidth[3] == 0);
   ck_assert(cfg.wan_latency_line == 8 && cfg.wan_bandwidth_line == 9);
-  ck_assert_str_eq(cfg.alltoall_algorithm, "auto");
-  ck_assert_str_eq(cfg.bcast_algorithm, "flat");
-  ck_assert(cfg.alltoall_line == 11 && cfg.bcast_line == 12);
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALL], "auto");
+  ck_assert_str_eq(cfg.algorithm[GC_OP_BCAST], "flat");
+  ck_assert(cfg.algorithm_line[GC_OP_ALLTOALL] == 11 && cfg.algorithm_line[GC_OP_BCAST] == 12);
   ck_assert_str_eq(cfg.log_file, "gridcoll-%r.csv");
   ck_assert(cfg.log_mode == GC_LOG_LOCAL && cfg.log_summary == 1 && cfg.log_candidates == 0);
   ck_assert_str_eq(cfg.summary_file, "x.txt");
@@ -238,7 +239,7 @@ START_TEST(hash) {
   other.lan.delta = -0.0;
   ck_assert(gc_config_hash(&other) == zero); /* -0 and 0 choose alike */
   gc_config_defaults(&other);
-  strcpy(other.bcast_algorithm, "flat");
+  strcpy(other.algorithm[GC_OP_BCAST], "flat");
   ck_assert(gc_config_hash(&other) != defaults_hash);
   gc_config_free(&other);
 }
@@ -335,8 +336,8 @@ START_TEST(env_overrides) {
                                              "GRIDCOLL_CLUSTERS", "0-3,4-9", NULL}) == 0, "%s", err);
   ck_assert(cfg.enabled == 0 && cfg.verbose == 0 && cfg.log_summary == 1 && cfg.probe == 1 &&
             cfg.learn == 0);
-  ck_assert_str_eq(cfg.alltoall_algorithm, "lg");
-  ck_assert_str_eq(cfg.bcast_algorithm, "native");
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALL], "lg");
+  ck_assert_str_eq(cfg.algorithm[GC_OP_BCAST], "native");
   ck_assert_str_eq(cfg.log_file, "run-%r.csv");
   ck_assert(cfg.log_mode == GC_LOG_LOCAL && cfg.topology == GC_TOPOLOGY_CLUSTERS && cfg.nclusters == 2);
   ck_assert_str_eq(cfg.clusters[0].name, "c0");
@@ -384,7 +385,7 @@ START_TEST(env_keeps_file_clusters) {
   ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "host", NULL}), 0);
   ck_assert(cfg.nclusters == 0 && cfg.clusters == NULL && cfg.wan_latency == NULL && cfg.wan_bandwidth == NULL);
   ck_assert(cfg.topology == GC_TOPOLOGY_NODE && cfg.wan_latency_line == 0);
-  ck_assert_str_eq(cfg.bcast_algorithm, "flat"); /* the rest of the file stays */
+  ck_assert_str_eq(cfg.algorithm[GC_OP_BCAST], "flat"); /* the rest of the file stays */
 }
 END_TEST
 
@@ -392,17 +393,64 @@ END_TEST
  * line is kept until the environment overrides it, and it is part of the agreed hash. */
 START_TEST(alltoallv_algorithm) {
   ck_assert_msg(load("alltoall = { algorithm = \"native\"; };\nalltoallv = { algorithm = \"lg\"; };\n") == 0, "%s", err);
-  ck_assert_str_eq(cfg.alltoallv_algorithm, "lg");
-  ck_assert_str_eq(cfg.alltoall_algorithm, "native");
-  ck_assert_int_eq(cfg.alltoallv_line, 2);
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALLV], "lg");
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALL], "native");
+  ck_assert_int_eq(cfg.algorithm_line[GC_OP_ALLTOALLV], 2);
   ck_assert(gc_config_hash(&cfg) != defaults_hash);
   ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_ALLTOALLV", "native", NULL}), 0);
-  ck_assert_str_eq(cfg.alltoallv_algorithm, "native");
-  ck_assert_int_eq(cfg.alltoallv_line, 0);
-  ck_assert_str_eq(cfg.alltoall_algorithm, "native"); /* the other op untouched */
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALLV], "native");
+  ck_assert_int_eq(cfg.algorithm_line[GC_OP_ALLTOALLV], 0);
+  ck_assert_str_eq(cfg.algorithm[GC_OP_ALLTOALL], "native"); /* the other op untouched */
   load_fails("alltoallv = { algorithm = \"flat\"; };\n", 1, "alltoallv.algorithm",
              "expected one of auto, native, lg, got \"flat\"");
   load_fails("alltoallv = { segment = 3; };\n", 1, "alltoallv.segment", "unknown");
+}
+END_TEST
+
+/* Every operation, as the loader and the environment layer now loop over them
+ * (op_info.h): the same group, variable, keys and messages as when each was named. */
+static const struct {
+  int op;
+  const char *group, *env, *keys, *allowed;
+} per_op[] = {
+    {GC_OP_ALLTOALL, "alltoall", "GRIDCOLL_ALLTOALL", "algorithm, native_pairwise", "auto, native, lg"},
+    {GC_OP_BCAST, "bcast", "GRIDCOLL_BCAST", "algorithm, segment, native_eager", "auto, native, flat"},
+    {GC_OP_ALLTOALLV, "alltoallv", "GRIDCOLL_ALLTOALLV", "algorithm", "auto, native, lg"},
+};
+
+START_TEST(per_op_choice) {
+  const int op = per_op[_i].op;
+  char text[256], key[64], msg[128];
+  ck_assert_int_eq((int)(sizeof per_op / sizeof per_op[0]), GC_OP_LAST);
+  ck_assert_str_eq(gc_op_table[op].name, per_op[_i].group);
+  ck_assert_str_eq(gc_op_table[op].env, per_op[_i].env);
+  /* The file sets this operation's choice and line alone. */
+  snprintf(text, sizeof text, "verbose = 1;\n%s = { algorithm = \"native\"; };\n", per_op[_i].group);
+  ck_assert_msg(load(text) == 0, "%s", err);
+  for (int o = 0; o < GC_OP_LAST; o++) {
+    ck_assert_str_eq(cfg.algorithm[o], o == op ? "native" : "auto");
+    ck_assert_int_eq(cfg.algorithm_line[o], o == op ? 2 : 0);
+  }
+  ck_assert(gc_config_hash(&cfg) != defaults_hash);
+  /* Its variable overrides it and forgets the line; the others stay. */
+  ck_assert_int_eq(apply((const char *const[]){per_op[_i].env, "auto", NULL}), 0);
+  ck_assert_str_eq(cfg.algorithm[op], "auto");
+  ck_assert_int_eq(cfg.algorithm_line[op], 0);
+  ck_assert(gc_config_hash(&cfg) == defaults_hash);
+  /* Errors: the file's key and line, the variable's name, the operation's own names. */
+  snprintf(key, sizeof key, "%s.algorithm", per_op[_i].group);
+  snprintf(msg, sizeof msg, "expected one of %s, got \"hlot2\"", per_op[_i].allowed);
+  snprintf(text, sizeof text, "\n%s = { algorithm = \"hlot2\"; };\n", per_op[_i].group);
+  load_fails(text, 2, key, msg);
+  snprintf(key, sizeof key, "%s.colour", per_op[_i].group);
+  snprintf(msg, sizeof msg, "unknown key; allowed in this group: %s", per_op[_i].keys);
+  snprintf(text, sizeof text, "%s = { colour = 1; };\n", per_op[_i].group);
+  load_fails(text, 1, key, msg);
+  ck_assert_msg(load("") == 0, "%s", err);
+  ck_assert_int_eq(apply((const char *const[]){per_op[_i].env, "hlot2", NULL}), -1);
+  snprintf(msg, sizeof msg, "%s: expected one of %s, got \"hlot2\"", per_op[_i].env, per_op[_i].allowed);
+  ck_assert_str_eq(err, msg);
+  ck_assert(gc_config_hash(&cfg) == defaults_hash);
 }
 END_TEST
 
@@ -428,6 +476,12 @@ START_TEST(env_errors) {
   env_fails("GRIDCOLL_CLUSTERS", "3-1", "(range 3-1 is reversed)");
   env_fails("GRIDCOLL_CLUSTERS", "0-3,2-5", "appears twice");
   env_fails("GRIDCOLL_CLUSTERS", "", "expected \"host\" or one rank range per cluster");
+  /* Numbers beyond what their variable can mean: refused, not wrapped around. */
+  env_fails("GRIDCOLL_VERBOSE", "99999999999999999999", "expected an integer from 0 to 3, got \"99999999999999999999\"");
+  env_fails("GRIDCOLL_VERBOSE", "-9223372036854775809", "got \"-9223372036854775809\"");
+  env_fails("GRIDCOLL_LEARN", "4294967297", "expected 0 or 1, got \"4294967297\"");
+  env_fails("GRIDCOLL_CLUSTERS", "0-2147483648", "(rank too large)");
+  env_fails("GRIDCOLL_CLUSTERS", "99999999999999999999999", "(rank too large)");
   /* A valid GRIDCOLL=off survives a later error. */
   ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL", "off", "GRIDCOLL_BCAST", "fat", NULL}), -1);
   ck_assert(cfg.enabled == 0 && cfg.nclusters == 0);
@@ -603,7 +657,8 @@ START_TEST(bad_values) {
   load_fails("bcast = {\n algorithm = \"hlot\"; };", 2, "bcast.algorithm", "expected one of auto, native, flat, got \"hlot\"");
   load_fails("log = { mode = \"async\"; };", 1, "log.mode", "expected one of sync, local, got \"async\"");
   /* The shim casts it to size_t: 1e300 would be undefined behaviour there (found by test/fuzz). */
-  load_fails("bcast = { segment = \"1e300 B\"; };", 1, "bcast.segment", "expected at most 9007199254740992 (2^53), got \"1e300 B\"");
+  load_fails("bcast = { segment = \"1e300 B\"; };", 1, "bcast.segment",
+             "expected 0 or a size from 1 B to 2^53 B (8 PiB), got \"1e300 B\"");
   load_fails("bcast = { segment = 1e17; };", 1, "bcast.segment", "got 1e+17");
 }
 END_TEST
@@ -697,6 +752,140 @@ START_TEST(bad_hetero) {
 }
 END_TEST
 
+/* --- values no network has (config/physical.c): refused at load, each with the file,
+ * the line and the key --------------------------------------------------------------- */
+
+#define LAN_(body) "network = {\n lan = { " body " };\n};\n"
+
+START_TEST(physical_lan) {
+  /* issue 24: both were accepted, made every prediction infinite and crashed the summary */
+  load_fails(LAN_("alpha = 1e308;"), 2, "network.lan.alpha",
+             "expected a time from 1 ns to 1 hour (3600 s), got 1e+308");
+  load_fails(LAN_("beta = \"1e-300 bit/s\";"), 2, "network.lan.beta",
+             "expected a bandwidth from 1 bit/s to 1 Pbit/s (an inverse bandwidth from 8e-15 s/B "
+             "to 8 s/B), got \"1e-300 bit/s\"");
+  load_fails(LAN_("alpha = \"3601 s\";"), 2, "network.lan.alpha", "got \"3601 s\"");
+  load_fails(LAN_("alpha = \"0.5 ns\";"), 2, "network.lan.alpha", "got \"0.5 ns\"");
+  load_fails(LAN_("alpha = 4.9e-324;"), 2, "network.lan.alpha", "from 1 ns to 1 hour");
+  load_fails(LAN_("beta = \"0.5 bit/s\";"), 2, "network.lan.beta", "got \"0.5 bit/s\"");
+  load_fails(LAN_("beta = \"1001 Tbit/s\";"), 2, "network.lan.beta", "got \"1001 Tbit/s\"");
+  load_fails(LAN_("beta = \"9 s/B\";"), 2, "network.lan.beta", "got \"9 s/B\"");
+  load_fails(LAN_("beta = \"1e-16 s/B\";"), 2, "network.lan.beta", "got \"1e-16 s/B\"");
+  load_fails(LAN_("beta = 1e300;"), 2, "network.lan.beta", "got 1e+300"); /* 1e300 B/s */
+  load_fails(LAN_("gamma = 1e5;"), 2, "network.lan.gamma", "expected a ratio from 0.01 to 10000, got 100000");
+  load_fails(LAN_("gamma = 0.001;"), 2, "network.lan.gamma", "got 0.001");
+  load_fails(LAN_("gamma = 1e308;"), 2, "network.lan.gamma", "got 1e+308");
+  load_fails(LAN_("delta = \"7200 s\";"), 2, "network.lan.delta",
+             "expected 0 or a time from 1 ns to 1 hour (3600 s), got \"7200 s\"");
+  load_fails(LAN_("delta = 1e-12;"), 2, "network.lan.delta", "got 1e-12");
+  load_fails(LAN_("threshold = 1e17;"), 2, "network.lan.threshold",
+             "expected 0 or a size from 1 B to 2^53 B (8 PiB), got 1e+17");
+  load_fails(LAN_("threshold = \"0.5 B\";"), 2, "network.lan.threshold", "got \"0.5 B\"");
+  load_fails("clusters = ( { name = \"a\"; ranks = 0;\n lan = { alpha = \"2 h\"; }; } );\n", 2,
+             "clusters[0].lan.alpha", "(units: s, ms"); /* no hours: written in seconds, below */
+  load_fails("clusters = ( { name = \"a\"; ranks = 0;\n lan = { alpha = 7200; }; } );\n", 2,
+             "clusters[0].lan.alpha", "from 1 ns to 1 hour (3600 s), got 7200");
+  /* Both ends of every range are accepted. */
+  ck_assert_msg(load(LAN_("alpha = \"1 ns\"; beta = \"1 bit/s\"; gamma = 0.01; delta = 0; threshold = 0;")) == 0, "%s", err);
+  ck_assert(cfg.lan.alpha == 1e-9 && cfg.lan.beta == 8 && cfg.lan.gamma == 0.01 && cfg.lan.delta == 0);
+  ck_assert_msg(load(LAN_("alpha = 3600; beta = \"1000 Tbit/s\"; gamma = 10000; delta = \"1 ns\"; "
+                          "threshold = 9007199254740992L;")) == 0, "%s", err);
+  ck_assert(cfg.lan.alpha == 3600 && cfg.lan.beta == 8e-15 && cfg.lan.gamma == 1e4 &&
+            cfg.lan.delta == 1e-9 && cfg.lan.threshold == 0x1p53);
+  ck_assert_msg(load(LAN_("beta = \"8 s/B\"; delta = \"3600 s\"; threshold = 1;")) == 0, "%s", err);
+  ck_assert(cfg.lan.beta == 8 && cfg.lan.delta == 3600 && cfg.lan.threshold == 1);
+}
+END_TEST
+
+START_TEST(physical_sizes) {
+  load_fails("network = { wan = {\n window = 1e17; }; };", 2, "network.wan.window", "got 1e+17");
+  load_fails("network = { wan = {\n window = 0.5; }; };", 2, "network.wan.window",
+             "expected 0 or a size from 1 B to 2^53 B (8 PiB), got 0.5");
+  load_fails("bcast = {\n segment = \"0.25 B\"; };", 2, "bcast.segment", "got \"0.25 B\"");
+  load_fails("bcast = {\n native_eager = 1e17; };", 2, "bcast.native_eager", "got 1e+17");
+  load_fails("bcast = {\n native_eager = 1e-300; };", 2, "bcast.native_eager", "got 1e-300");
+  load_fails("alltoall = {\n native_pairwise = 1e17; };", 2, "alltoall.native_pairwise", "got 1e+17");
+  load_fails("alltoall = {\n native_pairwise = 0.5; };", 2, "alltoall.native_pairwise", "got 0.5");
+  ck_assert_msg(load("network = { wan = { window = 9007199254740992L; }; };\n"
+                     "bcast = { segment = 1; native_eager = \"8192 TiB\"; };\n"
+                     "alltoall = { native_pairwise = \"8 TiB\"; };\n") == 0, "%s", err);
+  ck_assert(cfg.wan_window == 0x1p53 && cfg.bcast_segment == 1 && cfg.bcast_eager == 0x1p53 &&
+            cfg.alltoall_pairwise == 0x1p43);
+}
+END_TEST
+
+START_TEST(physical_hetero) {
+  load_fails(H("C = 7200; t = 1e-9; rate = 1e9;"), 2, "clusters[0].hetero.C", "from 1 ns to 1 hour (3600 s), got 7200");
+  load_fails(H("C = 1e-12; t = 1e-9; rate = 1e9;"), 2, "clusters[0].hetero.C", "got 1e-12");
+  load_fails(H("C = 1e-6; t = \"9 s/B\"; rate = 1e9;"), 2, "clusters[0].hetero.t", "got \"9 s/B\"");
+  load_fails(H("C = 1e-6; t = 1e-16; rate = 1e9;"), 2, "clusters[0].hetero.t", "got 1e-16");
+  load_fails(H("C = 1e-6; t = 1e-9; rate = \"0.5 bit/s\";"), 2, "clusters[0].hetero.rate",
+             "expected a bandwidth from 1 bit/s to 1 Pbit/s, got \"0.5 bit/s\"");
+  load_fails(H("C = 1e-6; t = 1e-9; rate = 1e15;"), 2, "clusters[0].hetero.rate", "got 1e+15");
+  load_fails(H(OK3 "S = 1e17;"), 2, "clusters[0].hetero.S", "from 1 B to 2^53 B (8 PiB), got 1e+17");
+  load_fails(H(OK3 "S = 0.5;"), 2, "clusters[0].hetero.S", "got 0.5");
+  load_fails(H(OK3 "Gamma = 1e4;"), 2, "clusters[0].hetero.Gamma", "got 10000");
+  load_fails(H(OK3 "Gamma = 1e-300;"), 2, "clusters[0].hetero.Gamma", "got 1e-300");
+  load_fails(H(OK3 "tau = \"9 s/B\";"), 2, "clusters[0].hetero.tau", "got \"9 s/B\"");
+  load_fails(H(OK3 "tau = 1e-20;"), 2, "clusters[0].hetero.tau", "got 1e-20");
+  ck_assert_msg(load(H("C = \"1 ns\"; t = \"8 s/B\"; rate = \"1 bit/s\"; S = 1; Gamma = 3600; tau = 0;")) == 0, "%s", err);
+  ck_assert_msg(load(H("C = 3600; t = 8e-15; rate = 1.25e14; S = 9007199254740992L; Gamma = 0; "
+                       "tau = \"8 s/B\";")) == 0, "%s", err);
+  ck_assert(cfg.clusters[0].hetero.rate == 1.25e14 && cfg.clusters[0].hetero.tau == 8);
+}
+END_TEST
+
+/* libconfig 1.5 reads an integer beyond 32 bits written without an L suffix wrapped
+ * around, without a word (4294967296 as 0: a 4 GiB window would become no window): the
+ * first pass refuses it, with the key the loader would name. */
+START_TEST(wide_integers) {
+  load_fails("network = {\n wan = { window = 4294967296; }; };", 2, "network.wan.window",
+             "the integer 4294967296 does not fit in 32 bits, and libconfig would read it wrapped "
+             "around: write 4294967296L");
+  load_fails("bcast = { native_eager = 2147483648; };", 1, "bcast.native_eager", "2147483648L");
+  load_fails("verbose = -2147483649;", 1, "verbose", "the integer -2147483649 does not fit");
+  load_fails("network = { lan = { threshold = 0x80000000; }; };", 1, "network.lan.threshold",
+             "the integer 0x80000000 does not fit");
+  load_fails("clusters = (\n { name = \"a\"; ranks = 1; },\n { name = \"b\"; ranks = 4294967296; }\n);\n",
+             3, "clusters[1].ranks", "4294967296L");
+  load_fails(TWO "network = { wan = {\n latency = ( (0, 1),\n (99999999999999999999, 0) ); }; };\n", 7,
+             "network.wan.latency[1][0]", "the integer 99999999999999999999 does not fit");
+  /* The edges of an int, a 64-bit integer, a float and a string are read as written. */
+  ck_assert_msg(load("network = { wan = { window = 4294967296L; }; lan = { threshold = 0x7fffffff; }; };\n"
+                     "bcast = { segment = 2147483647; native_eager = 4294967296.0; };\n"
+                     "alltoall = { native_pairwise = \"4294967296 B\"; };\n") == 0, "%s", err);
+  ck_assert(cfg.wan_window == 0x1p32 && cfg.lan.threshold == 2147483647.0 &&
+            cfg.bcast_segment == 2147483647.0 && cfg.bcast_eager == 0x1p32 &&
+            cfg.alltoall_pairwise == 0x1p32);
+  ck_assert_int_eq(load("verbose = -2147483648;"), -1); /* an int: the range check's turn */
+  ck_assert_msg(strstr(err, "expected an integer from 0 to 3, got -2147483648"), "%s", err);
+}
+END_TEST
+
+START_TEST(physical_matrices) {
+  load_fails(TWO "network = { wan = {\n latency = ( (\"0\", \"7200 s\"), (\"1 ms\", \"0\") ); }; };\n", 6,
+             "network.wan.latency[0][1]", "expected a time from 1 ns to 1 hour (3600 s), got \"7200 s\"");
+  load_fails(TWO "network = { wan = {\n latency = ( (0, 1e-3), (1e-12, 0) ); }; };\n", 6,
+             "network.wan.latency[1][0]", "got 1e-12");
+  /* The diagonal is ignored, but a value no network has is a typing error all the same. */
+  load_fails(TWO "network = { wan = {\n latency = ( (1e308, 1e-3), (1e-3, 0) ); }; };\n", 6,
+             "network.wan.latency[0][0]", "expected 0 or a time from 1 ns to 1 hour (3600 s), got 1e+308");
+  load_fails(TWO "network = { wan = {\n bandwidth = ( (\"0\", \"1e-300 bit/s\"), (\"1 Gbit/s\", \"0\") ); }; };\n", 6,
+             "network.wan.bandwidth[0][1]", "expected a bandwidth from 1 bit/s to 1 Pbit/s, got \"1e-300 bit/s\"");
+  load_fails(TWO "network = { wan = {\n bandwidth = ( (0, 1e9), (1e15, 0) ); }; };\n", 6,
+             "network.wan.bandwidth[1][0]", "got 1e+15");
+  load_fails(TWO "network = { wan = {\n aggregate = ( (0, 1e20), (1e9, 0) ); }; };\n", 6,
+             "network.wan.aggregate[0][1]", "got 1e+20");
+  load_fails(TWO "network = { wan = {\n aggregate = ( (0, 1e9), (0.1, 0) ); }; };\n", 6,
+             "network.wan.aggregate[1][0]", "got 0.1");
+  ck_assert_msg(load(TWO "network = { wan = { latency = ( (0, 1e-9), (3600, 0) );\n"
+                     " bandwidth = ( (0, 0.125), (1.25e14, 0) ); aggregate = ( (0, \"1 bit/s\"), (\"1000 Tbit/s\", 0) ); }; };\n") == 0,
+                "%s", err);
+  ck_assert(gc_config_wan_latency(&cfg, 0, 1) == 1e-9 && gc_config_wan_latency(&cfg, 1, 0) == 3600);
+  ck_assert(gc_config_wan_bandwidth(&cfg, 1, 0) == 1.25e14 && gc_config_wan_aggregate(&cfg, 0, 1) == 0.125);
+}
+END_TEST
+
 static Suite *config_suite(void) {
   Suite *s = suite_create("config");
   TCase *core = tcase_create("core"), *limits = tcase_create("limits");
@@ -706,6 +895,7 @@ static Suite *config_suite(void) {
   tcase_add_test(core, window_and_eager);
   tcase_add_test(core, full_example);
   tcase_add_test(core, alltoallv_algorithm);
+  tcase_add_loop_test(core, per_op_choice, 0, (int)(sizeof per_op / sizeof per_op[0]));
   tcase_add_test(core, variants);
   tcase_add_test(core, examples_load);
   tcase_add_test(core, accessors);
@@ -729,6 +919,11 @@ static Suite *config_suite(void) {
   tcase_add_test(limits, bad_matrices);
   tcase_add_test(limits, env_errors);
   tcase_add_test(limits, bad_hetero);
+  tcase_add_test(limits, physical_lan);
+  tcase_add_test(limits, physical_sizes);
+  tcase_add_test(limits, physical_hetero);
+  tcase_add_test(limits, physical_matrices);
+  tcase_add_test(limits, wide_integers);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);
   return s;

@@ -388,6 +388,36 @@ START_TEST(checks_limits)
 }
 END_TEST
 
+/* A fit the loader would refuse (config/physical.c) is refused here, so that
+ * gridcoll-calibrate never writes a file gridcoll cannot read. */
+START_TEST(checks_physical_sense)
+{
+  struct gc_fit_verdict v;
+  struct gc_fit_quality good = {1, 0};
+  /* One flow at 0.1 bit/s: the times grow with the size, but no network is that slow. */
+  struct gc_fit_sample slow[3] = {{64, 1e-3 + 64 * 80}, {1024, 1e-3 + 1024 * 80},
+                                  {4096, 1e-3 + 4096 * 80}};
+  ck_assert_int_eq(gc_fit_check_hockney(slow, 3, 1e-3, 80, &good, 0, &v), GC_FIT_REFUSED);
+  ck_assert_msg(strstr(v.why, "beyond what gridcoll accepts"), "%s", v.why);
+  ck_assert_int_eq(gc_fit_check_hockney(slow, 3, 7200, 80, &good, 0, &v), GC_FIT_REFUSED);
+  /* At 1 bit/s and an hour, the edges: accepted. */
+  struct gc_fit_sample edge[3] = {{64, 3600 + 64 * 8.0}, {1024, 3600 + 1024 * 8.0},
+                                  {4096, 3600 + 4096 * 8.0}};
+  ck_assert_int_eq(gc_fit_check_hockney(edge, 3, 3600, 8, &good, 0, &v), GC_FIT_GOOD);
+  struct gc_lan l = {.alpha = 50e-6, .beta = 8e-9, .gamma = 2e4};
+  ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_REFUSED);
+  ck_assert_msg(strstr(v.why, "gamma 2e+04"), "%s", v.why);
+  l.gamma = 1e4;
+  ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_GOOD);
+  l.delta = 7200;
+  ck_assert_int_eq(gc_fit_check_signature(&l, &good, 0, &v), GC_FIT_REFUSED);
+  ck_assert_int_eq(gc_fit_check_aggregate(2e14, 1e14, 16, &v), GC_FIT_REFUSED); /* > 1 Pbit/s */
+  ck_assert_int_eq(gc_fit_check_aggregate(INFINITY, 1e14, 16, &v), GC_FIT_REFUSED);
+  ck_assert_int_eq(gc_fit_check_aggregate(0.1, 0, 16, &v), GC_FIT_REFUSED); /* < 1 bit/s */
+  ck_assert_int_eq(gc_fit_check_aggregate(1.25e14, 1e14, 16, &v), GC_FIT_GOOD);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("fit");
@@ -401,6 +431,7 @@ int main(void)
   tcase_add_test(core, checks_refuse_nonsense);
   tcase_add_test(core, scale_refit);
   tcase_add_test(limits, checks_limits);
+  tcase_add_test(limits, checks_physical_sense);
   tcase_add_test(limits, fit_degenerate);
   tcase_add_test(limits, tail_bandwidth_limits);
   suite_add_tcase(s, core);

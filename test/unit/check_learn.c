@@ -2,6 +2,7 @@
  * in which order, which one is kept, and when learning starts again. */
 #include <check.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -164,9 +165,9 @@ START_TEST(limits_single_candidate)
 }
 END_TEST
 
-/* Records for another algorithm than the one due are ignored; negative times count as
- * 0; more root clusters than ways replace round robin; 0 bytes, SIZE_MAX and the
- * largest versions. */
+/* Records for another algorithm than the one due are ignored; a negative time counts as
+ * a run slower than any (below); more root clusters than ways replace round robin; 0
+ * bytes, SIZE_MAX and the largest versions. */
 START_TEST(limits_bad_input)
 {
   struct gc_learn_table *t = table();
@@ -177,7 +178,7 @@ START_TEST(limits_bad_input)
   gc_learn_record(e, 7, 1.0);
   ck_assert_int_eq(e->runs, 0);
   gc_learn_record(e, 1, -5.0);
-  ck_assert_double_eq(e->best[0], 0.0);
+  ck_assert(e->runs == 1 && isinf(e->best[0]) && e->best[0] > 0);
   for (int rc = 0; rc < GC_LEARN_WAYS + 1; rc++)
     gc_learn_start(t, SIZE_MAX, rc, 0, 2, cand);
   ck_assert_ptr_null(gc_learn_find(t, SIZE_MAX, 0, 0)); /* the oldest replaced */
@@ -197,6 +198,39 @@ START_TEST(limits_bad_input)
 }
 END_TEST
 
+/* A measured time that is none (NaN, an infinity, a negative number: a clock gone wrong)
+ * never becomes the choice: it counts as a run slower than any real one, learning still
+ * ends, and with no real time at all the native one, or the models' pick, stays. */
+START_TEST(limits_bad_times)
+{
+  struct gc_learn_table *t = table();
+  static const double bad[] = {NAN, INFINITY, -INFINITY, -5.0, -0.5e-9};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    int cand[2] = {1, 0}; /* the models' pick 1, then native */
+    struct gc_learn *e = gc_learn_start(t, 64, 0, i, 2, cand);
+    double times[2] = {3.0, bad[i]}; /* native measured, the pick's times are none */
+    ck_assert_int_eq(learn_all(e, times), 2 * GC_LEARN_ROUNDS);
+    ck_assert_int_eq(e->choice, 0);
+    int others[2] = {2, 1}; /* no native: the bad one is the pick, the other is real */
+    e = gc_learn_start(t, 128, 0, i, 2, others);
+    double times2[3] = {0, 7.0, bad[i]};
+    ck_assert_int_eq(learn_all(e, times2), 2 * GC_LEARN_ROUNDS);
+    ck_assert_int_eq(e->choice, 1);
+    e = gc_learn_start(t, 256, 0, i, 2, others); /* no real time at all: the pick stays */
+    double none[3] = {0, bad[i], bad[i]};
+    ck_assert_int_eq(learn_all(e, none), 2 * GC_LEARN_ROUNDS);
+    ck_assert_int_eq(e->choice, 2);
+    e = gc_learn_start(t, 512, 0, i, 2, cand); /* one bad round of two: the other counts */
+    gc_learn_record(e, 1, bad[i]);
+    gc_learn_record(e, 0, 2.0);
+    gc_learn_record(e, 1, 1.0);
+    gc_learn_record(e, 0, 2.0);
+    ck_assert_int_eq(e->choice, 1);
+  }
+  free(t);
+}
+END_TEST
+
 static Suite *learn_suite(void)
 {
   Suite *s = suite_create("learn");
@@ -208,6 +242,7 @@ static Suite *learn_suite(void)
   tcase_add_test(core, restart_and_independent_keys);
   tcase_add_test(lim, limits_single_candidate);
   tcase_add_test(lim, limits_bad_input);
+  tcase_add_test(lim, limits_bad_times);
   suite_add_tcase(s, core);
   suite_add_tcase(s, lim);
   return s;

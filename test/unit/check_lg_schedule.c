@@ -1,5 +1,5 @@
 /* LG schedule: build every rank's schedule and run the world with memcpy. Each block's
- * payload is its (src,dst) tag; the checks are those of SPEC section 3. */
+ * payload is its (src,dst) tag; the checks are those of reference.md section 3. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>

@@ -19,7 +19,8 @@ static const double band[4] = {INFINITY, 1e7, 1e7, INFINITY};
 static struct gc_model_grid grid(const int *size, const struct gc_lan *lan)
 {
   return (struct gc_model_grid){.k = 2, .size = size, .lan = lan, .wan_latency = lat,
-                                .wan_bandwidth = band};
+                                .wan_bandwidth = band,
+                                .scratch = gc_test_scratch(size[0] + size[1], 2)};
 }
 
 /* Three clusters, asymmetric latencies, a backbone aggregate on two directions. */
@@ -30,7 +31,8 @@ static const double agg3[9] = {0, 1e9, 0, 1e9, 0, 0, 0, 0, 0};
 static struct gc_model_grid grid3(const int *size, const struct gc_lan *lan)
 {
   return (struct gc_model_grid){.k = 3, .size = size, .lan = lan, .wan_latency = lat3,
-                                .wan_bandwidth = band3, .wan_aggregate = agg3};
+                                .wan_bandwidth = band3, .wan_aggregate = agg3,
+                                .scratch = gc_test_scratch(size[0] + size[1] + size[2], 3)};
 }
 
 /* bytes[c][d] = n_c n_d m on grid g. */
@@ -173,7 +175,8 @@ START_TEST(limits)
   /* One cluster: linear-grid-v is linear-grid's alpha + (n-1) m beta gamma; LG-v's local
    * phase alone (it never runs there: gc_alltoallv_lg_applies). 1000 B blocks on 4. */
   int one[1] = {4};
-  struct gc_model_grid g1 = {.k = 1, .size = one, .lan = lan};
+  struct gc_model_grid g1 = {.k = 1, .size = one, .lan = lan,
+                             .scratch = gc_test_scratch(one[0], 1)};
   double b1[1] = {16000};
   ck_assert_int_eq(gc_model_linear_grid_v(&g1, b1, &t), 0);
   ck_assert_rel(t, 100e-6 + 3 * 1000 * 2e-8, REL);

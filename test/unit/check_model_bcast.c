@@ -41,7 +41,7 @@ START_TEST(binomial_grid_core)
 {
   struct gc_lan lans[2] = {lan_bg, lan_bg};
   struct gc_model_grid g = {.k = 2, .size = size2, .lan = lans, .wan_latency = lat2,
-                            .wan_bandwidth = bw2};
+                            .wan_bandwidth = bw2, .scratch = gc_test_scratch(64, 2)};
   double t;
   /* Root 0 (relative = absolute): 0 sends to 4 (inside, 2), to 2 (across, 2 + 20 = 22),
    * to 1 (inside, 24), one after the other; 2 then sends to 3 (inside, 22 + 2 = 24 us). */
@@ -59,7 +59,7 @@ START_TEST(binomial_grid_limits)
 {
   struct gc_lan lans[2] = {lan_bg, lan_bg};
   struct gc_model_grid g = {.k = 2, .size = size2, .lan = lans, .wan_latency = lat2,
-                            .wan_bandwidth = bw2};
+                            .wan_bandwidth = bw2, .scratch = gc_test_scratch(64, 2)};
   double t = -1;
   ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 1, 0, where5, 1000, 65536, &t), 0);
   ck_assert_rel(t, 0, 0); /* one rank: nothing to send */
@@ -90,7 +90,7 @@ START_TEST(binomial_grid_eager)
   struct gc_lan free_lan = {.alpha = 1e-6, .beta = 0, .gamma = 1};
   struct gc_lan lans3[3] = {free_lan, free_lan, free_lan};
   struct gc_model_grid g = {.k = 3, .size = size3, .lan = lans3, .wan_latency = lat3,
-                            .wan_bandwidth = bw3};
+                            .wan_bandwidth = bw3, .scratch = gc_test_scratch(64, 3)};
   double t;
   /* Eager (1 KiB < 64 KiB): rank 2 at 10 ms, rank 1 at 30 ms, both sends posted at 0. */
   ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 3, 0, where3, 1024, 65536, &t), 0);
@@ -106,7 +106,7 @@ START_TEST(binomial_grid_eager)
    * sends one after the other, binomial_grid_core). */
   struct gc_lan lans[2] = {lan_bg, lan_bg};
   struct gc_model_grid g5 = {.k = 2, .size = size2, .lan = lans, .wan_latency = lat2,
-                             .wan_bandwidth = bw2};
+                             .wan_bandwidth = bw2, .scratch = gc_test_scratch(64, 2)};
   ck_assert_int_eq(gc_model_bcast_binomial_grid(&g5, 5, 0, where5, 1000, 65536, &t), 0);
   ck_assert_rel(t, 22e-6, REL);
 }
@@ -125,7 +125,7 @@ START_TEST(binomial_grid_link_share)
   struct gc_lan free_lan = {.alpha = 0, .beta = 0, .gamma = 1};
   struct gc_lan lans[2] = {free_lan, free_lan};
   struct gc_model_grid g = {.k = 2, .size = size22, .lan = lans, .wan_latency = lat1,
-                            .wan_bandwidth = bw1};
+                            .wan_bandwidth = bw1, .scratch = gc_test_scratch(64, 2)};
   double t;
   ck_assert_int_eq(gc_model_bcast_binomial_grid(&g, 4, 0, where4, 2, 0, &t), 0);
   ck_assert_rel(t, 5, REL);
@@ -150,7 +150,7 @@ START_TEST(binomial_grid_link_overlap)
   struct gc_lan lan_a = {.alpha = 2, .beta = 0, .gamma = 1};
   struct gc_lan lans[2] = {lan_a, lan_a};
   struct gc_model_grid g = {.k = 2, .size = size24, .lan = lans, .wan_latency = lat1,
-                            .wan_bandwidth = bw1};
+                            .wan_bandwidth = bw1, .scratch = gc_test_scratch(64, 2)};
   double t;
   /* a = 2: 4 has the data at 2, 4 -> 5 carries its bytes over [3, 5]; 0 sends to 2 over
    * [2, 4], then to 1: latency to 5, bytes over [5, 7], after 4 -> 5 is done; 2 -> 3 ends
@@ -173,7 +173,7 @@ START_TEST(binomial_grid_window)
   struct gc_lan lans[2] = {lan_bg, lan_bg};
   static const double lat10[4] = {0, 10e-3, 10e-3, 0};
   struct gc_model_grid g = {.k = 2, .size = size2, .lan = lans, .wan_latency = lat10,
-                            .wan_bandwidth = bw2, .window = 1e6};
+                            .wan_bandwidth = bw2, .window = 1e6, .scratch = gc_test_scratch(64, 2)};
   double t;
   /* Root 2 (cluster 1), m = 1e6 from the eager size on: to rank 1 (v4, across: 10 ms +
    * 1e6 / 5e7 = 30 ms), rank 4 (v2, across: 60 ms), rank 3 (v1, inside: 60 + 1.001 ms);
@@ -201,7 +201,8 @@ START_TEST(tree_window_and_rtt_share)
                                   INFINITY, INFINITY, INFINITY, INFINITY};
   static const double nic1[3] = {1, 1, 1};
   struct gc_tree tr = {.n = 3, .root = 0, .parent = par, .child_start = cs, .children = ch};
-  struct gc_tree_input in = {.k = 3, .root = 0, .W = W3, .bw = bwinf, .bytes = 4, .nic = nic1};
+  struct gc_tree_input in = {.k = 3, .root = 0, .W = W3, .bw = bwinf, .bytes = 4, .nic = nic1,
+                             .scratch = gc_test_scratch(64, 3)};
   double times[3];
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
   ck_assert_rel(times[1], 17.0 / 3, REL);
@@ -233,7 +234,8 @@ START_TEST(tree_window_and_rtt_share)
   struct gc_tree tr2 = {.n = 2, .root = 0, .parent = par2, .child_start = cs2,
                         .children = ch2};
   struct gc_tree_input in2 = {.k = 2, .root = 0, .W = W2, .bw = bwinf, .bytes = 4,
-                              .nic = nic1, .local_sends = one_send, .local_latency = alpha};
+                              .nic = nic1, .local_sends = one_send, .local_latency = alpha,
+                              .scratch = gc_test_scratch(64, 2)};
   ck_assert_int_eq(gc_model_tree_arrivals(&in2, &tr2, times), 0);
   ck_assert_rel(times[1], 8.5, REL);
   in2.segment = 1, in2.seg_ahead = 32;
@@ -260,7 +262,8 @@ START_TEST(tree_core)
 {
   struct gc_tree tr = {.n = 4, .root = 0, .parent = parent, .child_start = child_start,
                        .children = children12};
-  struct gc_tree_input in = {.k = 4, .root = 0, .W = W4, .send_gap = 3, .recv_overhead = 0.5};
+  struct gc_tree_input in = {.k = 4, .root = 0, .W = W4, .send_gap = 3, .recv_overhead = 0.5,
+                             .scratch = gc_test_scratch(64, 4)};
   double t, times[4];
   ck_assert_int_eq(gc_model_tree_check(&tr), 0);
   /* o_s + g = 3; 1 first: T1 = 0 + 10 + 0.5 = 10.5, T2 = 3 + 20.5 = 23.5 (waits for the send
@@ -353,7 +356,7 @@ START_TEST(tree_reduces_to_eq3_eq4)
   int fparent[4] = {-1, 0, 0, 0}, fstart[5] = {0, 3, 3, 3, 3}, fchildren[3] = {3, 1, 2};
   struct gc_tree flat = {.n = 4, .root = 0, .parent = fparent, .child_start = fstart,
                          .children = fchildren};
-  struct gc_tree_input in = {.k = 4, .root = 0, .W = W4};
+  struct gc_tree_input in = {.k = 4, .root = 0, .W = W4, .scratch = gc_test_scratch(64, 4)};
   double t;
   ck_assert_int_eq(gc_model_tree_leaders(&in, &flat, &t), 0);
   ck_assert_rel(t, 40, REL); /* max(10, 20, 40) */
@@ -374,7 +377,8 @@ START_TEST(tree_limits)
   /* A single cluster: T = its own intra-cluster broadcast, or 0. */
   int p1[1] = {-1}, s1[2] = {0, 0};
   struct gc_tree one = {.n = 1, .root = 0, .parent = p1, .child_start = s1, .children = NULL};
-  struct gc_tree_input in1 = {.k = 1, .root = 0, .send_gap = 3, .recv_overhead = 0.5};
+  struct gc_tree_input in1 = {.k = 1, .root = 0, .send_gap = 3, .recv_overhead = 0.5,
+                              .scratch = gc_test_scratch(64, 1)};
   double t = -1, local[1] = {7};
   ck_assert_int_eq(gc_model_tree_leaders(&in1, &one, &t), 0);
   ck_assert_rel(t, 0, 0);
@@ -384,7 +388,7 @@ START_TEST(tree_limits)
   /* Malformed trees. */
   struct gc_tree tr = {.n = 4, .root = 0, .parent = parent, .child_start = child_start,
                        .children = children12};
-  struct gc_tree_input in = {.k = 4, .root = 0, .W = W4};
+  struct gc_tree_input in = {.k = 4, .root = 0, .W = W4, .scratch = gc_test_scratch(64, 4)};
   double times[4];
   int badp[4] = {-1, 0, 0, 2}; /* parent says 2, the lists say 1 */
   tr.parent = badp;

@@ -15,7 +15,7 @@ static struct gc_model_grid two(int n1, int n2, double lat, double bw)
   lat4[0] = lat4[3] = 0, lat4[1] = lat4[2] = lat;
   bw4[0] = bw4[3] = INFINITY, bw4[1] = bw4[2] = bw;
   return (struct gc_model_grid){.k = 2, .size = size2, .lan = lan2, .wan_latency = lat4,
-                                .wan_bandwidth = bw4};
+                                .wan_bandwidth = bw4, .scratch = gc_test_scratch(64, 2)};
 }
 
 START_TEST(linear_core)
@@ -40,7 +40,7 @@ START_TEST(linear_core)
   lan2[1].beta = 1;
   /* One cluster: alpha + (n-1) m beta gamma, the latency paid once. */
   int one = 5;
-  struct gc_model_grid g1 = {.k = 1, .size = &one, .lan = lan2};
+  struct gc_model_grid g1 = {.k = 1, .size = &one, .lan = lan2, .scratch = gc_test_scratch(64, 1)};
   ck_assert_int_eq(gc_model_linear_grid(&g1, 3, &t), 0);
   ck_assert_rel(t, 1 + 4 * 3, REL);
 }
@@ -56,7 +56,7 @@ START_TEST(linear_pairs)
   static const double bw9[9] = {INFINITY, 1, 1, 1, INFINITY, 1, 1, 1, INFINITY};
   struct gc_lan fast[3] = {{1, 0.01, 1, 0, 0}, {1, 0.01, 1, 0, 0}, {1, 0.01, 1, 0, 0}};
   struct gc_model_grid g = {.k = 3, .size = size3, .lan = fast, .wan_latency = lat9,
-                            .wan_bandwidth = bw9};
+                            .wan_bandwidth = bw9, .scratch = gc_test_scratch(64, 3)};
   double t;
   /* Cluster 1: to 0, 10 + 4*1*1/1 = 14; to 2, max(2, local 3*0.01) + 16 = 18: 1 + 18 = 19
    * (the largest latency plus the largest link would say 1 + 10 + 16 = 27).  Cluster 0:

@@ -45,7 +45,7 @@ START_TEST(k_clusters_core)
 {
   struct gc_lan lans[3] = {plain, plain, plain};
   struct gc_model_grid g = {.k = 3, .size = size3, .lan = lans, .wan_latency = lat3,
-                            .wan_bandwidth = bw3};
+                            .wan_bandwidth = bw3, .scratch = gc_test_scratch(64, 3)};
   double t;
   /* T_C: n = 2: 1 * 110 us; n = 4: 3 * 110 = 330 us -> 0.33 ms.  A remote message of 1000 B
    * costs W + 0.1 ms.  Naive: a process of C0 sends 2*10.1 + 4*20.1 = 100.6 ms, of C1
@@ -66,7 +66,7 @@ START_TEST(k_equals_two)
   struct gc_lan lans[2] = {lan1, lan2};
   double lat[4] = {0, AW, AW, 0}, bw[4] = {INFINITY, 1 / BW, 1 / BW, INFINITY};
   struct gc_model_grid g = {.k = 2, .size = size, .lan = lans, .wan_latency = lat,
-                            .wan_bandwidth = bw};
+                            .wan_bandwidth = bw, .scratch = gc_test_scratch(64, 2)};
   double t;
   ck_assert_int_eq(ref_naive_grid(&g, 1000, &t), 0);
   ck_assert_rel(t, 52.74e-3, REL);
@@ -89,7 +89,7 @@ START_TEST(aggregate_backbone)
   const double agg[4] = {0, 1.25e9, 1.25e9, 0}, none[4] = {0};
   const size_t m = 1 << 20;
   double local = 31 * (1e-4 + m * 1e-8), t;
-  struct gc_model_grid g = {2, size, lan, lat, bw, NULL, 0};
+  struct gc_model_grid g = {2, size, lan, lat, bw, NULL, 0, gc_test_scratch(64, 2)};
   ck_assert_int_eq(ref_naive_grid(&g, m, &t), 0);
   ck_assert_rel(t, local + 32 * (5.5e-3 + m / 1.25e8), REL);
   ck_assert_int_eq(ref_lg_grid(&g, m, &t), 0);
@@ -113,7 +113,7 @@ START_TEST(grid_limits)
 {
   struct gc_lan lans[3] = {plain, plain, plain};
   int size[3] = {5, 1, 3};
-  struct gc_model_grid g = {.k = 1, .size = size, .lan = lans};
+  struct gc_model_grid g = {.k = 1, .size = size, .lan = lans, .scratch = gc_test_scratch(64, 1)};
   double t = -1, sig;
   /* k = 1 (no matrices needed): all three are the signature of the one cluster,
    * 4 * (100 + 10 us) = 440 us. */

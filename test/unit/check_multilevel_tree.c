@@ -10,16 +10,19 @@
 #include "config.h"
 #include "layout.h"
 #include "network.h"
+#include "scratch_check.h"
 
 static struct gc_tree_input input(int k, int root, const double *W, const int *site)
 {
   return (struct gc_tree_input){.k = k, .root = root, .W = W, .uniform = 1e-3,
-                                .send_gap = 1e-4, .site = site};
+                                .send_gap = 1e-4, .site = site,
+                                .scratch = gc_test_scratch(k, k)};
 }
 
 static struct gc_tree build(const struct gc_tree_input *in)
 {
   struct gc_tree t;
+  gc_test_tree(&t, in->k);
   ck_assert_int_eq(gc_bcast_multilevel_tree(in, &t), 0);
   ck_assert_int_eq(gc_model_tree_check(&t), 0);
   return t;
@@ -45,14 +48,14 @@ START_TEST(two_sites_flat_inside)
   struct gc_tree t = build(&in);
   int want[6] = {-1, 0, 0, 4, 0, 4};
   ck_assert_mem_eq(t.parent, want, sizeof want);
-  gc_tree_free(&t);
+  gc_test_tree_free(&t);
   /* From cluster 5: its site's other clusters hang off 5; the first site is entered at
    * 1 (50 ms; 2 is as near, 1 has the lower index). */
   in.root = 5;
   t = build(&in);
   int want5[6] = {1, 5, 1, 5, 5, -1};
   ck_assert_mem_eq(t.parent, want5, sizeof want5);
-  gc_tree_free(&t);
+  gc_test_tree_free(&t);
 }
 END_TEST
 
@@ -73,7 +76,7 @@ START_TEST(hlot_between_sites)
   struct gc_tree t = build(&in);
   int want[4] = {-1, 0, 1, 1};
   ck_assert_mem_eq(t.parent, want, sizeof want);
-  gc_tree_free(&t);
+  gc_test_tree_free(&t);
 }
 END_TEST
 
@@ -97,12 +100,14 @@ START_TEST(without_sites_is_hlot)
       struct gc_tree_input in = input(K, root, W, v ? own : NULL);
       in.bw = bw, in.bytes = 65536;
       struct gc_tree a, b;
+      gc_test_tree(&a, K);
+      gc_test_tree(&b, K);
       ck_assert_int_eq(gc_bcast_multilevel_tree(&in, &a), 0);
       ck_assert_int_eq(gc_bcast_hlot_tree(&in, &b), 0);
       bad += memcmp(a.parent, b.parent, sizeof(int) * K) != 0 ||
              memcmp(a.children, b.children, sizeof(int) * (K - 1)) != 0;
-      gc_tree_free(&a);
-      gc_tree_free(&b);
+      gc_test_tree_free(&a);
+      gc_test_tree_free(&b);
     }
   ck_assert_int_eq(bad, 0);
 }
@@ -155,21 +160,23 @@ START_TEST(limits)
   double W[9] = {0, -1, 1, 1, 0, 1, 1, 1, 0};
   struct gc_tree t;
   struct gc_tree_input in = input(3, 0, W, site);
+  gc_test_tree(&t, 3);
   ck_assert_int_eq(gc_bcast_multilevel_tree(&in, &t), GC_TREE_EINVAL); /* negative latency */
   in = input(3, 3, NULL, site);
   ck_assert_int_eq(gc_bcast_multilevel_tree(&in, &t), GC_TREE_EINVAL); /* root out of range */
   in = input(0, 0, NULL, site);
   ck_assert_int_eq(gc_bcast_multilevel_tree(&in, &t), GC_TREE_EINVAL);
+  gc_test_tree_free(&t);
   /* One cluster; one site for everything (a flat tree from the root), uniform latency. */
   in = input(1, 0, NULL, site);
   t = build(&in);
   ck_assert_int_eq(t.parent[0], -1);
-  gc_tree_free(&t);
+  gc_test_tree_free(&t);
   in = input(3, 2, NULL, site);
   t = build(&in);
   int want[3] = {2, 2, -1};
   ck_assert_mem_eq(t.parent, want, sizeof want);
-  gc_tree_free(&t);
+  gc_test_tree_free(&t);
 }
 END_TEST
 

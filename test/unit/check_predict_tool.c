@@ -7,8 +7,13 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "alltoall_algorithms.h"
+#include "alltoallv_algorithms.h"
+#include "config.h"
+#include "layout.h"
 #include "model.h"
 #include "model_check.h"
+#include "network.h"
 
 static char out[16384];
 
@@ -104,10 +109,80 @@ START_TEST(hetero_bcast)
 }
 END_TEST
 
+/* The library's own pure rows of op (alltoall_algorithms.c, alltoallv_algorithms.c) for
+ * even blocks of m bytes on the layout -l `counts` gives examples/grid5000.cfg's two
+ * clusters: what the tool must print. */
+static void library_rows(const struct gc_model_row *rows, int n, const int *counts, double m,
+                         double *t)
+{
+  struct gc_config cfg;
+  char err[GC_ERR_MAX];
+  gc_config_defaults(&cfg);
+  ck_assert_msg(gc_config_load(&cfg, "examples/grid5000.cfg", NULL, err, sizeof err) == 0, "%s", err);
+  int ids[64], size = 0;
+  for (int c = 0; c < 2; c++)
+    for (int i = 0; i < counts[c]; i++)
+      ids[size++] = c;
+  struct gc_layout layout;
+  struct gc_network net;
+  ck_assert_int_eq(gc_layout_build(&layout, size, ids), 0);
+  ck_assert_int_eq(gc_network_build(&net, &cfg, &layout), 0);
+  double pair_bytes[4];
+  struct gc_shape shape;
+  gc_shape_blocks(&layout, m, 0, pair_bytes, &shape);
+  ck_assert(pair_bytes[1] == (double)counts[0] * counts[1] * m); /* even blocks' totals */
+  for (int i = 0; i < n; i++) {
+    const char *model;
+    t[i] = rows[i].predict(&net, &layout, &shape, &model);
+  }
+  gc_network_free(&net);
+  gc_layout_free(&layout);
+  gc_config_free(&cfg);
+}
+
+/* -o alltoallv: even blocks of m bytes, the library's alltoallv rows' numbers. With equal
+ * blocks lgv-backbone is lg-backbone and linear-grid-v is linear-grid (doc/design.md,
+ * Models), so below alltoall.native_pairwise (32 KiB here) both columns equal the
+ * all-to-all's; from it on the library's own all-to-all is pairwise (another model) and
+ * its alltoallv still posts everything at once. */
+START_TEST(alltoallv_even_blocks)
+{
+  static const int layouts[][2] = {{32, 32}, {5, 27}};
+  static const double sizes[] = {1024, 16384, 1048576};
+  for (int l = 0; l < 2; l++) {
+    char args[128];
+    snprintf(args, sizeof args, "-c examples/grid5000.cfg -o alltoallv -l %d,%d -s 1KiB,16KiB,1MiB --csv",
+             layouts[l][0], layouts[l][1]);
+    ck_assert_int_eq(run(args), 0);
+    ck_assert_str_eq(strtok(out, "\n"), "bytes,native,lg,auto");
+    for (int s = 0; s < 3; s++) {
+      double m, nat, lg, want_v[GC_ALLTOALLV_LAST], want[GC_ALLTOALL_LAST];
+      char choice[16];
+      ck_assert_int_eq(sscanf(strtok(NULL, "\n"), "%lg,%lg,%lg,%15s", &m, &nat, &lg, choice), 4);
+      ck_assert(m == sizes[s]);
+      library_rows(gc_alltoallv_models, GC_ALLTOALLV_LAST, layouts[l], m, want_v);
+      library_rows(gc_alltoall_models, GC_ALLTOALL_LAST, layouts[l], m, want);
+      ck_assert_rel(nat, want_v[GC_ALLTOALLV_NATIVE], 1e-8);
+      ck_assert_rel(lg, want_v[GC_ALLTOALLV_LG], 1e-8);
+      ck_assert_rel(lg, want[GC_ALLTOALL_LG], 1e-8);
+      if (m < 32768)
+        ck_assert_rel(nat, want[GC_ALLTOALL_NATIVE], 1e-8);
+      ck_assert_str_eq(choice, lg < nat * (1 - 1e-9) ? "lg" : "native");
+    }
+  }
+  /* By hand, 32+32 at 1 KiB: the all-to-all's linear-grid (grid5000_two_clusters). */
+  ck_assert_int_eq(run("-c examples/grid5000.cfg -o alltoallv -l 32,32 -s 1KiB"), 0);
+  ck_assert_ptr_nonnull(strstr(out, "# alltoallv, 64 processes in 2 cluster(s): nancy 32 rennes 32"));
+  ck_assert_ptr_nonnull(strstr(out, "native=linear-grid-v lg=lgv-backbone"));
+  ck_assert_ptr_nonnull(strstr(out, "1024   0.00638886   0.00865474  native"));
+}
+END_TEST
+
 START_TEST(help)
 {
   ck_assert_int_eq(run("--help"), 0);
   ck_assert_ptr_nonnull(strstr(out, "usage: gridcoll-predict"));
+  ck_assert_ptr_nonnull(strstr(out, "[-o alltoall|bcast|alltoallv]"));
 }
 END_TEST
 
@@ -143,7 +218,7 @@ static const struct {
     {"-c examples/grid5000.cfg -l 32", "has 2 clusters, -l gives 1"},
     {"-c examples/grid5000.cfg -n 64", "by host names"},
     {"-c /nonexistent.cfg -n 4", "/nonexistent.cfg"},
-    {"-n 4 -o gather", "expected alltoall or bcast"},
+    {"-n 4 -o gather", "-o: expected alltoall, bcast or alltoallv, got \"gather\""},
     {"-n 0", "-n: expected a whole number >= 1"},
     {"-n 4 -s 5parsecs", "-s:"},
     {"-n 4 -s 1MiB:1KiB", "0 < LO <= HI"},
@@ -168,6 +243,7 @@ int main(void)
   TCase *core = tcase_create("core");
   tcase_add_test(core, grid5000_two_clusters);
   tcase_add_test(core, grid5000_by_hand);
+  tcase_add_test(core, alltoallv_even_blocks);
   tcase_add_test(core, ranks_and_linear);
   tcase_add_test(core, help);
   tcase_add_test(core, hetero_bcast);

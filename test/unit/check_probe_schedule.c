@@ -1,5 +1,6 @@
 /* The latency probe's pairing schedule and symmetrising (shim/pure/probe_schedule.c). */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "probe_schedule.h"
@@ -65,6 +66,13 @@ START_TEST(limits)
   ck_assert_double_eq(lat[1], 0);
   ck_assert_double_eq(lat[2], 0);
   ck_assert_int_eq(gc_probe_symmetrise(0, NULL), 0);
+  /* What no network measures (a NaN, an infinity, more than an hour) is not measured; a
+   * latency under 1 ns, the loader's shortest time, counts as 1 ns. */
+  double odd[9] = {0, NAN, 2e-3, INFINITY, 0, 7200, 1e-12, 4e-3, 0};
+  ck_assert_int_eq(gc_probe_symmetrise(3, odd), 1);
+  ck_assert(odd[1] == 0 && odd[3] == 0); /* 0-1: NaN one way, infinity the other */
+  ck_assert(odd[2] == 1e-9 && odd[6] == 1e-9);
+  ck_assert(odd[5] == 4e-3 && odd[7] == 4e-3);
 }
 END_TEST
 

@@ -6,13 +6,12 @@
 #include <string.h>
 
 #include "bcast_algorithms.h"
+#include "scratch_check.h"
 #include "tree_cache.h"
 
-typedef double (*predict_fn)(const struct gc_network *, const struct gc_layout *, double, int,
-                             const char **);
 static const struct {
   gc_tree_builder build;
-  predict_fn predict;
+  gc_model_predict *predict;
 } algs[] = {
   {gc_bcast_flat_tree, gc_bcast_flat_predict}, {gc_bcast_binomial_tree, gc_bcast_binomial_predict},
   {gc_bcast_hlot_tree, gc_bcast_hlot_predict}, {gc_bcast_spt_tree, gc_bcast_spt_predict},
@@ -40,13 +39,18 @@ static void setup(void)
     lan[c] = (struct gc_lan){.alpha = 20e-6 * (c + 1), .beta = 1e-9};
   for (int i = 0; i < K * K; i++)
     bw[i] = 1e7 * (1 + i % 5);
+  /* A view by hand: its scratch made as gc_network_build makes it. */
   net = (struct gc_network){.grid = {.k = K}, .lan = lan, .latency = lat, .bandwidth = bw};
-  memset(&cache, 0, sizeof cache);
+  ck_assert_int_eq(gc_network_scratch(&net, &layout), 0);
+  ck_assert_int_eq(gc_tree_cache_init(&cache, K), 0);
 }
 
 static void teardown(void)
 {
-  gc_tree_cache_clear(&cache);
+  /* Every get gave back all the scratch it took. */
+  ck_assert_uint_eq(net.scratch.used, 0);
+  gc_tree_cache_free(&cache);
+  gc_scratch_free(&net.scratch); /* the rest of the view is this file's static arrays */
   gc_layout_free(&layout);
 }
 
@@ -65,11 +69,10 @@ static int matches_fresh(int a, int root, double m, const struct gc_tree_cache_e
   struct gc_tree fresh;
   const char *model;
   gc_bcast_tree_input(&net, &layout, root, m, &in);
-  if (algs[a].build(&in, &fresh) != 0)
-    return 0;
-  int ok = same_tree(&fresh, &e->tree) &&
-           e->predicted == algs[a].predict(&net, &layout, m, root, &model) && e->predicted > 0;
-  gc_tree_free(&fresh);
+  gc_test_tree(&fresh, K);
+  int ok = algs[a].build(&in, &fresh) == 0 && same_tree(&fresh, &e->tree) &&
+           e->predicted == algs[a].predict(&net, &layout, &(struct gc_shape){.m = m, .root = root}, &model) && e->predicted > 0;
+  gc_test_tree_free(&fresh);
   return ok;
 }
 
@@ -135,6 +138,37 @@ START_TEST(rejects_bad_calls)
   gc_layout_free(&one);
   gc_tree_cache_clear(&cache); /* clearing an empty cache is harmless, twice too */
   gc_tree_cache_clear(&cache);
+  /* More clusters than the entries have room for: refused, nothing built. */
+  struct gc_layout five;
+  int ids5[5] = {0, 1, 2, 3, 4};
+  ck_assert_int_eq(gc_layout_build(&five, 5, ids5), 0);
+  ck_assert_int_eq(gc_tree_cache_get(&cache, gc_bcast_flat_tree, &net, &five, 0, 0, &e),
+                   GC_TREE_EINVAL);
+  gc_layout_free(&five);
+  /* A cache without storage (all zero, or its init failed): GC_TREE_ENOMEM, never a tree. */
+  struct gc_tree_cache none;
+  memset(&none, 0, sizeof none);
+  ck_assert_int_eq(gc_tree_cache_get(&none, gc_bcast_flat_tree, &net, &layout, 0, 0, &e),
+                   GC_TREE_ENOMEM);
+  ck_assert_int_eq(gc_tree_cache_init(&none, 0), -1);
+  ck_assert_ptr_null(none.storage);
+  ck_assert_uint_eq(cache.builds + cache.hits, 0);
+}
+END_TEST
+
+/* Entries are built in storage made with the cache: a get allocates nothing, and a
+ * rebuilt entry keeps its place (its arrays are where they were). */
+START_TEST(entries_in_fixed_storage)
+{
+  const struct gc_tree_cache_entry *e;
+  ck_assert_int_eq(gc_tree_cache_get(&cache, gc_bcast_greedy_tree, &net, &layout, 0, 1000, &e), 0);
+  const int *first = e->tree.parent;
+  ck_assert(first >= cache.storage && first < cache.storage + GC_TREE_CACHE_SIZE * gc_tree_ints(K));
+  for (int i = 1; i <= GC_TREE_CACHE_SIZE; i++) /* evicts every entry, the first last */
+    ck_assert_int_eq(gc_tree_cache_get(&cache, gc_bcast_greedy_tree, &net, &layout, 0,
+                                       1000 + (size_t)i, &e), 0);
+  ck_assert_ptr_eq(e->tree.parent, first);
+  ck_assert(matches_fresh(4, 0, 1000.0 + GC_TREE_CACHE_SIZE, e));
 }
 END_TEST
 
@@ -146,6 +180,7 @@ static Suite *tree_cache_suite(void)
   tcase_add_checked_fixture(limits, setup, teardown);
   tcase_add_test(core, hits_per_root_cluster);
   tcase_add_test(core, evicts_least_recently_used);
+  tcase_add_test(core, entries_in_fixed_storage);
   tcase_add_test(limits, rejects_bad_calls);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);

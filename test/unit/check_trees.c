@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scratch_check.h"
 #include "tree.h"
 
 typedef int (*builder_fn)(const struct gc_tree_input *, struct gc_tree *);
@@ -42,7 +43,8 @@ static void setup(void)
 static struct gc_tree_input input(int k, int root, const double *W, double gap, double o_r)
 {
   struct gc_tree_input in = {.k = k, .root = root, .W = W, .uniform = 1e-3,
-                             .send_gap = gap, .recv_overhead = o_r};
+                             .send_gap = gap, .recv_overhead = o_r,
+                             .scratch = gc_test_scratch(k, k)};
   return in;
 }
 
@@ -102,13 +104,17 @@ static double leaders_time(const struct gc_tree_input *in, const struct gc_tree 
   return time;
 }
 
+/* Builds into the test's own storage; every builder gives back all the scratch it took. */
 static double build_time(int b, const struct gc_tree_input *in)
 {
   struct gc_tree t;
+  gc_test_tree(&t, in->k);
+  size_t used = in->scratch->used;
   ck_assert_int_eq(builders[b].build(in, &t), 0);
+  ck_assert_uint_eq(in->scratch->used, used);
   assert_spanning(&t, in->k, in->root, builders[b].name);
   double time = leaders_time(in, &t);
-  gc_tree_free(&t);
+  gc_test_tree_free(&t);
   return time;
 }
 
@@ -118,17 +124,17 @@ START_TEST(korea8_published_facts)
   ck_assert_double_eq_tol(build_time(FLAT, &in), 0.400, 1e-12); /* 001 Eq. 3 */
   struct gc_tree t;
   double T[8];
+  gc_test_tree(&t, 8);
   ck_assert_int_eq(gc_bcast_spt_tree(&in, &t), 0);
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &t, T), 0);
   ck_assert_int_eq(t.parent[G], H); /* A-H-G */
   ck_assert_double_eq_tol(T[G], 0.022, 1e-12);
   ck_assert_double_eq_tol(leaders_time(&in, &t), 0.039, 1e-12); /* A-D-F */
-  gc_tree_free(&t);
   /* HLOT reaches G through H too (22 < 400) and is never later than flat. */
   ck_assert_int_eq(gc_bcast_hlot_tree(&in, &t), 0);
   ck_assert_int_eq(t.parent[G], H);
   ck_assert_double_le(leaders_time(&in, &t), 0.400);
-  gc_tree_free(&t);
+  gc_test_tree_free(&t);
 }
 END_TEST
 
@@ -205,6 +211,7 @@ START_TEST(binomial_shape)
 {
   struct gc_tree t;
   struct gc_tree_input in = input(8, 3, NULL, 0.0, 0.0);
+  gc_test_tree(&t, 8);
   ck_assert_int_eq(gc_bcast_binomial_tree(&in, &t), 0);
   /* Relative ranks: 0 serves 4, 2, 1 (largest subtree first), 4 serves 6, 5. */
   static const int first_children[] = {(4 + 3) % 8, (2 + 3) % 8, (1 + 3) % 8};
@@ -214,7 +221,7 @@ START_TEST(binomial_shape)
   ck_assert_int_eq(t.parent[(6 + 3) % 8], (4 + 3) % 8);
   ck_assert_int_eq(t.parent[(7 + 3) % 8], (6 + 3) % 8);
   ck_assert_double_eq_tol(leaders_time(&in, &t), 3e-3, 1e-15); /* log2(8) hops */
-  gc_tree_free(&t);
+  gc_test_tree_free(&t);
 }
 END_TEST
 
@@ -227,6 +234,7 @@ START_TEST(cost_by_hand)
   struct gc_tree_input in = input(3, 0, W, 1e-3, 0.5e-3);
   struct gc_tree t;
   double T[3];
+  gc_test_tree(&t, 3);
   ck_assert_int_eq(gc_bcast_flat_tree(&in, &t), 0);
   ck_assert_int_eq(t.children[0], 2);
   ck_assert_int_eq(t.children[1], 1);
@@ -255,7 +263,7 @@ START_TEST(cost_by_hand)
   ck_assert_int_eq(gc_model_tree_arrivals(&in, &t, T2), 0);
   ck_assert_double_eq_tol(T2[2], 0.0505, 1e-12);
   ck_assert_double_eq_tol(T2[1], 0.0365, 1e-12);
-  gc_tree_free(&t);
+  gc_test_tree_free(&t);
 }
 END_TEST
 
@@ -295,6 +303,7 @@ START_TEST(children_order_optimal)
     in.bytes = 1e4;
     for (int b = 0; b < NBUILDERS; b++) {
       struct gc_tree t;
+      gc_test_tree(&t, k);
       ck_assert_int_eq(builders[b].build(&in, &t), 0);
       double best = leaders_time(&in, &t);
       int *kids = t.children + t.child_start[in.root];
@@ -311,7 +320,7 @@ START_TEST(children_order_optimal)
         memcpy(kids, perm, sizeof(int) * (size_t)nk);
         ck_assert_double_ge(leaders_time(&in, &t), best - 1e-12);
       } while (next_permutation(perm, nk));
-      gc_tree_free(&t);
+      gc_test_tree_free(&t);
     }
     free(W);
   }
@@ -377,13 +386,18 @@ END_TEST
 
 START_TEST(limits)
 {
-  struct gc_tree t;
+  struct gc_tree t, small;
   double W[4] = {0, 1, 1, 0}, bad[4] = {0, -1, 1, 0}, nan4[4] = {0, NAN, 1, 0};
-  struct gc_tree_input in = input(2, 0, W, 0, 0);
+  struct gc_tree_input in = input(2, 0, W, 0, 0), two = in;
+  gc_test_tree(&t, 2);
+  gc_test_tree(&small, 1);
   for (int b = 0; b < NBUILDERS; b++) {
     in.k = 0;
     ck_assert_int_eq(builders[b].build(&in, &t), GC_TREE_EINVAL);
-    ck_assert_ptr_null(t.parent);
+    ck_assert_int_eq(t.n, 0);
+    /* An output without room for k nodes: refused, its storage untouched. */
+    ck_assert_int_eq(builders[b].build(&two, &small), GC_TREE_EINVAL);
+    ck_assert_int_eq(small.n, 0);
     in.k = 2;
     in.root = 2;
     ck_assert_int_eq(builders[b].build(&in, &t), GC_TREE_EINVAL);
@@ -407,11 +421,20 @@ START_TEST(limits)
     in.bw = zero_bw;
     ck_assert_int_eq(builders[b].build(&in, &t), GC_TREE_EINVAL);
     in.bw = NULL;
-    gc_tree_free(&t); /* safe on a zeroed tree */
     ck_assert_int_eq(builders[b].build(&in, &t), 0);
-    gc_tree_free(&t);
+    ck_assert_int_eq(t.n, 2);
+    /* No scratch, or one too small: GC_TREE_ENOMEM, never a tree built halfway. */
+    struct gc_scratch none = {0};
+    in.scratch = &none;
+    ck_assert_int_eq(builders[b].build(&in, &t), GC_TREE_ENOMEM);
+    ck_assert_int_eq(t.n, 0);
+    in.scratch = NULL;
+    ck_assert_int_eq(builders[b].build(&in, &t), GC_TREE_ENOMEM);
+    in.scratch = gc_test_scratch(2, 2);
   }
   ck_assert_int_eq(gc_bcast_flat_tree(NULL, &t), GC_TREE_EINVAL);
+  gc_test_tree_free(&t);
+  gc_test_tree_free(&small);
 }
 END_TEST
 

@@ -1,9 +1,11 @@
 /* Units: "60 us", "1 Gbit/s", "8 KiB" -> SI, and the messages for what is not. */
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "physical.h"
 #include "units.h"
 
 static char err[256];
@@ -151,6 +153,54 @@ START_TEST(rejects_out_of_bounds) {
 }
 END_TEST
 
+/* What physical sense allows (config/physical.c): both ends of every range inside, the
+ * next double beyond either end outside, zero only where the bound allows it, and never a
+ * NaN, an infinity or a negative number. */
+START_TEST(physical_ranges) {
+  static const enum gc_unit units[] = {GC_UNIT_TIME, GC_UNIT_BYTES, GC_UNIT_BANDWIDTH,
+                                       GC_UNIT_INVBW, GC_UNIT_RATIO};
+  for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+    enum gc_unit u = units[i];
+    struct gc_physical_range r = gc_physical_range(u);
+    ck_assert(r.lo > 0 && r.lo < r.hi && isfinite(r.hi));
+    for (enum gc_bound b = GC_BOUND_ANY; b <= GC_BOUND_POSITIVE; b++) {
+      ck_assert(gc_physical_ok(u, b, r.lo) && gc_physical_ok(u, b, r.hi));
+      ck_assert(gc_physical_ok(u, b, sqrt(r.lo * r.hi)));
+      ck_assert(!gc_physical_ok(u, b, nextafter(r.lo, 0)) && !gc_physical_ok(u, b, nextafter(r.hi, INFINITY)));
+      ck_assert(!gc_physical_ok(u, b, NAN) && !gc_physical_ok(u, b, INFINITY) && !gc_physical_ok(u, b, -INFINITY));
+      ck_assert(!gc_physical_ok(u, b, 1e308) && !gc_physical_ok(u, b, 4.9e-324) && !gc_physical_ok(u, b, DBL_MAX));
+      ck_assert(gc_physical_ok(u, b, -r.lo) == (b == GC_BOUND_ANY)); /* ANY: the magnitude */
+      ck_assert(gc_physical_ok(u, b, 0) == (b != GC_BOUND_POSITIVE));
+      ck_assert(gc_physical_ok(u, b, -0.0) == (b != GC_BOUND_POSITIVE));
+    }
+  }
+  /* The ends as people write them, parsed by units.c, are inside exactly. */
+  double v;
+  ck_assert(gc_units_parse(GC_UNIT_INVBW, GC_BOUND_POSITIVE, "1000 Tbit/s", &v, err, sizeof err) == 0 &&
+            gc_physical_ok(GC_UNIT_INVBW, GC_BOUND_POSITIVE, v));
+  ck_assert(gc_units_parse(GC_UNIT_INVBW, GC_BOUND_POSITIVE, "1 bit/s", &v, err, sizeof err) == 0 &&
+            v == 8 && gc_physical_ok(GC_UNIT_INVBW, GC_BOUND_POSITIVE, v));
+  ck_assert(gc_units_parse(GC_UNIT_BANDWIDTH, GC_BOUND_POSITIVE, "1 bit/s", &v, err, sizeof err) == 0 &&
+            gc_physical_ok(GC_UNIT_BANDWIDTH, GC_BOUND_POSITIVE, v));
+  ck_assert(gc_units_parse(GC_UNIT_TIME, GC_BOUND_POSITIVE, "1 ns", &v, err, sizeof err) == 0 &&
+            gc_physical_ok(GC_UNIT_TIME, GC_BOUND_POSITIVE, v));
+  ck_assert(gc_units_parse(GC_UNIT_BYTES, GC_BOUND_POSITIVE, "8192 TiB", &v, err, sizeof err) == 0 &&
+            gc_physical_ok(GC_UNIT_BYTES, GC_BOUND_POSITIVE, v));
+  ck_assert(!gc_physical_ok(GC_UNIT_LAST, GC_BOUND_NONNEG, 1) && !gc_physical_ok(GC_UNIT_LAST, GC_BOUND_NONNEG, 0));
+  /* The message: the range, and the value as written. */
+  ck_assert_int_eq(gc_physical_check(GC_UNIT_TIME, GC_BOUND_POSITIVE, 1e308, "1e+308", err, sizeof err), -1);
+  ck_assert_str_eq(err, "expected a time from 1 ns to 1 hour (3600 s), got 1e+308");
+  ck_assert_int_eq(gc_physical_check(GC_UNIT_BYTES, GC_BOUND_NONNEG, 0.5, "0.5", err, sizeof err), -1);
+  ck_assert_str_eq(err, "expected 0 or a size from 1 B to 2^53 B (8 PiB), got 0.5");
+  ck_assert_int_eq(gc_physical_check(GC_UNIT_BANDWIDTH, GC_BOUND_POSITIVE, 0.1, "\"0.8 bit/s\"", err, sizeof err), -1);
+  ck_assert_str_eq(err, "expected a bandwidth from 1 bit/s to 1 Pbit/s, got \"0.8 bit/s\"");
+  ck_assert_int_eq(gc_physical_check(GC_UNIT_RATIO, GC_BOUND_POSITIVE, 1e5, "100000", err, sizeof err), -1);
+  ck_assert_str_eq(err, "expected a ratio from 0.01 to 10000, got 100000");
+  ck_assert_int_eq(gc_physical_check(GC_UNIT_RATIO, GC_BOUND_POSITIVE, 1e5, "x", NULL, 0), -1);
+  ck_assert_int_eq(gc_physical_check(GC_UNIT_RATIO, GC_BOUND_POSITIVE, 4.3628, "x", err, sizeof err), 0);
+}
+END_TEST
+
 /* Numbers from libconfig settings, of every type. */
 START_TEST(settings) {
   config_t c;
@@ -185,6 +235,7 @@ static Suite *units_suite(void) {
   tcase_add_test(core, settings);
   tcase_add_test(limits, rejects_garbage);
   tcase_add_test(limits, rejects_out_of_bounds);
+  tcase_add_test(limits, physical_ranges);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);
   return s;

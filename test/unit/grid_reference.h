@@ -72,7 +72,7 @@ static int ref_naive_grid(const struct gc_model_grid *g, size_t m, double *t)
 /* 000 Eq. 7 with the corrected wide-area size (002 Eq. 6 prints m*n; a message carries the
  * blocks of the n1 members of the smaller cluster, m*n1 bytes):
  *   max(T_C1, T_C2) + ceil(n2/n1)(alpha_w + beta_w*m*n1),   n1 <= n2.
- * Generalised to k clusters as SPEC section 3 runs LG there: every pair of clusters (c, d)
+ * Generalised to k clusters as reference.md section 3 runs LG there: every pair of clusters (c, d)
  * exchanges by the two-cluster scheme, the smaller of the pair playing A (a = min, b = max),
  * in ceil(b/a) wide-area rounds of a*m-byte messages; the pairs' exchanges are posted
  * together and run concurrently, so the wide-area part is the slowest pair.  A round's

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "model.h"
+#include "scratch_check.h"
 
 /* |x - y| <= rel*|y| (exact when y == 0), printing both on failure. */
 #define ck_assert_rel(x, y, rel)                                                       \
@@ -34,7 +35,7 @@ static inline int grid2(int (*fn)(const struct gc_model_grid *, size_t, double *
   double lat[4] = {0.0, alpha_w, alpha_w, 0.0};
   double band[4] = {INFINITY, bw, bw, INFINITY};
   struct gc_model_grid g = {.k = 2, .size = size, .lan = lan, .wan_latency = lat,
-                            .wan_bandwidth = band};
+                            .wan_bandwidth = band, .scratch = gc_test_scratch(n1 + n2, 2)};
   return fn(&g, m, t);
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fromlog.h"
+#include "physical.h"
 #include "ranges.h"
 
 static const char *const column_names[GC_LOG_COLUMNS] = {
@@ -352,6 +353,77 @@ static void scale_lan(struct gc_lan *l, double x, double y)
   l->alpha *= x, l->delta *= x, l->beta *= y;
 }
 
+/* 1 when alpha, delta times x and beta times y stay within the loader's ranges; else 0,
+ * with the first value beyond them in why. */
+static int lan_within(const struct gc_lan *l, const char *where, double x, double y, char *why,
+                      size_t len)
+{
+  const struct {
+    const char *name;
+    double v;
+    enum gc_unit unit;
+    enum gc_bound bound;
+  } v[] = {{"alpha", l->alpha * x, GC_UNIT_TIME, GC_BOUND_POSITIVE},
+           {"delta", l->delta * x, GC_UNIT_TIME, GC_BOUND_NONNEG},
+           {"beta", l->beta * y, GC_UNIT_INVBW, GC_BOUND_POSITIVE}};
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+    if (!gc_physical_ok(v[i].unit, v[i].bound, v[i].v)) {
+      snprintf(why, len, "%s.%s would be %.4g %s", where, v[i].name, v[i].v,
+               v[i].unit == GC_UNIT_TIME ? "s" : "s/B");
+      return 0;
+    }
+  return 1;
+}
+
+/* The same for every off-diagonal entry of a wan matrix, scaled by `by` (a latency) or
+ * divided by it (a bandwidth). */
+static int matrix_within(const double *m, int k, const char *name, enum gc_unit unit, double by,
+                         char *why, size_t len)
+{
+  for (int i = 0; m && i < k * k; i++) {
+    double v = unit == GC_UNIT_TIME ? m[i] * by : m[i] / by;
+    if (i % (k + 1) != 0 && !gc_physical_ok(unit, GC_BOUND_POSITIVE, v)) {
+      snprintf(why, len, "network.wan.%s[%d][%d] would be %.4g %s", name, i / k, i % k, v,
+               unit == GC_UNIT_TIME ? "s" : "B/s");
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static void refuse_beyond(struct gc_refit_level *l, const char *what)
+{
+  l->ok = 0;
+  l->v.level = GC_FIT_REFUSED;
+  snprintf(l->v.why, sizeof l->v.why, "the refit (start-up x%.3g, per byte x%.3g) goes "
+           "beyond what gridcoll accepts: %s (config/physical.c)", l->x, l->y, what);
+  snprintf(l->v.todo, sizeof l->v.todo, "calibrate this network (gridcoll-calibrate) "
+           "rather than correct it");
+}
+
+void gc_refit_check_limits(const struct gc_config *cfg, struct gc_refit *f)
+{
+  struct gc_refit_level *lan = &f->level[GC_REFIT_LAN], *wan = &f->level[GC_REFIT_WAN];
+  char why[96], where[32];
+  if (lan->ok) {
+    int ok = lan_within(&cfg->lan, "network.lan", lan->x, lan->y, why, sizeof why);
+    for (int c = 0; ok && c < cfg->nclusters; c++) {
+      snprintf(where, sizeof where, "clusters[%d].lan", c);
+      ok = lan_within(&cfg->clusters[c].lan, where, lan->x, lan->y, why, sizeof why);
+    }
+    if (!ok)
+      refuse_beyond(lan, why);
+  }
+  int k = cfg->nclusters;
+  if (wan->ok &&
+      !(matrix_within(cfg->wan_latency, k, "latency", GC_UNIT_TIME, wan->x, why, sizeof why) &&
+        matrix_within(cfg->wan_bandwidth, k, "bandwidth", GC_UNIT_BANDWIDTH, wan->y, why,
+                      sizeof why) &&
+        matrix_within(cfg->wan_aggregate, k, "aggregate", GC_UNIT_BANDWIDTH, wan->y, why,
+                      sizeof why)))
+    refuse_beyond(wan, why);
+}
+
 void gc_refit_apply(struct gc_config *cfg, const struct gc_refit *f)
 {
   const struct gc_refit_level *lan = &f->level[GC_REFIT_LAN], *wan = &f->level[GC_REFIT_WAN];
@@ -468,15 +540,18 @@ int gc_config_write(FILE *f, const struct gc_config *cfg, const char *header)
     fprintf(f, "    window = \"%.17g B\";\n", cfg->wan_window);
     fprintf(f, "  };\n");
   }
-  fprintf(f, "};\nalltoall = { algorithm = ");
-  write_string(f, cfg->alltoall_algorithm);
-  fprintf(f, "; native_pairwise = \"%.17g B\"; };\nalltoallv = { algorithm = ",
-          cfg->alltoall_pairwise);
-  write_string(f, cfg->alltoallv_algorithm);
-  fprintf(f, "; };\nbcast = { algorithm = ");
-  write_string(f, cfg->bcast_algorithm);
-  fprintf(f, "; segment = \"%.17g B\"; native_eager = \"%.17g B\"; };\n", cfg->bcast_segment,
-          cfg->bcast_eager);
+  fprintf(f, "};\n");
+  /* Every operation's group (op_info.h), with the keys some add (config_keys.c). */
+  for (int op = 0; op < GC_OP_LAST; op++) {
+    fprintf(f, "%s = { algorithm = ", gc_op_table[op].name);
+    write_string(f, cfg->algorithm[op]);
+    if (op == GC_OP_ALLTOALL)
+      fprintf(f, "; native_pairwise = \"%.17g B\"", cfg->alltoall_pairwise);
+    else if (op == GC_OP_BCAST)
+      fprintf(f, "; segment = \"%.17g B\"; native_eager = \"%.17g B\"", cfg->bcast_segment,
+              cfg->bcast_eager);
+    fprintf(f, "; };\n");
+  }
   fprintf(f, "log = { file = ");
   write_string(f, cfg->log_file ? cfg->log_file : "");
   fprintf(f, "; mode = \"%s\";", cfg->log_mode == GC_LOG_LOCAL ? "local" : "sync");

@@ -69,6 +69,11 @@ struct gc_refit {
 int gc_refit_records(const struct gc_log_record *rec, int n, struct gc_refit *out, char *err,
                      size_t errlen);
 
+/* Refuses each level that is ok but whose factors would take a value of cfg beyond what
+ * the loader accepts (config/physical.c: a latency of more than an hour, a bandwidth
+ * under 1 bit/s...): the file written must load. Its verdict names the value. */
+void gc_refit_check_limits(const struct gc_config *cfg, struct gc_refit *f);
+
 /* Applies the levels that are ok to cfg: lan (network.lan and every cluster's): alpha,
  * delta times x, beta times y; wan: latency times x, bandwidth and aggregate divided by y. */
 void gc_refit_apply(struct gc_config *cfg, const struct gc_refit *f);

@@ -29,8 +29,10 @@ static int reps_for(const struct options *o, double one, double share)
 {
   if (o->budget <= 0 || one <= 0)
     return o->reps;
+  /* An int only once below o->reps: a NaN or an infinite quotient (a clock gone wrong)
+   * would be undefined behaviour as an int, and the count sizes the times' array. */
   double fit = floor(share / one);
-  return fit >= o->reps ? o->reps : fit < MIN_REPS ? MIN_REPS : (int)fit;
+  return !(fit < o->reps) ? o->reps : fit < MIN_REPS ? MIN_REPS : (int)fit;
 }
 
 /* (median - min) / min of v[0..n), which it sorts. */

@@ -44,6 +44,7 @@ int calibrate_from_log(const struct options *o)
     say("%s; nothing written", err);
     goto out;
   }
+  gc_refit_check_limits(&cfg, &fit); /* what would not load is not written */
   say("refit of %s from %d records (%d left out: a kind of call seen at one size only):",
       o->config, fit.records, fit.skipped);
   report("calls inside one cluster (lan: alpha, delta; beta)", &fit.level[GC_REFIT_LAN]);

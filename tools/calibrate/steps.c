@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "calibrate.h"
+#include "physical.h"
 
 static void step_begin(struct progress *p, const char *fmt, ...)
 {
@@ -49,8 +50,9 @@ static void warn_verdict(const char *what, const struct gc_fit_verdict *v, const
         v->todo);
 }
 
-/* The loader refuses a zero alpha or beta: the smallest it accepts is written, and the
- * check has already marked a zero alpha as suspect (never a silent floor). */
+/* The loader refuses a zero alpha or beta, and a time under 1 ns (config/physical.c): the
+ * smallest it accepts is written, and the check has already marked a zero alpha as
+ * suspect (never a silent floor). */
 static double positive(double v, double lo)
 {
   return v < lo ? lo : v;
@@ -79,7 +81,7 @@ static void fit_lan(struct run *r, struct cluster *x)
     warn_verdict(what, &x->v_p2p, "the described values");
     return;
   }
-  x->lan.alpha = positive(alpha, 1e-9);
+  x->lan.alpha = positive(alpha, GC_PHYSICAL_TIME_MIN);
   x->lan.beta = beta;
   say("  %s: alpha %.3g us, beta %.3g ns/B (%.3g MB/s)", x->name, x->lan.alpha * 1e6,
       x->lan.beta * 1e9, 1e-6 / x->lan.beta);
@@ -128,8 +130,8 @@ static void fit_wan(struct wan_fit *w, const struct gc_fit_sample *s, int ns)
   } else {
     gc_fit_check_hockney(s, ns, alpha, beta, &w->q, w->noise, &w->v);
   }
-  w->floored = w->latency < 1e-9;
-  w->latency = positive(w->latency, 1e-9);
+  w->floored = w->latency < GC_PHYSICAL_TIME_MIN;
+  w->latency = positive(w->latency, GC_PHYSICAL_TIME_MIN);
 }
 
 /* What a refused wide-area value is replaced with: the input's matrices, or gridcoll's
@@ -245,6 +247,9 @@ static void fit_signature(struct run *r, struct cluster *x)
   x->a2a_ok = 1;
   gc_fit_check_signature(&fit, &x->q_a2a, x->a2a_noise, &x->v_a2a);
   x->lan.gamma = fit.gamma, x->lan.delta = fit.delta, x->lan.threshold = fit.threshold;
+  /* A start-up overload under a nanosecond, the loader's shortest time, is none. */
+  if (x->lan.delta < GC_PHYSICAL_TIME_MIN)
+    x->lan.delta = 0;
   if (x->v_a2a.level == GC_FIT_REFUSED) {
     x->lan.gamma = 1, x->lan.delta = 0, x->lan.threshold = 0;
     warn_verdict(what, &x->v_a2a, "gamma 1, delta 0 (the contention-free model, 000 Eq. 1)");

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "calibrate.h"
+#include "physical.h"
 #include "platform.h"
 #include "ranges.h"
 
@@ -80,7 +81,7 @@ static void write_cluster_notes(FILE *f, const struct run *r, const struct clust
   }
   write_quality(f, "  ", "alpha, beta (ping-pong)", &x->q_p2p);
   write_verdict(f, "  ", &x->v_p2p, "alpha, beta as described");
-  if (x->measured && x->fit_alpha < 1e-9 && x->v_p2p.level != GC_FIT_REFUSED)
+  if (x->measured && x->fit_alpha < GC_PHYSICAL_TIME_MIN && x->v_p2p.level != GC_FIT_REFUSED)
     fprintf(f, "  #   alpha fitted as %.3g s, written as 1 ns (the loader needs it positive)\n",
             x->fit_alpha);
   write_samples(f, "  ", "one-way", r->sizes, x->p2p_t, r->ns);

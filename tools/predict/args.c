@@ -10,20 +10,49 @@
 #include "predict.h"
 #include "units.h"
 
+/* Every operation's name, joined by `sep` and, before the last, `last`. */
+static const char *op_names(const char *sep, const char *last, char *buf, size_t len)
+{
+  buf[0] = '\0';
+  for (int op = 0; op < GC_OP_LAST; op++) {
+    size_t o = strlen(buf);
+    snprintf(buf + o, len - o, "%s%s", op == 0 ? "" : op == GC_OP_LAST - 1 ? last : sep,
+             gc_op_table[op].name);
+  }
+  return buf;
+}
+
+const struct gc_op_info *predict_find_op(const char *name)
+{
+  char msg[256], names[128];
+  int op = gc_op_find(name);
+  if (op < 0) {
+    snprintf(msg, sizeof msg, "-o: expected %s, got \"%%s\"",
+             op_names(", ", " or ", names, sizeof names));
+    predict_bad_usage(msg, name);
+  }
+  return &gc_op_table[op];
+}
+
 void predict_usage(FILE *f)
 {
+  char names[128];
+  fprintf(f, "usage: " PROG " [-c FILE] [-o %s] (-l N1,N2,... | -n N)\n",
+          op_names("|", "|", names, sizeof names));
   fprintf(f,
-          "usage: " PROG " [-c FILE] [-o alltoall|bcast] (-l N1,N2,... | -n N) [-r ROOT]\n"
-          "                        [-s SIZES] [--linear] [--csv]\n"
+          "                        [-r ROOT] [-s SIZES] [--linear] [--csv]\n"
           "Predicted time of every algorithm of a collective, and what `auto` chooses.\n"
-          "  -c, --config FILE  gridcoll configuration (default: built-in defaults)\n"
-          "  -o, --op OP        alltoall (default) or bcast\n"
+          "  -c, --config FILE  gridcoll configuration (default: built-in defaults)\n");
+  fprintf(f, "  -o, --op OP        %s (default: the first)\n",
+          op_names(", ", " or ", names, sizeof names));
+  fprintf(f,
           "  -l, --layout LIST  processes per cluster, in the configuration's cluster order\n"
           "                     (0 leaves a cluster out); \"32,32\"\n"
           "  -n, --ranks N      N ranks placed by the configuration's rank ranges\n"
-          "  -r, --root R       broadcast root (default 0)\n"
-          "  -s, --sizes SIZES  LO:HI (powers of 2 from LO) or a list; \"1KiB:1MiB\" (default),\n"
-          "                     \"0,1KiB,64 kB\"; units B kB MB KiB MiB GiB\n"
+          "  -r, --root R       the root, for an operation with one (default 0)\n"
+          "  -s, --sizes SIZES  m (the message, or every block): LO:HI (powers of 2 from LO)\n"
+          "                     or a list; \"1KiB:1MiB\" (default), \"0,1KiB,64 kB\";\n"
+          "                     units B kB MB KiB MiB GiB\n"
           "      --linear       add the contention-free linear model (000 Eq. 1) of cluster 0\n"
           "      --csv          comma-separated output, times in seconds\n"
           "  -h, --help         this text\n");
@@ -47,7 +76,7 @@ int predict_parse_args(int argc, char **argv, struct predict_args *a)
       {"root", required_argument, NULL, 'r'},   {"sizes", required_argument, NULL, 's'},
       {"csv", no_argument, NULL, OPT_CSV},      {"linear", no_argument, NULL, OPT_LINEAR},
       {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-  *a = (struct predict_args){.op_name = "alltoall", .sizes_arg = "1KiB:1MiB"};
+  *a = (struct predict_args){.op_name = gc_op_table[0].name, .sizes_arg = "1KiB:1MiB"};
   opterr = 0;
   for (int ch; (ch = getopt_long(argc, argv, ":c:o:l:n:r:s:h", longopts, NULL)) != -1;) {
     switch (ch) {

@@ -1,7 +1,8 @@
 /* gridcoll-predict's parts (tools/gridcoll-predict.c runs them in order): the arguments
- * (args.c), the algorithm tables built from the collectives' X-macro lists
- * (algorithms.c), the world cluster id of every rank (ranks.c) and the printed table
- * (table.c). No MPI: all of it is plain C over the library's pure code. */
+ * (args.c), the world cluster id of every rank (ranks.c) and the printed table
+ * (table.c). The operations and their algorithm rows are the library's pure table of
+ * operations (op_info.h), walked as it is: a row or an operation added there appears
+ * here unchanged. No MPI: all of it is plain C over the library's pure code. */
 #ifndef GC_TOOLS_PREDICT_H
 #define GC_TOOLS_PREDICT_H
 
@@ -10,25 +11,10 @@
 #include "config.h"
 #include "layout.h"
 #include "network.h"
+#include "op_info.h"
 
 #define PROG "gridcoll-predict"
 #define MAX_SIZES 256
-
-/* One algorithm: its name and its pure prediction. `root` is ignored by the all-to-all. */
-typedef double (*predict_fn)(const struct gc_network *net, const struct gc_layout *layout,
-                             double m, int root, const char **model);
-
-struct algorithm {
-  const char *name;
-  predict_fn predict;
-};
-
-struct op {
-  const char *name;
-  const struct algorithm *algorithms; /* NULL: not yet available */
-  int n;
-  int has_root;
-};
 
 /* The command line, as given (sizes and layout are parsed later, in main's order). */
 struct predict_args {
@@ -44,11 +30,8 @@ int predict_parse_args(int argc, char **argv, struct predict_args *a);
 /* "LO:HI" or "A,B,C" into sizes[MAX_SIZES]; returns the count. */
 int predict_parse_sizes(const char *text, double *sizes);
 int predict_parse_count(const char *text, const char *flag, int min);
-
-/* algorithms.c */
-const struct op *predict_find_op(const char *name);
-/* The names the configuration loader accepts: the same X-macro lists the library uses. */
-const struct gc_config_names *predict_config_names(void);
+/* The operation -o names; exits 2, naming every operation, when none is called so. */
+const struct gc_op_info *predict_find_op(const char *name);
 
 /* ranks.c: world cluster id of every rank (malloc'd, *size entries), NULL when out of
  * memory. */
@@ -56,10 +39,10 @@ int *predict_place_ranks(const struct gc_config *cfg, const char *layout_arg, in
                          int *size);
 
 /* table.c: the header (layout, models, column names), then one row per size. */
-void predict_print_header(const struct predict_args *a, const struct op *op,
+void predict_print_header(const struct predict_args *a, const struct gc_op_info *op,
                           const struct gc_config *cfg, const struct gc_network *net,
                           const struct gc_layout *layout, double m0);
-void predict_print_row(const struct predict_args *a, const struct op *op,
+void predict_print_row(const struct predict_args *a, const struct gc_op_info *op,
                        const struct gc_network *net, const struct gc_layout *layout, double m);
 
 #endif

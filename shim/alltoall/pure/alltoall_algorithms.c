@@ -20,9 +20,9 @@ int gc_alltoall_lg_applies(const struct gc_layout *layout)
  * 000 Eq. 6 ("naive-grid") charged n wide-area latencies in a row and no shared link:
  * +2673% at 1 KiB on g5k2 (issue 13). */
 double gc_alltoall_native_predict(const struct gc_network *net, const struct gc_layout *layout,
-                                  double m, const char **model)
+                                  const struct gc_shape *shape, const char **model)
 {
-  double t = -1;
+  double t = -1, m = shape->m;
   int rc;
   if (layout->nclusters == 1) {
     *model = gc_model_name(GC_MODEL_SIGNATURE);
@@ -41,16 +41,17 @@ double gc_alltoall_native_predict(const struct gc_network *net, const struct gc_
  * phase over the shared links. 000 Eq. 7 ("lg-grid") left both out: from +643% to -74%
  * on g5k2, below the shared link's bound on uneven grids (issue 13). */
 double gc_alltoall_lg_predict(const struct gc_network *net, const struct gc_layout *layout,
-                              double m, const char **model)
+                              const struct gc_shape *shape, const char **model)
 {
   double t = -1;
   *model = gc_model_name(GC_MODEL_LG_BACKBONE);
-  if (!gc_alltoall_lg_applies(layout) || gc_model_lg_backbone(&net->grid, (size_t)m, &t) != 0)
+  if (!gc_alltoall_lg_applies(layout) ||
+      gc_model_lg_backbone(&net->grid, (size_t)shape->m, &t) != 0)
     t = -1;
   return t;
 }
 
-const struct gc_alltoall_model gc_alltoall_models[GC_ALLTOALL_LAST] = {
+const struct gc_model_row gc_alltoall_models[GC_ALLTOALL_LAST] = {
     [GC_ALLTOALL_NATIVE] = {.about = {.name = "native",
                                       .desc = "the MPI library's own MPI_Alltoall"},
                             .predict = gc_alltoall_native_predict},

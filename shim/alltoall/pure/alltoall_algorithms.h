@@ -7,13 +7,11 @@
 #include "algorithm.h"
 #include "layout.h"
 #include "network.h"
+#include "shape.h"
 
-/* Predicted time of each algorithm for a call: seconds, or -1 when no model applies;
- * *model names the model. */
-double gc_alltoall_native_predict(const struct gc_network *net, const struct gc_layout *layout,
-                                  double m, const char **model);
-double gc_alltoall_lg_predict(const struct gc_network *net, const struct gc_layout *layout,
-                              double m, const char **model);
+/* Predicted time of each algorithm for blocks of shape->m bytes (algorithm.h): seconds,
+ * or -1 when no model applies; *model names the model. */
+gc_model_predict gc_alltoall_native_predict, gc_alltoall_lg_predict;
 
 /* LG serves a layout of two clusters or more with a cluster of two processes or more
  * (otherwise it is the native exchange with extra steps): shared by run and predict. */
@@ -22,13 +20,6 @@ int gc_alltoall_lg_applies(const struct gc_layout *layout);
 /* Row indexes; the first is the MPI library's own algorithm (select.h: GC_NATIVE). */
 enum gc_alltoall_id { GC_ALLTOALL_NATIVE, GC_ALLTOALL_LG, GC_ALLTOALL_LAST };
 
-struct gc_alltoall_model {
-  struct gc_algorithm_about about;
-  /* Predicted seconds for blocks of m bytes (above); < 0: no model. */
-  double (*predict)(const struct gc_network *net, const struct gc_layout *layout, double m,
-                    const char **model);
-};
-
-extern const struct gc_alltoall_model gc_alltoall_models[GC_ALLTOALL_LAST];
+extern const struct gc_model_row gc_alltoall_models[GC_ALLTOALL_LAST];
 
 #endif

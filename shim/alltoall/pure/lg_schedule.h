@@ -1,4 +1,4 @@
-/* LG (Local Group) all-to-all schedule: pure C, no MPI (SPEC section 3, 000 Algorithm 1
+/* LG (Local Group) all-to-all schedule: pure C, no MPI (reference.md section 3, 000 Algorithm 1
  * corrected and generalised to any membership and any number of clusters).
  *
  * Block (s,d) is what rank s sends to rank d (m bytes). For every pair of clusters the

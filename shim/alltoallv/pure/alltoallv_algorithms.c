@@ -16,8 +16,9 @@ int gc_alltoallv_lg_applies(const struct gc_layout *layout)
  * Open MPI's tuned decision runs pairwise on some communicator sizes (by size alone), which
  * no model here describes yet for variable counts. */
 double gc_alltoallv_native_predict(const struct gc_network *net, const struct gc_layout *layout,
-                                   const double *bytes, const char **model)
+                                   const struct gc_shape *shape, const char **model)
 {
+  const double *bytes = shape->pair_bytes;
   double t = -1;
   *model = gc_model_name(GC_MODEL_LINEAR_GRID_V);
   if (!bytes || layout->nclusters < 2 || gc_model_linear_grid_v(&net->grid, bytes, &t) != 0)
@@ -28,8 +29,9 @@ double gc_alltoallv_native_predict(const struct gc_network *net, const struct gc
 /* "lgv-backbone": LG-v's staged local bytes, then its wide-area phase over the shared
  * links (model/alltoallv.c). */
 double gc_alltoallv_lg_predict(const struct gc_network *net, const struct gc_layout *layout,
-                               const double *bytes, const char **model)
+                               const struct gc_shape *shape, const char **model)
 {
+  const double *bytes = shape->pair_bytes;
   double t = -1;
   *model = gc_model_name(GC_MODEL_LGV_BACKBONE);
   if (!bytes || !gc_alltoallv_lg_applies(layout) || gc_model_lgv_backbone(&net->grid, bytes, &t) != 0)
@@ -37,7 +39,7 @@ double gc_alltoallv_lg_predict(const struct gc_network *net, const struct gc_lay
   return t;
 }
 
-const struct gc_alltoallv_model gc_alltoallv_models[GC_ALLTOALLV_LAST] = {
+const struct gc_model_row gc_alltoallv_models[GC_ALLTOALLV_LAST] = {
     [GC_ALLTOALLV_NATIVE] = {.about = {.name = "native",
                                        .desc = "the MPI library's own MPI_Alltoallv"},
                              .predict = gc_alltoallv_native_predict},

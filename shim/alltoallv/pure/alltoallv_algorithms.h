@@ -6,27 +6,19 @@
 #include "algorithm.h"
 #include "layout.h"
 #include "network.h"
+#include "shape.h"
 
 /* Row indexes; the first is the MPI library's own algorithm (select.h: GC_NATIVE). */
 enum gc_alltoallv_id { GC_ALLTOALLV_NATIVE, GC_ALLTOALLV_LG, GC_ALLTOALLV_LAST };
 
-struct gc_alltoallv_model {
-  struct gc_algorithm_about about;
-  /* Predicted seconds for the per-cluster-pair byte totals bytes[k*k] (NULL: none known
-   * yet, no prediction); < 0: no model. */
-  double (*predict)(const struct gc_network *net, const struct gc_layout *layout,
-                    const double *bytes, const char **model);
-};
+extern const struct gc_model_row gc_alltoallv_models[GC_ALLTOALLV_LAST];
 
-extern const struct gc_alltoallv_model gc_alltoallv_models[GC_ALLTOALLV_LAST];
-
-double gc_alltoallv_native_predict(const struct gc_network *net, const struct gc_layout *layout,
-                                   const double *bytes, const char **model);
-double gc_alltoallv_lg_predict(const struct gc_network *net, const struct gc_layout *layout,
-                               const double *bytes, const char **model);
+/* Predicted seconds for the per-cluster-pair byte totals shape->pair_bytes (NULL: none
+ * known yet, no prediction); < 0: no model. */
+gc_model_predict gc_alltoallv_native_predict, gc_alltoallv_lg_predict;
 
 /* LG-v serves what LG serves: two clusters or more, one of them of two processes or more
- * (alltoall_predict.h: gc_alltoall_lg_applies). */
+ * (alltoall_algorithms.h: gc_alltoall_lg_applies). */
 int gc_alltoallv_lg_applies(const struct gc_layout *layout);
 
 #endif

@@ -2,8 +2,6 @@
  * is built from, each algorithm's predicted time from the models of model/. */
 #include "bcast_algorithms.h"
 
-#include <stdlib.h>
-
 #include "model.h"
 #include "segment_schedule.h"
 
@@ -27,6 +25,7 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
       .local_sends = net->local_sends,
       .local_latency = net->local_alpha,
       .site = net->site,
+      .scratch = net->grid.scratch,
   };
 }
 
@@ -54,7 +53,8 @@ static double cluster_bcast(const struct gc_network *net, const struct gc_layout
 double gc_bcast_tree_predict(const struct gc_network *net, const struct gc_layout *layout,
                              const struct gc_tree_input *in, const struct gc_tree *tree)
 {
-  double *local = malloc(sizeof(double) * (size_t)layout->nclusters);
+  size_t mark = gc_scratch_mark(in->scratch);
+  double *local = gc_scratch_take(in->scratch, (size_t)layout->nclusters, sizeof(double));
   if (!local)
     return -1;
   for (int c = 0; c < layout->nclusters; c++)
@@ -62,24 +62,26 @@ double gc_bcast_tree_predict(const struct gc_network *net, const struct gc_layou
   double t = -1;
   if (gc_model_bcast_tree(in, tree, local, &t) != 0)
     t = -1;
-  free(local);
+  gc_scratch_release(in->scratch, mark);
   return t;
 }
 
-static double tree_predict(int (*build)(const struct gc_tree_input *, struct gc_tree *),
-                           const struct gc_network *net, const struct gc_layout *layout,
-                           double m, int root, const char **model)
+static double tree_predict(gc_tree_builder build, const struct gc_network *net,
+                           const struct gc_layout *layout, const struct gc_shape *shape,
+                           const char **model)
 {
   *model = gc_model_name(GC_MODEL_TREE_NIC_FANOUT);
   if (layout->nclusters < 2)
     return -1;
   struct gc_tree_input in;
   struct gc_tree tree;
-  gc_bcast_tree_input(net, layout, root, m, &in);
-  if (build(&in, &tree) != 0)
-    return -1;
-  double t = gc_bcast_tree_predict(net, layout, &in, &tree);
-  gc_tree_free(&tree);
+  gc_bcast_tree_input(net, layout, shape->root, shape->m, &in);
+  /* The tree's storage from the scratch too (a cached tree has its entry's). */
+  size_t mark = gc_scratch_mark(in.scratch);
+  double t = -1;
+  if (gc_tree_take(&tree, in.scratch, in.k) == 0 && build(&in, &tree) == 0)
+    t = gc_bcast_tree_predict(net, layout, &in, &tree);
+  gc_scratch_release(in.scratch, mark);
   return t;
 }
 
@@ -87,9 +89,10 @@ static double tree_predict(int (*build)(const struct gc_tree_input *, struct gc_
  * ("binomial-hockney"), or 004 Eq. 8 when the configuration gives the cluster's processors
  * ("hetero-004-bcast"). Several: "binomial-grid", Hockney per edge. */
 double gc_bcast_native_predict(const struct gc_network *net, const struct gc_layout *layout,
-                               double m, int root, const char **model)
+                               const struct gc_shape *shape, const char **model)
 {
-  double t = -1;
+  double t = -1, m = shape->m;
+  int root = shape->root;
   struct gc_model_hetero h;
   if (layout->nclusters == 1 && gc_network_hetero(net, layout, 0, &h) == 0) {
     /* node x is communicator rank x (one cluster: members in rank order), and
@@ -113,42 +116,42 @@ double gc_bcast_native_predict(const struct gc_network *net, const struct gc_lay
 }
 
 double gc_bcast_flat_predict(const struct gc_network *net, const struct gc_layout *layout,
-                             double m, int root, const char **model)
+                             const struct gc_shape *shape, const char **model)
 {
-  return tree_predict(gc_bcast_flat_tree, net, layout, m, root, model);
+  return tree_predict(gc_bcast_flat_tree, net, layout, shape, model);
 }
 
 double gc_bcast_binomial_predict(const struct gc_network *net, const struct gc_layout *layout,
-                                 double m, int root, const char **model)
+                                 const struct gc_shape *shape, const char **model)
 {
-  return tree_predict(gc_bcast_binomial_tree, net, layout, m, root, model);
+  return tree_predict(gc_bcast_binomial_tree, net, layout, shape, model);
 }
 
 double gc_bcast_hlot_predict(const struct gc_network *net, const struct gc_layout *layout,
-                             double m, int root, const char **model)
+                             const struct gc_shape *shape, const char **model)
 {
-  return tree_predict(gc_bcast_hlot_tree, net, layout, m, root, model);
+  return tree_predict(gc_bcast_hlot_tree, net, layout, shape, model);
 }
 
 double gc_bcast_spt_predict(const struct gc_network *net, const struct gc_layout *layout,
-                            double m, int root, const char **model)
+                            const struct gc_shape *shape, const char **model)
 {
-  return tree_predict(gc_bcast_spt_tree, net, layout, m, root, model);
+  return tree_predict(gc_bcast_spt_tree, net, layout, shape, model);
 }
 
 double gc_bcast_greedy_predict(const struct gc_network *net, const struct gc_layout *layout,
-                               double m, int root, const char **model)
+                               const struct gc_shape *shape, const char **model)
 {
-  return tree_predict(gc_bcast_greedy_tree, net, layout, m, root, model);
+  return tree_predict(gc_bcast_greedy_tree, net, layout, shape, model);
 }
 
 double gc_bcast_multilevel_predict(const struct gc_network *net, const struct gc_layout *layout,
-                                   double m, int root, const char **model)
+                                   const struct gc_shape *shape, const char **model)
 {
-  return tree_predict(gc_bcast_multilevel_tree, net, layout, m, root, model);
+  return tree_predict(gc_bcast_multilevel_tree, net, layout, shape, model);
 }
 
-const struct gc_bcast_model gc_bcast_models[GC_BCAST_LAST] = {
+const struct gc_model_row gc_bcast_models[GC_BCAST_LAST] = {
     [GC_BCAST_NATIVE] = {.about = {.name = "native", .desc = "the MPI library's own MPI_Bcast"},
                          .predict = gc_bcast_native_predict},
     [GC_BCAST_FLAT] = {.about = {.name = "flat",

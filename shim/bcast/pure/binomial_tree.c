@@ -3,15 +3,14 @@
  * every 2^j below that bit. It ignores W: the comparison point of 001 Fig. 2. */
 #include "tree.h"
 
-#include <stdlib.h>
-
 int gc_bcast_binomial_tree(const struct gc_tree_input *in, struct gc_tree *out)
 {
   int rc = gc_tree_start(in, out);
   if (rc != 0)
     return rc;
   int k = in->k;
-  int *parent = malloc(sizeof(int) * 2 * (size_t)k);
+  size_t mark = gc_scratch_mark(in->scratch);
+  int *parent = gc_scratch_take(in->scratch, 2 * (size_t)k, sizeof(int)); /* and order */
   if (!parent)
     return GC_TREE_ENOMEM;
   int *order = parent + k;
@@ -22,6 +21,6 @@ int gc_bcast_binomial_tree(const struct gc_tree_input *in, struct gc_tree *out)
     order[v] = c;
   }
   rc = gc_tree_build(in, parent, order, out);
-  free(parent);
+  gc_scratch_release(in->scratch, mark);
   return rc;
 }

@@ -2,15 +2,14 @@
  * 001 Eq. 3: with no overheads it takes max_n W[root][n]. */
 #include "tree.h"
 
-#include <stdlib.h>
-
 int gc_bcast_flat_tree(const struct gc_tree_input *in, struct gc_tree *out)
 {
   int rc = gc_tree_start(in, out);
   if (rc != 0)
     return rc;
   int k = in->k;
-  int *parent = malloc(sizeof(int) * 2 * (size_t)k);
+  size_t mark = gc_scratch_mark(in->scratch);
+  int *parent = gc_scratch_take(in->scratch, 2 * (size_t)k, sizeof(int)); /* and order */
   if (!parent)
     return GC_TREE_ENOMEM;
   int *order = parent + k;
@@ -21,6 +20,6 @@ int gc_bcast_flat_tree(const struct gc_tree_input *in, struct gc_tree *out)
       order[j++] = n;
   }
   rc = gc_tree_build(in, parent, order, out);
-  free(parent);
+  gc_scratch_release(in->scratch, mark);
   return rc;
 }

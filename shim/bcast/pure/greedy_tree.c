@@ -5,10 +5,10 @@
  * the sends it already took on. Repeatedly add the edge (c in tree, n outside) that
  * delivers first, ready(c) + lat(c,n) + o_r, then ready(c) grows by gap(c,n) = o_s + g
  * (+ m/bw). Unlike HLOT and SPT, a parent pays for every extra child, so a busy hub
- * hands clusters to a slightly farther but idle leader (SPEC section 4: "a tree that
+ * hands clusters to a slightly farther but idle leader (reference.md section 4: "a tree that
  * also charges each extra child its send gap can beat all of them"). With zero gaps it
  * is Dijkstra, the SPT. Construction order is the order its model charged; children are
- * then re-ordered by Jackson's rule (base_tree.c), which can only make it earlier.
+ * then re-ordered by Jackson's rule (tree.c: gc_tree_order_children), which can only make it earlier.
  * O(k^2) typically: best[m] is recomputed in full only when its best parent got busier.
  *
  * ECEF alone is myopic: it spends a parent's early slots on whichever cluster it can
@@ -17,11 +17,14 @@
  * (up to 1.4x), and on korea8 from A with 5 ms gaps at 44 ms against the SPT's 39 ms.
  * So gc_bcast_greedy_tree also builds flat, binomial, HLOT and SPT (microseconds
  * each) and returns whichever the position-aware model finishes first, ECEF on ties:
- * by construction it is never later than any of them under that model. */
+ * by construction it is never later than any of them under that model.
+ *
+ * Scratch (model/scratch.h): ECEF takes 2k doubles and 4k ints, then orders its tree;
+ * the comparison holds one other tree's storage (gc_tree_ints(k) ints) while that tree is
+ * built and costed (model/tree_cost.c: greedy_need). */
 #include "tree.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 static void best_parent(const struct gc_tree_input *in, const int *in_tree,
                         const double *ready, int m, double *best, int *best_c)
@@ -46,8 +49,8 @@ int gc_bcast_greedy_ecef_tree(const struct gc_tree_input *in, struct gc_tree *ou
   int k = in->k, r = in->root;
   int *ibuf;
   double *dbuf;
-  void *scratch = gc_tree_scratch(2 * (size_t)k, 4 * (size_t)k, &dbuf, &ibuf);
-  if (!scratch)
+  size_t mark = gc_scratch_mark(in->scratch);
+  if (gc_tree_scratch(in->scratch, 2 * (size_t)k, 4 * (size_t)k, &dbuf, &ibuf) != 0)
     return GC_TREE_ENOMEM;
   int *parent = ibuf, *order = ibuf + k, *in_tree = ibuf + 2 * k, *best_c = ibuf + 3 * k;
   double *ready = dbuf, *best = dbuf + k; /* best[m]: earliest delivery to m so far */
@@ -87,7 +90,7 @@ int gc_bcast_greedy_ecef_tree(const struct gc_tree_input *in, struct gc_tree *ou
     }
   }
   rc = gc_tree_build(in, parent, order, out);
-  free(scratch);
+  gc_scratch_release(in->scratch, mark);
   return rc;
 }
 
@@ -101,21 +104,22 @@ int gc_bcast_greedy_tree(const struct gc_tree_input *in, struct gc_tree *out)
     return rc;
   double best = 0, time = 0;
   int cost_rc = gc_model_tree_leaders(in, out, &best);
+  /* Each other tree goes into storage of its own from the scratch, and into out only
+   * when it is earlier: what it took is given back before the next. */
+  size_t mark = gc_scratch_mark(in->scratch);
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
     struct gc_tree t;
-    if ((rc = others[i](in, &t)) != 0 || cost_rc != 0 ||
-        (cost_rc = gc_model_tree_leaders(in, &t, &time)) != 0) {
-      gc_tree_free(&t);
-      gc_tree_free(out);
+    if (cost_rc != 0 || (rc = gc_tree_take(&t, in->scratch, in->k)) != 0 ||
+        (rc = others[i](in, &t)) != 0 || (cost_rc = gc_model_tree_leaders(in, &t, &time)) != 0) {
+      gc_scratch_release(in->scratch, mark);
+      out->n = 0;
       return GC_TREE_ENOMEM; /* the input was checked: only memory can fail here */
     }
     if (time < best) {
-      gc_tree_free(out);
-      *out = t;
+      gc_tree_copy(out, &t);
       best = time;
-    } else {
-      gc_tree_free(&t);
     }
+    gc_scratch_release(in->scratch, mark);
   }
   return 0;
 }

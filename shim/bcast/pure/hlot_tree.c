@@ -1,4 +1,4 @@
-/* HLOT: hierarchical latency-optimal tree (001 Fig. 3, corrected as in SPEC section 4).
+/* HLOT: hierarchical latency-optimal tree (001 Fig. 3, corrected as in reference.md section 4).
  *
  *   Y = {root}; D[root] = 0
  *   while some cluster is not in Y:
@@ -14,7 +14,6 @@
  * With bandwidth in the input, W[c][n] is read as lat(c,n) = W[c][n] + m/bw[c][n]. */
 #include "tree.h"
 
-#include <stdlib.h>
 
 int gc_bcast_hlot_tree(const struct gc_tree_input *in, struct gc_tree *out)
 {
@@ -24,8 +23,8 @@ int gc_bcast_hlot_tree(const struct gc_tree_input *in, struct gc_tree *out)
   int k = in->k, r = in->root;
   int *ibuf;
   double *dbuf;
-  void *scratch = gc_tree_scratch(2 * (size_t)k, 4 * (size_t)k, &dbuf, &ibuf);
-  if (!scratch)
+  size_t mark = gc_scratch_mark(in->scratch);
+  if (gc_tree_scratch(in->scratch, 2 * (size_t)k, 4 * (size_t)k, &dbuf, &ibuf) != 0)
     return GC_TREE_ENOMEM;
   int *parent = ibuf, *order = ibuf + k, *in_y = ibuf + 2 * k, *best_c = ibuf + 3 * k;
   double *D = dbuf, *best = dbuf + k; /* best[n]: cheapest allowed W[c][n], c in Y */
@@ -59,6 +58,6 @@ int gc_bcast_hlot_tree(const struct gc_tree_input *in, struct gc_tree *out)
     }
   }
   rc = gc_tree_build(in, parent, order, out);
-  free(scratch);
+  gc_scratch_release(in->scratch, mark);
   return rc;
 }

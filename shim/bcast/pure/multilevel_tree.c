@@ -7,10 +7,12 @@
  * own site's sub-root; another site's is the cluster of that site the root reaches
  * soonest directly (lowest lat(root, c), then lowest index): the site's best entry.
  * Without sites (in->site NULL), or one cluster per site, it is HLOT. Children are then
- * ordered by Jackson's rule as in every builder. O(k^2). */
+ * ordered by Jackson's rule as in every builder. O(k^2).
+ *
+ * Scratch (model/scratch.h): the sub-roots' two matrices (2k^2 doubles at most) and 4k
+ * ints, then the HLOT tree over the sites in storage of its own (gc_tree_ints(sites)
+ * ints), given back before the final ordering (model/tree_cost.c: multilevel_need). */
 #include "tree.h"
-
-#include <stdlib.h>
 
 int gc_bcast_multilevel_tree(const struct gc_tree_input *in, struct gc_tree *out)
 {
@@ -20,8 +22,8 @@ int gc_bcast_multilevel_tree(const struct gc_tree_input *in, struct gc_tree *out
   int k = in->k, r = in->root;
   int *ibuf;
   double *dbuf;
-  void *scratch = gc_tree_scratch(2 * (size_t)k * (size_t)k, 4 * (size_t)k, &dbuf, &ibuf);
-  if (!scratch)
+  size_t mark = gc_scratch_mark(in->scratch);
+  if (gc_tree_scratch(in->scratch, 2 * (size_t)k * (size_t)k, 4 * (size_t)k, &dbuf, &ibuf) != 0)
     return GC_TREE_ENOMEM;
   /* Sites numbered 0.. by first appearance, the root's site first (the HLOT root). */
   int *site_of = ibuf, *sub = ibuf + k, *parent = ibuf + 2 * k, *order = ibuf + 3 * k;
@@ -51,7 +53,9 @@ int gc_bcast_multilevel_tree(const struct gc_tree_input *in, struct gc_tree *out
   sin.k = nsites, sin.root = 0, sin.W = W, sin.bw = in->bw ? bw : NULL, sin.site = NULL;
   sin.nic = NULL; /* indexed by cluster, and HLOT reads no gaps */
   struct gc_tree top;
-  rc = gc_bcast_hlot_tree(&sin, &top);
+  size_t arrays = gc_scratch_mark(in->scratch);
+  if ((rc = gc_tree_take(&top, in->scratch, nsites)) == 0)
+    rc = gc_bcast_hlot_tree(&sin, &top);
   if (rc == 0) {
     /* The light-WAN level: every other cluster of a site hangs off its sub-root. */
     for (int c = 0; c < k; c++)
@@ -61,9 +65,11 @@ int gc_bcast_multilevel_tree(const struct gc_tree_input *in, struct gc_tree *out
     for (int c = 0, n = 1; c < k; c++)
       if (c != r)
         order[n++] = c;
-    gc_tree_free(&top);
+    gc_scratch_release(in->scratch, arrays); /* top is read no more */
     rc = gc_tree_build(in, parent, order, out);
   }
-  free(scratch);
+  gc_scratch_release(in->scratch, mark);
+  if (rc != 0)
+    out->n = 0;
   return rc;
 }

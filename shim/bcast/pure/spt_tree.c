@@ -1,12 +1,11 @@
 /* Shortest-path tree: Dijkstra from the root over lat(c,n) + o_r. It ignores the send
  * gaps, so under 001 Eq. 2 with o_s + g = 0 no tree reaches any cluster earlier: it is
- * the latency lower bound HLOT is compared with (SPEC section 4). On korea8 from A it
+ * the latency lower bound HLOT is compared with (reference.md section 4). On korea8 from A it
  * reaches G in 22 ms through H where the direct link takes 400 ms. O(k^2), no heap:
  * k is a few dozen clusters. Ties: the lower cluster index is settled first, and a
  * parent is only replaced by a strictly shorter path, so direct links win ties. */
 #include "tree.h"
 
-#include <stdlib.h>
 
 int gc_bcast_spt_tree(const struct gc_tree_input *in, struct gc_tree *out)
 {
@@ -16,8 +15,8 @@ int gc_bcast_spt_tree(const struct gc_tree_input *in, struct gc_tree *out)
   int k = in->k, r = in->root;
   int *ibuf;
   double *dist;
-  void *scratch = gc_tree_scratch((size_t)k, 3 * (size_t)k, &dist, &ibuf);
-  if (!scratch)
+  size_t mark = gc_scratch_mark(in->scratch);
+  if (gc_tree_scratch(in->scratch, (size_t)k, 3 * (size_t)k, &dist, &ibuf) != 0)
     return GC_TREE_ENOMEM;
   int *parent = ibuf, *order = ibuf + k, *done = ibuf + 2 * k;
   for (int n = 0; n < k; n++) {
@@ -43,6 +42,6 @@ int gc_bcast_spt_tree(const struct gc_tree_input *in, struct gc_tree *out)
     }
   }
   rc = gc_tree_build(in, parent, order, out);
-  free(scratch);
+  gc_scratch_release(in->scratch, mark);
   return rc;
 }

@@ -1,17 +1,34 @@
 /* What every tree builder shares: input checks, the CSR layout, the order in which a
- * leader serves its children, freeing. */
+ * leader serves its children, storage and working arrays from the scratch. */
 #include "tree.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
-void gc_tree_free(struct gc_tree *t)
+int gc_tree_take(struct gc_tree *t, struct gc_scratch *s, int k)
 {
-  free(t->parent);
-  free(t->child_start);
-  free(t->children);
-  memset(t, 0, sizeof *t);
+  int *ints = k > 0 ? gc_scratch_take(s, gc_tree_ints(k), sizeof(int)) : NULL;
+  if (!ints)
+    return GC_TREE_ENOMEM;
+  gc_tree_place(t, ints, k);
+  return 0;
+}
+
+void gc_tree_copy(struct gc_tree *dst, const struct gc_tree *src)
+{
+  int n = src->n;
+  dst->n = n;
+  dst->root = src->root;
+  memcpy(dst->parent, src->parent, sizeof(int) * (size_t)n);
+  memcpy(dst->child_start, src->child_start, sizeof(int) * ((size_t)n + 1));
+  if (n > 1)
+    memcpy(dst->children, src->children, sizeof(int) * ((size_t)n - 1));
+}
+
+/* out has storage for k nodes. */
+static int has_room(const struct gc_tree *out, int k)
+{
+  return out->cap >= k && out->parent && out->child_start && out->children;
 }
 
 static int bad(double x)
@@ -19,21 +36,22 @@ static int bad(double x)
   return isnan(x) || x < 0.0;
 }
 
-void *gc_tree_scratch(size_t nd, size_t ni, double **d, int **i)
+int gc_tree_scratch(struct gc_scratch *s, size_t nd, size_t ni, double **d, int **i)
 {
-  /* doubles first: the ints after them stay aligned */
-  double *block = malloc(sizeof(double) * nd + sizeof(int) * ni);
-  if (block) {
-    *d = block;
-    *i = (int *)((char *)block + sizeof(double) * nd);
+  size_t mark = gc_scratch_mark(s);
+  *d = gc_scratch_take(s, nd, sizeof(double));
+  *i = gc_scratch_take(s, ni, sizeof(int));
+  if (!*d || !*i) {
+    gc_scratch_release(s, mark);
+    return GC_TREE_ENOMEM;
   }
-  return block;
+  return 0;
 }
 
 int gc_tree_start(const struct gc_tree_input *in, struct gc_tree *out)
 {
-  memset(out, 0, sizeof *out);
-  if (!in || in->k < 1 || in->root < 0 || in->root >= in->k)
+  out->n = 0;
+  if (!in || in->k < 1 || in->root < 0 || in->root >= in->k || !has_room(out, in->k))
     return GC_TREE_EINVAL;
   if (bad(in->send_gap) || bad(in->recv_overhead) || bad(in->uniform) || bad(in->bytes))
     return GC_TREE_EINVAL;
@@ -51,17 +69,12 @@ int gc_tree_start(const struct gc_tree_input *in, struct gc_tree *out)
 int gc_tree_from_parents(int k, int root, const int *parent, const int *order,
                          struct gc_tree *out)
 {
-  memset(out, 0, sizeof *out);
+  out->n = 0;
+  if (k < 1 || !has_room(out, k))
+    return GC_TREE_EINVAL;
   out->n = k;
   out->root = root;
-  out->parent = malloc(sizeof(int) * (size_t)k);
-  out->child_start = calloc((size_t)k + 1, sizeof(int));
-  /* k-1 children, but never a zero-byte malloc (k = 1) whose NULL would read as failure. */
-  out->children = malloc(sizeof(int) * (size_t)k);
-  if (!out->parent || !out->child_start || !out->children) {
-    gc_tree_free(out);
-    return GC_TREE_ENOMEM;
-  }
+  memset(out->child_start, 0, sizeof(int) * ((size_t)k + 1));
   memcpy(out->parent, parent, sizeof(int) * (size_t)k);
   for (int i = 0; i < k; i++)
     if (parent[i] >= 0)
@@ -86,7 +99,7 @@ int gc_tree_build(const struct gc_tree_input *in, const int *parent, const int *
 {
   int rc = gc_tree_from_parents(in->k, in->root, parent, order, out);
   if (rc == 0 && (rc = gc_tree_order_children(in, out)) != 0)
-    gc_tree_free(out);
+    out->n = 0;
   return rc;
 }
 
@@ -101,16 +114,12 @@ int gc_tree_build(const struct gc_tree_input *in, const int *parent, const int *
  * order is exactly what its own model charged. */
 int gc_tree_order_children(const struct gc_tree_input *in, struct gc_tree *t)
 {
-  int k = t->n;
-  int *bfs = malloc(sizeof(int) * (size_t)k);
-  double *tail = malloc(sizeof(double) * (size_t)k);
-  double *q = malloc(sizeof(double) * (size_t)k);
-  if (!bfs || !tail || !q) {
-    free(bfs);
-    free(tail);
-    free(q);
+  int k = t->n, *bfs;
+  double *tail;
+  size_t mark = gc_scratch_mark(in->scratch);
+  if (gc_tree_scratch(in->scratch, 2 * (size_t)k, (size_t)k, &tail, &bfs) != 0)
     return GC_TREE_ENOMEM;
-  }
+  double *q = tail + k;
   int reached = gc_tree_bfs_order(t, bfs);
   for (int h = reached - 1; h >= 0; h--) { /* children before their parent */
     int c = bfs[h], first = t->child_start[c], end = t->child_start[c + 1];
@@ -141,8 +150,6 @@ int gc_tree_order_children(const struct gc_tree_input *in, struct gc_tree *t)
     }
     tail[c] = fin;
   }
-  free(bfs);
-  free(tail);
-  free(q);
+  gc_scratch_release(in->scratch, mark);
   return 0;
 }

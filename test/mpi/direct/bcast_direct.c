@@ -42,16 +42,16 @@ static void set_network(struct gc_comm_state *st, int korea8)
 static int chain_run(const struct gc_bcast_call *call, struct gc_comm_state *st)
 {
   int k = st->layout.nclusters, r = st->layout.cluster_of[call->root], parent[64], order[64];
+  int storage[3 * 64 + 1]; /* gc_tree_ints(64) */
   struct gc_tree t;
+  gc_tree_place(&t, storage, 64);
   for (int i = 0; i < k; i++) {
     order[i] = (r + i) % k;
     parent[order[i]] = i ? order[i - 1] : -1;
   }
   if (gc_tree_from_parents(k, r, parent, order, &t) != 0)
-    return MPI_ERR_NO_MEM;
-  int rc = gc_bcast_tree_run(call, st, &t);
-  gc_tree_free(&t);
-  return rc;
+    return MPI_ERR_ARG;
+  return gc_bcast_tree_run(call, st, &t);
 }
 
 /* Every tree on korea8's matrix (multi-hop trees), greedy also without a matrix (the

@@ -19,8 +19,8 @@ mkdir -p "$(dirname "$bin")"
 make -s "$BUILD/libgcpure.a" || exit 1
 $MPICC -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g \
   -I. -Iconfig -Imodel -Ishim -Ishim/pure -Ishim/bcast -Ishim/bcast/pure -Ishim/alltoall/pure -Itest/mpi -Itest/mpi/direct \
-  shim/bcast/tree_exec.c shim/bcast/tree_algorithms.c shim/bcast/tree_stage.c shim/count.c \
-  shim/datatype.c \
+  shim/bcast/tree_exec.c shim/bcast/tree_algorithms.c shim/bcast/tree_stage.c shim/bcast/state.c \
+  shim/count.c shim/datatype.c \
   test/mpi/direct/comm_state_stub.c test/mpi/direct/bcast_direct.c -o "$bin" \
   "$BUILD/libgcpure.a" $(pkg-config --libs libconfig) -lm
 

@@ -1,0 +1,344 @@
+/* The completion-time windows (span.h). */
+#include "span.h"
+
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "gridcoll.h"
+
+/* Half a window: the calls gathered since the last post, or posted and in flight. */
+struct half {
+  int n;
+  MPI_Request req;              /* MPI_REQUEST_NULL when not in flight */
+  struct gc_learn *teach;       /* the measured call, always the last one: posted at once */
+  int taught;
+  struct gc_call_line *line;    /* [cap]: record.h, 72 bytes a call */
+  double *pair;                 /* [2 * cap]: [2i] exit, [2i + 1] -entry (the reference's) */
+  struct gc_candidate (*candidates)[GC_MAX_ALGORITHMS]; /* [cap] with log.candidates, else NULL */
+};
+
+struct gc_span_window {
+  struct half h[2];
+  int cap;     /* calls a half holds: GC_SPAN_WINDOW with the log's lines, else 1 (learning
+                  alone: its measured call is posted as soon as it is in) */
+  int filling; /* the half receiving calls; the other may be in flight */
+  struct gc_comm_state *st;
+  struct gc_span_window *next, *prev; /* every live one, for MPI_Finalize and exit */
+};
+
+enum { GC_SPAN_READERS = 2 }; /* the log, learning */
+
+static struct {
+  int lines, local, candidates;
+  gc_span_reader *reader[GC_SPAN_READERS];
+  int nreaders;
+  struct gc_span_window *windows;
+  pthread_mutex_t lock;
+} sp = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void gc_span_configure(int lines, int local, int candidates)
+{
+  sp.lines = lines;
+  sp.local = local;
+  sp.candidates = candidates;
+  sp.nreaders = 0;
+}
+
+void gc_span_reader_add(gc_span_reader *reader)
+{
+  if (sp.nreaders < GC_SPAN_READERS)
+    sp.reader[sp.nreaders++] = reader;
+}
+
+static void read_all(const struct gc_span_settled *s)
+{
+  for (int r = 0; r < sp.nreaders; r++)
+    sp.reader[r](s);
+}
+
+/* One call to the log at once: the call and elapsed time given, its time `actual`. */
+static void read_one(const struct gc_comm_state *st, const struct gc_call_line *line,
+                     unsigned long long call, double elapsed,
+                     const struct gc_candidate *candidates, double actual)
+{
+  struct gc_call_line l = *line;
+  l.call = call;
+  l.elapsed = elapsed;
+  struct gc_candidate c[1][GC_MAX_ALGORITHMS];
+  if (candidates)
+    memcpy(c[0], candidates, sizeof c[0][0] * (size_t)line->ncandidates);
+  struct gc_span_settled s = {st->id, st->size, st->rank, 1, &l,
+                              candidates ? (const struct gc_candidate(*)[GC_MAX_ALGORITHMS])c : NULL,
+                              &actual, NULL, 0, 1};
+  read_all(&s);
+}
+
+/* Half k's completion times are known: its calls to the readers. Each pair becomes its
+ * completion time in place (pair[i], read from pair[2i] and pair[2i + 1], which no later
+ * i overwrites). */
+static void settle(struct gc_span_window *w, int k)
+{
+  struct half *h = &w->h[k];
+  const struct gc_comm_state *st = w->st;
+  for (int i = 0; i < h->n; i++) {
+    double actual = h->pair[2 * i] + h->pair[2 * i + 1];
+    h->pair[i] = actual < 0 ? 0 : actual; /* < 0: a clock estimate off by more than the call */
+  }
+  struct gc_span_settled s = {st->id,
+                              st->size,
+                              st->rank,
+                              h->n,
+                              h->line,
+                              (const struct gc_candidate(*)[GC_MAX_ALGORITHMS])h->candidates,
+                              h->pair,
+                              h->teach,
+                              h->taught,
+                              sp.lines};
+  if (h->n)
+    read_all(&s);
+  h->n = 0;
+  h->teach = NULL;
+}
+
+/* No completion time to be had: each call keeps the rank's own. */
+static void own_times(struct half *h)
+{
+  for (int i = 0; i < h->n; i++)
+    h->pair[2 * i] = h->line[i].elapsed, h->pair[2 * i + 1] = 0;
+}
+
+static void wait_half(struct gc_span_window *w, int k)
+{
+  if (w->h[k].req != MPI_REQUEST_NULL) {
+    PMPI_Wait(&w->h[k].req, MPI_STATUS_IGNORE);
+    settle(w, k);
+  }
+}
+
+/* The filling half posted, once the other (posted earlier) is settled. */
+static void post(struct gc_span_window *w)
+{
+  int k = w->filling;
+  struct half *h = &w->h[k];
+  wait_half(w, !k);
+  if (PMPI_Iallreduce(MPI_IN_PLACE, h->pair, 2 * h->n, MPI_DOUBLE, MPI_MAX,
+                      w->st->private_comm, &h->req) != MPI_SUCCESS) {
+    h->req = MPI_REQUEST_NULL;
+    own_times(h);
+    settle(w, k);
+  }
+  w->filling = !k;
+}
+
+void gc_span_leave(struct gc_comm_state *st, double t0, const struct gc_call_line *line,
+                   const struct gc_candidate *candidates, struct gc_learn *teach, int taught)
+{
+  double t1 = gc_clock_now();
+  unsigned long long call = st->calls++;
+  if (sp.local) /* the rank's own time, at once */
+    read_one(st, line, call, t1 - t0, candidates, t1 - t0);
+  struct gc_span_window *w = st->span;
+  if (!w || !(sp.lines || teach))
+    return;
+  struct half *h = &w->h[w->filling];
+  int i = h->n++;
+  struct gc_call_line *l = &h->line[i];
+  *l = *line;
+  l->call = call;
+  l->elapsed = t1 - t0;
+  if (h->candidates && candidates)
+    memcpy(h->candidates[i], candidates, sizeof candidates[0] * (size_t)line->ncandidates);
+  double offset = gc_clock_offset();
+  h->pair[2 * i] = t1 - offset;
+  /* A broadcast starts when its root enters: the others' entries do not count. */
+  h->pair[2 * i + 1] = line->root < 0 || line->root == st->rank ? offset - t0 : -DBL_MAX;
+  if (teach) {
+    h->teach = teach;
+    h->taught = taught;
+  }
+  if (h->n == w->cap || teach)
+    post(w);
+}
+
+void gc_span_untimed(const struct gc_comm_state *st, const struct gc_call_line *line,
+                     const struct gc_candidate *candidates)
+{
+  read_one(st, line, line->call, line->elapsed, candidates, -1);
+}
+
+void gc_span_settle_taught(struct gc_comm_state *st)
+{
+  struct gc_span_window *w = st->span;
+  if (w && w->h[!w->filling].teach)
+    wait_half(w, !w->filling);
+}
+
+/* --- the window's life ---------------------------------------------------------------- */
+
+int gc_span_make(struct gc_comm_state *st)
+{
+  int learns = 0;
+  for (int op = 0; op < GC_OP_LAST; op++)
+    learns |= st->op[op].learn != NULL;
+  if (!sp.lines && !learns)
+    return 0;
+  int cap = sp.lines ? GC_SPAN_WINDOW : 1;
+  size_t lines = sizeof(struct gc_call_line) * (size_t)cap,
+         pairs = sizeof(double) * 2 * (size_t)cap,
+         cands = sp.candidates ? sizeof(struct gc_candidate[GC_MAX_ALGORITHMS]) * (size_t)cap : 0;
+  /* One block: the window, then each half's lines, pairs and candidates (every part a
+   * multiple of 8 bytes, so each stays aligned). */
+  struct gc_span_window *w = calloc(1, sizeof *w + 2 * (lines + pairs + cands));
+  if (!w)
+    return -1;
+  void *p = w + 1;
+  for (int k = 0; k < 2; k++) {
+    struct half *h = &w->h[k];
+    h->req = MPI_REQUEST_NULL;
+    h->line = p, p = (char *)p + lines;
+    h->pair = p, p = (char *)p + pairs;
+    if (cands)
+      h->candidates = p, p = (char *)p + cands;
+  }
+  w->cap = cap;
+  w->st = st;
+  pthread_mutex_lock(&sp.lock);
+  w->next = sp.windows;
+  if (sp.windows)
+    sp.windows->prev = w;
+  sp.windows = w;
+  pthread_mutex_unlock(&sp.lock);
+  st->span = w;
+  return 0;
+}
+
+static void unlink_window(struct gc_span_window *w)
+{
+  pthread_mutex_lock(&sp.lock);
+  if (w->prev)
+    w->prev->next = w->next;
+  else
+    sp.windows = w->next;
+  if (w->next)
+    w->next->prev = w->prev;
+  pthread_mutex_unlock(&sp.lock);
+}
+
+/* The communicator is being freed (its attribute's delete callback, on every member:
+ * MPI_Comm_free is collective): the calls still waiting are assembled over the private
+ * duplicate, which the state frees after its parts. */
+void gc_span_drop(struct gc_comm_state *st)
+{
+  struct gc_span_window *w = st->span;
+  if (!w)
+    return;
+  unlink_window(w);
+  wait_half(w, !w->filling);
+  struct half *h = &w->h[w->filling];
+  /* Every member holds the same number of calls: the same allreduce on all of them. */
+  if (h->n) {
+    if (PMPI_Allreduce(MPI_IN_PLACE, h->pair, 2 * h->n, MPI_DOUBLE, MPI_MAX,
+                       st->private_comm) != MPI_SUCCESS)
+      own_times(h);
+    settle(w, w->filling);
+  }
+  free(w);
+  st->span = NULL;
+}
+
+void gc_span_abandon(void)
+{
+  for (struct gc_span_window *w = sp.windows; w; w = w->next)
+    for (int older = 1; older >= 0; older--) {
+      int k = older ? !w->filling : w->filling;
+      own_times(&w->h[k]);
+      w->h[k].req = MPI_REQUEST_NULL;
+      settle(w, k);
+    }
+}
+
+/* --- MPI_Finalize: the communicators the application did not free -------------------- */
+
+/* One call still waiting, as the world exchanges it. */
+struct pending {
+  unsigned long long comm, call;
+  double exit, entry; /* entry negated, as in the pair */
+};
+
+static int pending_cmp(const void *a, const void *b)
+{
+  const struct pending *x = a, *y = b;
+  return x->comm != y->comm ? (x->comm > y->comm) - (x->comm < y->comm)
+                            : (x->call > y->call) - (x->call < y->call);
+}
+
+/* Every rank's waiting calls, gathered (ids are unique across communicators); NULL with
+ * *n = 0 when memory ran out on some rank (agreed: every rank then keeps its own times). */
+static struct pending *gather(int mine, size_t *n)
+{
+  int size = gc_g.world_size, *counts = malloc(sizeof(int) * (size_t)size * 2), total = 0;
+  struct pending *own = malloc(sizeof *own * (size_t)(mine + 1)), *all = NULL;
+  int here = counts && own, ok = here;
+  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (ok) {
+    int k = 0;
+    for (struct gc_span_window *w = sp.windows; w; w = w->next) {
+      struct half *h = &w->h[w->filling];
+      for (int i = 0; i < h->n; i++)
+        own[k++] = (struct pending){w->st->id, h->line[i].call, h->pair[2 * i],
+                                    h->pair[2 * i + 1]};
+    }
+    int bytes = mine * (int)sizeof *own, *displs = counts + size;
+    PMPI_Allgather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+    for (int r = 0; r < size; r++)
+      displs[r] = total, total += counts[r];
+    ok = here = (all = malloc((size_t)total + 1)) != NULL;
+    PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (ok)
+      PMPI_Allgatherv(own, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+  }
+  if (!here)
+    gc_warn_oom("at MPI_Finalize: the calls still waiting keep each rank's own time");
+  free(own);
+  free(counts);
+  if (!ok) {
+    free(all);
+    all = NULL;
+  }
+  *n = ok ? (size_t)total / sizeof *all : 0;
+  if (all)
+    qsort(all, *n, sizeof *all, pending_cmp);
+  return all;
+}
+
+void gc_span_finalize(void)
+{
+  int mine = 0;
+  for (struct gc_span_window *w = sp.windows; w; w = w->next) {
+    wait_half(w, !w->filling);
+    mine += w->h[w->filling].n;
+  }
+  size_t n;
+  struct pending *all = gather(mine, &n);
+  for (struct gc_span_window *w = sp.windows; w; w = w->next) {
+    struct half *h = &w->h[w->filling];
+    for (int i = 0; all && i < h->n; i++) {
+      struct pending key = {w->st->id, h->line[i].call, 0, 0};
+      struct pending *p = bsearch(&key, all, n, sizeof *all, pending_cmp);
+      while (p && p > all && pending_cmp(p - 1, &key) == 0)
+        p--;
+      for (; p && p < all + n && pending_cmp(p, &key) == 0; p++) {
+        h->pair[2 * i] = fmax(h->pair[2 * i], p->exit);
+        h->pair[2 * i + 1] = fmax(h->pair[2 * i + 1], p->entry);
+      }
+    }
+    if (!all)
+      own_times(h);
+    settle(w, w->filling);
+  }
+  free(all);
+}

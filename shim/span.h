@@ -1,0 +1,96 @@
+/* The completion time of a collective: one mechanism, read by the log and by learning.
+ *
+ * A timed call reads the clock at entry and exit and nothing else: no barrier, no
+ * reduction on the timed path. Its completion time is max(exit) - min(entry) over the
+ * communicator's ranks (a broadcast: minus the root's entry only), in world rank 0's
+ * clock (clock.h: each rank's offset to it is estimated once, at MPI_Init). The pairs
+ * (exit, -entry) of a communicator's timed calls wait in its window, made with the
+ * communicator's state (gc_span_make, a part of comm_state.h); one nonblocking MPI_MAX
+ * allreduce over the private duplicate assembles a half window when it is full
+ * (GC_SPAN_WINDOW calls), or at once when it holds a call that a learning `auto`
+ * measured (learning wants that time before its next choice). A posted half is
+ * completed when the other half is posted, when the dispatch asks for learning's time
+ * (gc_span_settle_taught), when the communicator is freed (a blocking allreduce:
+ * MPI_Comm_free is collective) or at MPI_Finalize (one exchange over the world for the
+ * communicators still alive); at an exit without MPI_Finalize each call keeps the
+ * rank's own time. Every member adds the same calls in the same order, so the i-th
+ * pair is the same call everywhere, and every member settles the same times.
+ *
+ * A settled call reaches its readers, the log's line writer and learning's books,
+ * through the functions they registered (gc_span_reader_add): this file names neither.
+ * The wait for late ranks and the transfer apart (the predictions issue) would be two
+ * more numbers of a pair, read by the same readers. */
+#ifndef GC_SPAN_H
+#define GC_SPAN_H
+
+#include "comm_state.h"
+#include "learn.h"
+#include "record.h"
+
+/* Calls a half window holds: one allreduce of 2 * GC_SPAN_WINDOW doubles per that many
+ * logged calls, posted when the half fills and completed a half later, when nobody
+ * waits for it any more. */
+#define GC_SPAN_WINDOW 128
+
+/* Calls settled, as their readers see them: a half window at a time (one call in local
+ * mode, an untimed record, or learning alone), in call order. */
+struct gc_span_settled {
+  unsigned long long comm_id;
+  int comm_size, comm_rank;
+  int n;
+  const struct gc_call_line *line;                         /* [n] */
+  const struct gc_candidate (*candidates)[GC_MAX_ALGORITHMS]; /* [n]; NULL: none kept */
+  /* [n] seconds: the completion time, or the rank's own time where none could be
+   * assembled (local mode, an exit without MPI_Finalize); < 0: an untimed record (a
+   * nonblocking call, issued) */
+  const double *actual;
+  struct gc_learn *teach; /* the last call's: it was measured for learning; NULL: none */
+  int taught;             /* with teach: the algorithm measured */
+  int logged;             /* the log wants these lines */
+};
+
+typedef void gc_span_reader(const struct gc_span_settled *s);
+
+/* At MPI_Init, before any call: how calls are kept. lines: the log wants every timed
+ * call's line with its completion time (sync mode); local: it wants them at once with
+ * the rank's own time (local mode); candidates: lines carry every prediction. Learning's
+ * measured calls go through the window whatever these say. */
+void gc_span_configure(int lines, int local, int candidates);
+/* At MPI_Init: a reader of every settled call (at most two: the log, learning). */
+void gc_span_reader_add(gc_span_reader *reader);
+
+/* The communicator's window, a part of its state (comm_state.h): made where the log
+ * keeps lines in sync mode or learning can run on it (st->op[*].learn), 0 or -1 when
+ * out of memory; dropped, its calls settled over the private duplicate, when the
+ * communicator is freed. */
+int gc_span_make(struct gc_comm_state *st);
+void gc_span_drop(struct gc_comm_state *st);
+
+/* A call entered at t0 (gc_clock_now, this rank's clock) has left (its exit is read
+ * here), as `line` says it (record.h; its call index, the next on st, and its elapsed
+ * time are set here, in the window's copy): given to the readers at once with the rank's
+ * own time (local mode), and kept in the window until its completion time is known
+ * (sync mode, or measured for learning). candidates: NULL, or line->ncandidates
+ * predictions. teach: learning's entry this call measures, running `taught` (the
+ * algorithm planned: a fallback's time is what running it costs); NULL: not measured.
+ * The window is assembled over st's private duplicate, which exists by then (the log
+ * names the communicator, a measured call makes it). On every member, after the same
+ * calls. */
+void gc_span_leave(struct gc_comm_state *st, double t0, const struct gc_call_line *line,
+                   const struct gc_candidate *candidates, struct gc_learn *teach, int taught);
+/* An untimed record (a nonblocking or persistent call, issued), to the readers at once. */
+void gc_span_untimed(const struct gc_comm_state *st, const struct gc_call_line *line,
+                     const struct gc_candidate *candidates);
+
+/* The half in flight that holds a measured call, completed and settled: learning then
+ * knows every time it measured on st. On every member, at the same point. */
+void gc_span_settle_taught(struct gc_comm_state *st);
+
+/* Collective over MPI_COMM_WORLD at MPI_Finalize: the calls of communicators still alive
+ * settled (an exchange over the world keyed by communicator id and call). */
+void gc_span_finalize(void);
+/* At an exit without MPI_Finalize (MPI may be gone): every waiting call settled with
+ * the rank's own time, older half first, so the log stays in call order. */
+void gc_span_abandon(void);
+
+#endif
