@@ -52,10 +52,12 @@ void gc_dispatch_configure(const struct gc_op *op)
   is_auto[op->id] = is(op->wanted, "auto");
 }
 
+/* Learning compares algorithms on the collective's own time: a rank that came late is
+ * no slower algorithm, and counted it would teach whichever one ran with it. */
 void gc_dispatch_measured(const struct gc_span_settled *s)
 {
   if (s->teach) /* the last call of its half */
-    gc_learn_record(s->teach, s->taught, s->actual[s->n - 1]);
+    gc_learn_record(s->teach, s->taught, s->time[s->n - 1].own);
 }
 
 static int run_native(const struct gc_op *op, void *call, struct gc_comm_state *st)

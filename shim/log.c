@@ -30,7 +30,7 @@ static struct {
 
 static const char header[] =
     "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,"
-    "candidates,elapsed_s\n";
+    "candidates,elapsed_s,own_s,spread_s,root_late_s\n";
 
 /* 1 when the pattern has a %r (not a %%r): each rank then names its own file. */
 static int names_rank(const char *pattern)
@@ -267,17 +267,30 @@ static char *put_middle(char *p, const struct gc_call_line *l, int hit)
   return p;
 }
 
+/* A time whose value is the one written at `text` (ntime characters, its comma
+ * included): that text copied (local mode's own time, a broadcast's own time), else
+ * formatted. */
+static char *put_time_as(char *p, double s, double written, const char *text, size_t ntime)
+{
+  if (!same_bits(s, written))
+    return put_time(p, s);
+  memcpy(p, text, ntime);
+  return p + ntime;
+}
+
 /* One record's line, in one piece: its widest length is known before a character is
  * written, so the chunk is asked for room once. Called with the lock held where one is
  * needed, and only while lg.file is open. */
 static void put_line(unsigned long long comm_id, int comm_size, const struct gc_call_line *l,
-                     double actual, const struct gc_candidate *cand)
+                     const struct gc_span_time *t, const struct gc_candidate *cand)
 {
+  double actual = t->actual;
   int hit = middle_matches(l);
   int ncand = lg.candidates && cand ? l->ncandidates : 0;
   /* the head, the call (20) and its comma, the middle, the times, the candidates' comma */
   size_t need = GC_HEAD_MAX + 21 + (hit ? middle.n : middle_room(l)) + time_room(actual) +
-                time_room(l->elapsed) + 1;
+                time_room(l->elapsed) + time_room(t->own) + time_room(t->spread) +
+                time_room(t->root_late) + 1;
   for (int a = 0; a < ncand; a++) /* ";name=%.6g" */
     if (cand[a].predicted >= 0)
       need += strlen(cand[a].name) + 2 + GC_FMT_MAX;
@@ -306,12 +319,11 @@ static void put_line(unsigned long long comm_id, int comm_size, const struct gc_
       p += gc_fmt_g(p, cand[a].predicted, 6);
     }
   *p++ = ',';
-  if (same_bits(l->elapsed, actual)) { /* local mode: the same time, the same text */
-    memcpy(p, time, ntime);
-    p += ntime;
-  } else {
-    p = put_time(p, l->elapsed);
-  }
+  /* local mode: elapsed and own are actual, the same text; a broadcast's own too */
+  p = put_time_as(p, l->elapsed, actual, time, ntime);
+  p = put_time_as(p, t->own, actual, time, ntime);
+  p = put_time(p, t->spread);
+  p = put_time(p, t->root_late);
   p[-1] = '\n'; /* the last time's comma */
   if (!heap) {
     out.n += (size_t)(p - start);
@@ -340,10 +352,12 @@ static int locked(void)
   return gc_g.thread_level == MPI_THREAD_MULTIPLE;
 }
 
-/* A settled call, comm rank 0's, into the summary (summary.h). */
-static void summary_add(const struct gc_call_line *l, double actual)
+/* A settled call, comm rank 0's, into the summary (summary.h): its wait is how late the
+ * root came for a broadcast (the receivers' wait), the arrival spread for the others. */
+static void summary_add(const struct gc_call_line *l, const struct gc_span_time *t)
 {
-  gc_summary_add(l->op, l->algorithm, l->call == 0, l->bytes, l->predicted, actual);
+  gc_summary_add(l->op, l->algorithm, l->call == 0, l->bytes, l->predicted, t->actual, t->own,
+                 l->root >= 0 ? t->root_late : t->spread);
 }
 
 /* The window's reader (span.h): settled calls' lines into the text, and comm rank 0's
@@ -356,14 +370,14 @@ static void read_settled(const struct gc_span_settled *s)
   if (lock)
     pthread_mutex_lock(&lg.lock);
   for (int i = 0; lg.file && i < s->n; i++)
-    put_line(s->comm_id, s->comm_size, &s->line[i], s->actual[i],
+    put_line(s->comm_id, s->comm_size, &s->line[i], &s->time[i],
              s->candidates ? s->candidates[i] : NULL);
   if (lock)
     pthread_mutex_unlock(&lg.lock);
   if (s->comm_rank == 0 && lg.summary)
     for (int i = 0; i < s->n; i++)
-      if (s->actual[i] >= 0)
-        summary_add(&s->line[i], s->actual[i]);
+      if (s->time[i].actual >= 0)
+        summary_add(&s->line[i], &s->time[i]);
 }
 
 void gc_log_finalize(void)

@@ -1,7 +1,6 @@
 /* The completion-time windows (span.h). */
 #include "span.h"
 
-#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -17,7 +16,10 @@ struct half {
   struct gc_learn *teach;       /* the measured call, always the last one: posted at once */
   int taught;
   struct gc_call_line *line;    /* [cap]: record.h, 72 bytes a call */
-  double *pair;                 /* [2 * cap]: [2i] exit, [2i + 1] -entry (the reference's) */
+  /* [cap]: each call's numbers (span_time.h: GC_SPAN_NUMBERS doubles, in the reference's
+   * clock) until it settles, then its times, in place (the same 32 bytes, through memcpy:
+   * the reduction reads them as doubles) */
+  struct gc_span_time *time;
   struct gc_candidate (*candidates)[GC_MAX_ALGORITHMS]; /* [cap] with log.candidates, else NULL */
 };
 
@@ -31,6 +33,19 @@ struct gc_span_window {
 };
 
 enum { GC_SPAN_READERS = 2 }; /* the log, learning */
+
+_Static_assert(sizeof(struct gc_span_time) == GC_SPAN_NUMBERS * sizeof(double),
+               "a call's times take the place of its numbers");
+
+static void numbers_put(struct gc_span_time *t, const double q[GC_SPAN_NUMBERS])
+{
+  memcpy(t, q, sizeof *t);
+}
+
+static void numbers_get(const struct gc_span_time *t, double q[GC_SPAN_NUMBERS])
+{
+  memcpy(q, t, sizeof *t);
+}
 
 static struct {
   int lines, local, candidates;
@@ -60,10 +75,10 @@ static void read_all(const struct gc_span_settled *s)
     sp.reader[r](s);
 }
 
-/* One call to the log at once: the call and elapsed time given, its time `actual`. */
+/* One call to the readers at once: the call and elapsed time given, its times `time`. */
 static void read_one(const struct gc_comm_state *st, const struct gc_call_line *line,
                      unsigned long long call, double elapsed,
-                     const struct gc_candidate *candidates, double actual)
+                     const struct gc_candidate *candidates, struct gc_span_time time)
 {
   struct gc_call_line l = *line;
   l.call = call;
@@ -73,20 +88,20 @@ static void read_one(const struct gc_comm_state *st, const struct gc_call_line *
     memcpy(c[0], candidates, sizeof c[0][0] * (size_t)line->ncandidates);
   struct gc_span_settled s = {st->id, st->size, st->rank, 1, &l,
                               candidates ? (const struct gc_candidate(*)[GC_MAX_ALGORITHMS])c : NULL,
-                              &actual, NULL, 0, 1};
+                              &time, NULL, 0, 1};
   read_all(&s);
 }
 
-/* Half k's completion times are known: its calls to the readers. Each pair becomes its
- * completion time in place (pair[i], read from pair[2i] and pair[2i + 1], which no later
- * i overwrites). */
+/* Half k's numbers are assembled: its calls to the readers, each call's numbers become
+ * its times in place. */
 static void settle(struct gc_span_window *w, int k)
 {
   struct half *h = &w->h[k];
   const struct gc_comm_state *st = w->st;
   for (int i = 0; i < h->n; i++) {
-    double actual = h->pair[2 * i] + h->pair[2 * i + 1];
-    h->pair[i] = actual < 0 ? 0 : actual; /* < 0: a clock estimate off by more than the call */
+    double q[GC_SPAN_NUMBERS];
+    numbers_get(&h->time[i], q);
+    h->time[i] = gc_span_time_of(q, h->line[i].root >= 0);
   }
   struct gc_span_settled s = {st->id,
                               st->size,
@@ -94,7 +109,7 @@ static void settle(struct gc_span_window *w, int k)
                               h->n,
                               h->line,
                               (const struct gc_candidate(*)[GC_MAX_ALGORITHMS])h->candidates,
-                              h->pair,
+                              h->time,
                               h->teach,
                               h->taught,
                               sp.lines};
@@ -107,8 +122,11 @@ static void settle(struct gc_span_window *w, int k)
 /* No completion time to be had: each call keeps the rank's own. */
 static void own_times(struct half *h)
 {
-  for (int i = 0; i < h->n; i++)
-    h->pair[2 * i] = h->line[i].elapsed, h->pair[2 * i + 1] = 0;
+  double q[GC_SPAN_NUMBERS];
+  for (int i = 0; i < h->n; i++) {
+    gc_span_numbers_alone(q, h->line[i].elapsed);
+    numbers_put(&h->time[i], q);
+  }
 }
 
 static void wait_half(struct gc_span_window *w, int k)
@@ -125,7 +143,7 @@ static void post(struct gc_span_window *w)
   int k = w->filling;
   struct half *h = &w->h[k];
   wait_half(w, !k);
-  if (PMPI_Iallreduce(MPI_IN_PLACE, h->pair, 2 * h->n, MPI_DOUBLE, MPI_MAX,
+  if (PMPI_Iallreduce(MPI_IN_PLACE, h->time, GC_SPAN_NUMBERS * h->n, MPI_DOUBLE, MPI_MAX,
                       w->st->private_comm, &h->req) != MPI_SUCCESS) {
     h->req = MPI_REQUEST_NULL;
     own_times(h);
@@ -139,8 +157,11 @@ void gc_span_leave(struct gc_comm_state *st, double t0, const struct gc_call_lin
 {
   double t1 = gc_clock_now();
   unsigned long long call = st->calls++;
-  if (sp.local) /* the rank's own time, at once */
-    read_one(st, line, call, t1 - t0, candidates, t1 - t0);
+  double q[GC_SPAN_NUMBERS];
+  if (sp.local) { /* the rank's own time, at once */
+    gc_span_numbers_alone(q, t1 - t0);
+    read_one(st, line, call, t1 - t0, candidates, gc_span_time_of(q, line->root >= 0));
+  }
   struct gc_span_window *w = st->span;
   if (!w || !(sp.lines || teach))
     return;
@@ -153,9 +174,8 @@ void gc_span_leave(struct gc_comm_state *st, double t0, const struct gc_call_lin
   if (h->candidates && candidates)
     memcpy(h->candidates[i], candidates, sizeof candidates[0] * (size_t)line->ncandidates);
   double offset = gc_clock_offset();
-  h->pair[2 * i] = t1 - offset;
-  /* A broadcast starts when its root enters: the others' entries do not count. */
-  h->pair[2 * i + 1] = line->root < 0 || line->root == st->rank ? offset - t0 : -DBL_MAX;
+  gc_span_numbers(q, t0 - offset, t1 - offset, line->root >= 0, line->root == st->rank);
+  numbers_put(&h->time[i], q);
   if (teach) {
     h->teach = teach;
     h->taught = taught;
@@ -167,7 +187,7 @@ void gc_span_leave(struct gc_comm_state *st, double t0, const struct gc_call_lin
 void gc_span_untimed(const struct gc_comm_state *st, const struct gc_call_line *line,
                      const struct gc_candidate *candidates)
 {
-  read_one(st, line, line->call, line->elapsed, candidates, -1);
+  read_one(st, line, line->call, line->elapsed, candidates, (struct gc_span_time){-1, -1, -1, -1});
 }
 
 void gc_span_settle_taught(struct gc_comm_state *st)
@@ -188,11 +208,11 @@ int gc_span_make(struct gc_comm_state *st)
     return 0;
   int cap = sp.lines ? GC_SPAN_WINDOW : 1;
   size_t lines = sizeof(struct gc_call_line) * (size_t)cap,
-         pairs = sizeof(double) * 2 * (size_t)cap,
+         times = sizeof(struct gc_span_time) * (size_t)cap,
          cands = sp.candidates ? sizeof(struct gc_candidate[GC_MAX_ALGORITHMS]) * (size_t)cap : 0;
-  /* One block: the window, then each half's lines, pairs and candidates (every part a
-   * multiple of 8 bytes, so each stays aligned). */
-  struct gc_span_window *w = calloc(1, sizeof *w + 2 * (lines + pairs + cands));
+  /* One block: the window, then each half's lines, times and candidates (every part a
+   * multiple of 8 bytes, so each stays aligned): ~26 KiB with the log's lines. */
+  struct gc_span_window *w = calloc(1, sizeof *w + 2 * (lines + times + cands));
   if (!w)
     return -1;
   void *p = w + 1;
@@ -200,7 +220,7 @@ int gc_span_make(struct gc_comm_state *st)
     struct half *h = &w->h[k];
     h->req = MPI_REQUEST_NULL;
     h->line = p, p = (char *)p + lines;
-    h->pair = p, p = (char *)p + pairs;
+    h->time = p, p = (char *)p + times;
     if (cands)
       h->candidates = p, p = (char *)p + cands;
   }
@@ -241,7 +261,7 @@ void gc_span_drop(struct gc_comm_state *st)
   struct half *h = &w->h[w->filling];
   /* Every member holds the same number of calls: the same allreduce on all of them. */
   if (h->n) {
-    if (PMPI_Allreduce(MPI_IN_PLACE, h->pair, 2 * h->n, MPI_DOUBLE, MPI_MAX,
+    if (PMPI_Allreduce(MPI_IN_PLACE, h->time, GC_SPAN_NUMBERS * h->n, MPI_DOUBLE, MPI_MAX,
                        st->private_comm) != MPI_SUCCESS)
       own_times(h);
     settle(w, w->filling);
@@ -266,7 +286,7 @@ void gc_span_abandon(void)
 /* One call still waiting, as the world exchanges it. */
 struct pending {
   unsigned long long comm, call;
-  double exit, entry; /* entry negated, as in the pair */
+  double q[GC_SPAN_NUMBERS]; /* as the window holds them (span_time.h) */
 };
 
 static int pending_cmp(const void *a, const void *b)
@@ -288,9 +308,10 @@ static struct pending *gather(int mine, size_t *n)
     int k = 0;
     for (struct gc_span_window *w = sp.windows; w; w = w->next) {
       struct half *h = &w->h[w->filling];
-      for (int i = 0; i < h->n; i++)
-        own[k++] = (struct pending){w->st->id, h->line[i].call, h->pair[2 * i],
-                                    h->pair[2 * i + 1]};
+      for (int i = 0; i < h->n; i++, k++) {
+        own[k].comm = w->st->id, own[k].call = h->line[i].call;
+        numbers_get(&h->time[i], own[k].q);
+      }
     }
     int bytes = mine * (int)sizeof *own, *displs = counts + size;
     PMPI_Allgather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
@@ -327,14 +348,16 @@ void gc_span_finalize(void)
   for (struct gc_span_window *w = sp.windows; w; w = w->next) {
     struct half *h = &w->h[w->filling];
     for (int i = 0; all && i < h->n; i++) {
-      struct pending key = {w->st->id, h->line[i].call, 0, 0};
+      struct pending key = {w->st->id, h->line[i].call, {0}};
+      double q[GC_SPAN_NUMBERS];
+      numbers_get(&h->time[i], q);
       struct pending *p = bsearch(&key, all, n, sizeof *all, pending_cmp);
       while (p && p > all && pending_cmp(p - 1, &key) == 0)
         p--;
-      for (; p && p < all + n && pending_cmp(p, &key) == 0; p++) {
-        h->pair[2 * i] = fmax(h->pair[2 * i], p->exit);
-        h->pair[2 * i + 1] = fmax(h->pair[2 * i + 1], p->entry);
-      }
+      for (; p && p < all + n && pending_cmp(p, &key) == 0; p++)
+        for (int k = 0; k < GC_SPAN_NUMBERS; k++)
+          q[k] = fmax(q[k], p->q[k]);
+      numbers_put(&h->time[i], q);
     }
     if (!all)
       own_times(h);

@@ -3,8 +3,11 @@
  * A timed call reads the clock at entry and exit and nothing else: no barrier, no
  * reduction on the timed path. Its completion time is max(exit) - min(entry) over the
  * communicator's ranks (a broadcast: minus the root's entry only), in world rank 0's
- * clock (clock.h: each rank's offset to it is estimated once, at MPI_Init). The pairs
- * (exit, -entry) of a communicator's timed calls wait in its window, made with the
+ * clock (clock.h: each rank's offset to it is estimated once, at MPI_Init); beside it,
+ * from the same entries, the wait for late ranks apart from the collective's own time
+ * (pure/span_time.h). Each rank's GC_SPAN_NUMBERS numbers for a call (its exit, its
+ * entry both ways, a broadcast root's entry) are maxima over the ranks, so that one
+ * reduction gives them all: those of a communicator's timed calls wait in its window, made with the
  * communicator's state (gc_span_make, a part of comm_state.h); one nonblocking MPI_MAX
  * allreduce over the private duplicate assembles a half window when it is full
  * (GC_SPAN_WINDOW calls), or at once when it holds a call that a learning `auto`
@@ -17,17 +20,17 @@
  * pair is the same call everywhere, and every member settles the same times.
  *
  * A settled call reaches its readers, the log's line writer and learning's books,
- * through the functions they registered (gc_span_reader_add): this file names neither.
- * The wait for late ranks and the transfer apart (the predictions issue) would be two
- * more numbers of a pair, read by the same readers. */
+ * through the functions they registered (gc_span_reader_add): this file names neither. */
 #ifndef GC_SPAN_H
 #define GC_SPAN_H
 
 #include "comm_state.h"
 #include "learn.h"
 #include "record.h"
+#include "span_time.h"
 
-/* Calls a half window holds: one allreduce of 2 * GC_SPAN_WINDOW doubles per that many
+/* Calls a half window holds: one allreduce of GC_SPAN_NUMBERS * GC_SPAN_WINDOW doubles
+ * (4 KiB) per that many
  * logged calls, posted when the half fills and completed a half later, when nobody
  * waits for it any more. */
 #define GC_SPAN_WINDOW 128
@@ -40,10 +43,13 @@ struct gc_span_settled {
   int n;
   const struct gc_call_line *line;                         /* [n] */
   const struct gc_candidate (*candidates)[GC_MAX_ALGORITHMS]; /* [n]; NULL: none kept */
-  /* [n] seconds: the completion time, or the rank's own time where none could be
-   * assembled (local mode, an exit without MPI_Finalize); < 0: an untimed record (a
-   * nonblocking call, issued) */
-  const double *actual;
+  /* [n] seconds (span_time.h): the completion time (actual), the collective's own time
+   * from the moment it could start (own: what learning and the summary's error read),
+   * the arrival spread and a broadcast root's lateness; where nothing could be assembled
+   * (local mode, an exit without MPI_Finalize) actual = own = the rank's own time, and no
+   * spread nor lateness (< 0); actual < 0: an untimed record (a nonblocking call, issued),
+   * every time < 0 */
+  const struct gc_span_time *time;
   struct gc_learn *teach; /* the last call's: it was measured for learning; NULL: none */
   int taught;             /* with teach: the algorithm measured */
   int logged;             /* the log wants these lines */

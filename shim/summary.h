@@ -11,9 +11,11 @@
 
 void gc_summary_reset(int enabled);
 /* One timed call, counted once: by comm rank 0, which holds its full time. first: the
- * communicator's first call (its set-up shown apart); predicted < 0: none. */
+ * communicator's first call (its set-up shown apart); predicted < 0: none. actual, own:
+ * its completion and own times (span_time.h), the prediction scored against own; wait:
+ * the arrival spread, a broadcast's root lateness (< 0: none, as in local mode). */
 void gc_summary_add(enum gc_op_id op, int algorithm, int first, size_t bytes, double predicted,
-                    double actual);
+                    double actual, double own, double wait);
 
 /* Names of the table's rows: the operation's name (algorithm < 0) or its algorithm's.
  * Given by the caller that knows the operations (startup.c): a row may hold only other

@@ -78,9 +78,9 @@ struct gc_learn *gc_learn_start(struct gc_learn_table *t, size_t bytes, int root
  * Only while e->choice < 0. */
 int gc_learn_next(const struct gc_learn *e);
 
-/* The completion time of a call that ran `algorithm` for e (seconds; NaN, an infinity or
- * a negative time counts as a run slower than any real one, so it never becomes the
- * choice). Once every candidate has GC_LEARN_ROUNDS runs, e->choice is the fastest (a tie
+/* The own time of a call that ran `algorithm` for e (span_time.h: the wait for late
+ * ranks left out; seconds; NaN, an infinity or a negative time counts as a run slower
+ * than any real one, so it never becomes the choice). Once every candidate has GC_LEARN_ROUNDS runs, e->choice is the fastest (a tie
  * keeps the earlier in the order, the native one before any other). A measurement of
  * an algorithm that is not a candidate, or after the choice, changes nothing. */
 void gc_learn_record(struct gc_learn *e, int algorithm, double seconds);

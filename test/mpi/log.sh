@@ -1,26 +1,28 @@
 # The per-call log (sourced by test/mpi/run.sh; ONLY=log runs these alone).
 # One record per call and rank, a header, the same communicator id for the same call on
 # every rank; in sync mode every rank holds the same actual_s, the collective's completion
-# time, at least each rank's own elapsed_s.
+# time, at least each rank's own elapsed_s, and the same own_s, at most actual_s, and
+# spread_s; in local mode actual_s and own_s are the rank's own time, with no spread_s.
 check_log() { # mode (ns_re: a time's text)
   local mode=$1 calls
   mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/log-$mode-%r.csv" GRIDCOLL_LOG_MODE="$mode" -- "$T/alltoall" quick
   calls=$(sed -n 's/.* \([0-9]*\) calls per rank/\1/p' out)
   no_failures || return 1
   for r in 0 1 2; do
-    [ "$(head -1 "log-$mode-$r.csv")" = "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,candidates,elapsed_s" ] || return 1
+    [ "$(head -1 "log-$mode-$r.csv")" = "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,candidates,elapsed_s,own_s,spread_s,root_late_s" ] || return 1
     [ "$(tail -n +2 "log-$mode-$r.csv" | wc -l)" = "$calls" ] || return 1
-    awk -F, -v r=$r 'NR > 1 && ($1 != r || NF != 14 || $3 != 3 || $5 != "alltoall" || $9 != 2 || $12 < 0 || $14 < 0) { exit 1 }' "log-$mode-$r.csv" || return 1
-    awk -F, -v t="$ns_re" 'NR > 1 && ($11 !~ t || $12 !~ t || $14 !~ t) { exit 1 }' "log-$mode-$r.csv" || return 1
+    awk -F, -v r=$r 'NR > 1 && ($1 != r || NF != 17 || $3 != 3 || $5 != "alltoall" || $9 != 2 || $12 < 0 || $14 < 0 || $17 != "") { exit 1 }' "log-$mode-$r.csv" || return 1
+    awk -F, -v t="$ns_re" 'NR > 1 && ($11 !~ t || $12 !~ t || $14 !~ t || $15 !~ t) { exit 1 }' "log-$mode-$r.csv" || return 1
   done
   # Same communicator id and call index on every rank, line by line.
   paste -d' ' <(cut -d, -f2,4 "log-$mode-0.csv") <(cut -d, -f2,4 "log-$mode-1.csv") <(cut -d, -f2,4 "log-$mode-2.csv") |
     awk 'NR > 1 && ($1 != $2 || $2 != $3) { exit 1 }' || return 1
   if [ "$mode" = sync ]; then
     paste -d, "log-$mode-0.csv" "log-$mode-1.csv" "log-$mode-2.csv" |
-      awk -F, 'NR > 1 && ($12 != $26 || $12 != $40 || $12 < $14 - 1e-6 || $12 < $28 - 1e-6 || $12 < $42 - 1e-6) { exit 1 }' || return 1
+      awk -F, -v t="$ns_re" 'NR > 1 && ($12 != $29 || $12 != $46 || $12 < $14 - 1e-6 || $12 < $31 - 1e-6 || $12 < $48 - 1e-6 ||
+                                         $15 != $32 || $15 != $49 || $15 > $12 || $16 != $33 || $16 != $50 || $16 !~ t) { exit 1 }' || return 1
   else # local: the rank's own time
-    awk -F, 'NR > 1 && $12 != $14 { exit 1 }' "log-$mode-0.csv" || return 1
+    awk -F, 'NR > 1 && ($12 != $14 || $15 != $14 || $16 != "") { exit 1 }' "log-$mode-0.csv" || return 1
   fi
 }
 # Times in seconds to the nanosecond, as %.9f writes them: the clock's own resolution.
@@ -35,21 +37,46 @@ check_log local && pass "log: one record per call and rank (local)" || fail "log
 # for a broadcast (call 3 would count the wait for the root). With each clock
 # (GRIDCOLL_CLOCK, shim/clock.h): the processor's counter where this machine allows it,
 # CLOCK_MONOTONIC, MPI_Wtime; a late rank's 300 ms read as 0.25-2 s by every one.
+# Beside it, the wait apart (shim/pure/span_time.h), from the same entries and exits:
+# the late rank's 300 ms in spread_s (and, call 3, in root_late_s), never in own_s,
+# which stays below 0.1 s (the calls move a few bytes; a loaded machine's scheduling
+# costs milliseconds, not the sleep), except call 2's: a broadcast ends when its late
+# receiver has the data, so its own time is its actual one.
 for clock in auto monotonic mpi; do
   mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/skew-%r.csv" GRIDCOLL_LOG_MODE=sync GRIDCOLL_CLOCK=$clock -- "$T/skew" 300
   no_failures && [ "$(warnings)" = 0 ] &&
     paste -d, skew-0.csv skew-1.csv skew-2.csv |
     awk -F, 'NR == 1 { next }
-             $12 != $26 || $12 != $40 { bad = 1 }
-             $4 == 2 && !($5 == "bcast" && $12 >= 0.25 && $12 < 2 && $14 < $12) { bad = 1 }
-             $4 == 3 && !($5 == "bcast" && $12 < $14 && $12 < $42) { bad = 1 }
-             $4 == 4 && !($5 == "alltoall" && $12 >= 0.25 && $12 < 2) { bad = 1 }
+             $12 != $29 || $12 != $46 || $15 != $32 || $15 != $49 || $16 != $33 || $16 != $50 || $17 != $34 || $17 != $51 { bad = 1 }
+             $4 == 2 && !($5 == "bcast" && $12 >= 0.25 && $12 < 2 && $14 < $12 && $15 == $12 && $16 >= 0.25 && $17 != "" && $17 < 0.1) { bad = 1 }
+             $4 == 3 && !($5 == "bcast" && $12 < $14 && $12 < $48 && $15 < 0.1 && $16 >= 0.25 && $17 >= 0.25) { bad = 1 }
+             $4 == 4 && !($5 == "alltoall" && $12 >= 0.25 && $12 < 2 && $15 < 0.1 && $16 >= 0.25 && $17 == "") { bad = 1 }
              { n++ } END { exit bad || n != 5 }' &&
-    pass "log: completion time across late ranks, no barrier skew (sync, clock $clock)" ||
-    fail "log: completion time across late ranks, no barrier skew (sync, clock $clock)"
+    pass "log: completion time and wait apart across late ranks, no barrier skew (sync, clock $clock)" ||
+    fail "log: completion time and wait apart across late ranks, no barrier skew (sync, clock $clock)"
 done
 
-# The summary's error is the median of |predicted - actual| / actual over a row's calls (a
+# A rank 20 ms late (test/mpi/skew.c 20), nearer the calls' own times: spread_s sees
+# it in each late call, root_late_s the broadcast's late root (call 3) and not its late
+# receiver (call 2: root_late_s below spread_s), and own_s leaves it out: the
+# all-to-all's (call 4) by at least 15 ms of its actual_s, the late root's broadcast's
+# (call 3) by 10 ms of the longer of ranks 0 and 2's own times (they entered first and
+# waited for the root; 10 ms: their exits may lie apart by a few). Bounds
+# relative to the calls: a 4-byte all-to-all's own time is 4-20 ms on a loaded 2-core
+# machine (3 ranks, the scheduler's ticks), the 300 ms runs above bound it absolutely.
+mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/wait-%r.csv" GRIDCOLL_LOG_MODE=sync -- "$T/skew" 20
+no_failures && [ "$(warnings)" = 0 ] && [ "$(head -1 wait-0.csv | cut -d, -f15-)" = "own_s,spread_s,root_late_s" ] &&
+  paste -d, wait-0.csv wait-1.csv wait-2.csv |
+  awk -F, 'NR == 1 { next }
+           $15 != $32 || $15 != $49 || $16 != $33 || $16 != $50 || $17 != $34 || $17 != $51 { bad = 1 }
+           $4 == 2 && !($5 == "bcast" && $16 >= 0.015 && $17 != "" && $17 < $16 && $15 == $12) { bad = 1 }
+           $4 == 3 && !($5 == "bcast" && $17 >= 0.015 && $16 >= 0.015 && $15 <= ($14 > $48 ? $14 : $48) - 0.010) { bad = 1 }
+           $4 == 4 && !($5 == "alltoall" && $16 >= 0.015 && $15 <= $12 - 0.015 && $17 == "") { bad = 1 }
+           { n++ } END { exit bad || n != 5 }' &&
+  pass "log: a rank 20 ms late in spread_s and root_late_s, not in own_s" ||
+  fail "log: a rank 20 ms late in spread_s and root_late_s, not in own_s"
+
+# The summary's error is the median of |predicted - own| / own over a row's calls (a
 # mean of ratios let one call with a tiny actual time print 195501741 %), and the first
 # call on a communicator (its set-up) has rows apart. Recomputed here from rank 0's log
 # (every call is on the world, so rank 0 holds them all): the lower median per row, to
@@ -58,9 +85,9 @@ mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/med-%r.csv" GRIDCOLL_SUMMARY
 if [ "$rc" = 0 ] && [ "$(warnings)" = 0 ] && grep -q 'median |error|$' err &&
    grep -q '^gridcoll: first call on each communicator' err; then
   # "phase op algorithm bucket median" from the log; bucket as in summary.c.
-  awk -F, 'NR > 1 && $11 != "" && $12 > 0 {
+  awk -F, 'NR > 1 && $11 != "" && $15 > 0 {
              b = 0; for (m = $8; m >= 1; m = int(m / 2)) b++
-             k = ($4 == 0) " " $5 " " $6 " " b; e = ($11 - $12) / $12; if (e < 0) e = -e
+             k = ($4 == 0) " " $5 " " $6 " " b; e = ($11 - $15) / $15; if (e < 0) e = -e
              n[k]++; v[k, n[k]] = e }
            END { for (k in n) { c = n[k]; for (i = 1; i <= c; i++) a[i] = v[k, i]
                    for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
@@ -92,7 +119,7 @@ for entry in sync:2900 sync:3000 local:2900; do
   rm -f order-*.csv
   LIMIT=60 mpirun 1 GRIDCOLL_LOG="$tmp/order-%r.csv" GRIDCOLL_LOG_MODE="$mode" GRIDCOLL_SUMMARY=0 -- "$T/nofinalize" "$calls"
   grep -q "nofinalize: $calls calls per rank, 0 failed" out &&
-    awk -F, -v n="$calls" -v t="$ns_re" 'NR > 1 && ($4 != NR - 2 || NF != 14 || $12 !~ t || $14 !~ t) { bad = 1 }
+    awk -F, -v n="$calls" -v t="$ns_re" 'NR > 1 && ($4 != NR - 2 || NF != 17 || $12 !~ t || $14 !~ t || $15 != $12) { bad = 1 }
                                          END { exit bad || NR != n + 1 }' order-0.csv &&
     pass "log: $calls records in call order across chunks and windows, at exit ($mode)" ||
     fail "log: $calls records in call order across chunks and windows, at exit ($mode)"
