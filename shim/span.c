@@ -157,11 +157,8 @@ void gc_span_leave(struct gc_comm_state *st, double t0, const struct gc_call_lin
 {
   double t1 = gc_clock_now();
   unsigned long long call = st->calls++;
-  double q[GC_SPAN_NUMBERS];
-  if (sp.local) { /* the rank's own time, at once */
-    gc_span_numbers_alone(q, t1 - t0);
-    read_one(st, line, call, t1 - t0, candidates, gc_span_time_of(q, line->root >= 0));
-  }
+  if (sp.local) /* the rank's own time, at once */
+    read_one(st, line, call, t1 - t0, candidates, gc_span_time_alone(t1 - t0));
   struct gc_span_window *w = st->span;
   if (!w || !(sp.lines || teach))
     return;
@@ -173,7 +170,7 @@ void gc_span_leave(struct gc_comm_state *st, double t0, const struct gc_call_lin
   l->elapsed = t1 - t0;
   if (h->candidates && candidates)
     memcpy(h->candidates[i], candidates, sizeof candidates[0] * (size_t)line->ncandidates);
-  double offset = gc_clock_offset();
+  double offset = gc_clock_offset(), q[GC_SPAN_NUMBERS];
   gc_span_numbers(q, t0 - offset, t1 - offset, line->root >= 0, line->root == st->rank);
   numbers_put(&h->time[i], q);
   if (teach) {

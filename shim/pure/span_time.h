@@ -46,6 +46,13 @@ void gc_span_numbers(double q[GC_SPAN_NUMBERS], double entry, double exit, int r
  * actual = own = elapsed, and no spread nor root_late. */
 void gc_span_numbers_alone(double q[GC_SPAN_NUMBERS], double elapsed);
 
+/* What gc_span_time_of gives of gc_span_numbers_alone(elapsed), without the numbers:
+ * local mode's every call (the log's cheapest path). */
+static inline struct gc_span_time gc_span_time_alone(double elapsed)
+{
+  return (struct gc_span_time){elapsed, elapsed, -1, -1};
+}
+
 /* The times of the assembled numbers q. rooted: a broadcast. Each time is >= 0 (a clock
  * estimate off by more than the call reads as 0) or -1 for none. */
 struct gc_span_time gc_span_time_of(const double q[GC_SPAN_NUMBERS], int rooted);

@@ -73,6 +73,9 @@ START_TEST(alone_is_the_ranks_own_time)
     ck_assert_double_eq(t.own, 0.005);
     ck_assert_double_eq(t.spread, -1);
     ck_assert_double_eq(t.root_late, -1);
+    struct gc_span_time a = gc_span_time_alone(0.005);
+    ck_assert(a.actual == t.actual && a.own == t.own && a.spread == t.spread &&
+              a.root_late == t.root_late);
   }
 }
 END_TEST
