@@ -5,6 +5,8 @@
 # korea8 (8 clusters of 4, wide-area latencies up to 400 ms), spt and hlot, 2 B and 64 KiB,
 # roots A (rank 0) and E (rank 16): a barrier-based timing counted the wide-area skew of
 # ranks leaving a barrier (329-434 ms logged against 35-39 ms for spt at 2 B from A).
+# Then the wait apart, in simulated time (exact): test/mpi/skew.c on three hosts of one
+# g5k2 cluster, a rank 20 ms late; spread_s and root_late_s hold the 20 ms, own_s not.
 #   BUILD=build SMPIRUN=smpirun test/smpi/log-actual.sh   (a few seconds)
 set -u
 cd "$(dirname "$0")/../.."
@@ -12,6 +14,7 @@ BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
 P=${PLATFORMS:-$PWD/platforms}
 BENCH=$(realpath "$BUILD/smpi/bcast_bench")
+SKEW=$(realpath "$BUILD/smpi/skew")
 ROOT=$PWD
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -49,5 +52,32 @@ for alg in spt hlot; do
     done
   done
 done
+# skew.c 20 (its calls 2-4): call 2, a broadcast whose receiver is late: spread_s 20 ms,
+# root_late_s 0, own_s its actual_s (the late receiver in it); call 3, its root late:
+# root_late_s and spread_s 20 ms, own_s below 1 ms; call 4, an all-to-all whose last
+# rank is late: spread_s 20 ms, own_s below 1 ms, actual_s their sum. 20 ms: the sleep
+# and the barrier's leave (~0.1 ms here), on every rank's log alike.
+name="log wait apart: a rank 20 ms late in spread_s and root_late_s, not own_s (g5k2, 3 hosts)"
+dir="$tmp/skew"
+mkdir -p "$dir"
+printf 'nancy-0\nnancy-1\nnancy-2\n' >"$dir/hosts"
+(cd "$dir" && GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$dir/log.%r.csv" GRIDCOLL_LOG_MODE=sync \
+  GRIDCOLL_SUMMARY=0 timeout 300 "$SMPIRUN" -np 3 -platform "$P/g5k2.xml" -hostfile "$dir/hosts" \
+  --cfg=smpi/simulate-computation:no --log=root.thres:critical \
+  "$SKEW" 20 >out 2>&1)
+if grep -q '^skew: 0 failed' "$dir/out" &&
+   paste -d, "$dir/log.0.csv" "$dir/log.1.csv" "$dir/log.2.csv" | awk -F, '
+     function near20(x) { return x >= 0.020 && x < 0.0205 }
+     NR == 1 { next }
+     $12 != $29 || $12 != $46 || $15 != $32 || $15 != $49 || $16 != $33 || $16 != $50 || $17 != $34 || $17 != $51 { bad = 1 }
+     $4 == 2 && !($5 == "bcast" && near20($16) && $17 == 0 && $15 == $12 && $15 >= 0.020) { bad = 1 }
+     $4 == 3 && !($5 == "bcast" && near20($16) && near20($17) && $15 < 0.001) { bad = 1 }
+     $4 == 4 && !($5 == "alltoall" && near20($16) && $15 < 0.001 && $17 == "" && ($12 - $15 - $16) ^ 2 < 1e-16) { bad = 1 }
+     { n++ } END { exit bad || n != 5 }'; then
+  passed=$((passed + 1)); echo "PASS $name"
+else
+  failed=$((failed + 1)); echo "FAIL $name"
+  { grep -v '^\[' "$dir/out" | tail -5; cat "$dir/log.0.csv" 2>/dev/null; } | sed 's/^/     | /'
+fi
 echo "smpi log-actual: $passed passed, $failed failed"
 [ "$failed" = 0 ]

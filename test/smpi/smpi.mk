@@ -9,7 +9,8 @@
 #   make smpi         build/smpi/{alltoall,bcast,alltoall_bench,bcast_bench}
 #   make check-smpi   byte-for-byte tests at 32..256 simulated ranks (test/smpi/run.sh), then
 #                     the calibrate, platform, simulate loop (test/smpi/calibrate-loop.sh),
-#                     the log's actual time against the simulated one (test/smpi/log-actual.sh),
+#                     the log's actual time against the simulated one and a late rank's wait
+#                     apart, exact in simulated time (test/smpi/log-actual.sh),
 #                     auto learning under a configuration wrong by 2x (test/smpi/learn.sh)
 #   make bench-grid   simulated timings, tables, CSVs and PNGs: all-to-all (scripts/bench-grid.sh)
 #                     then broadcast (scripts/bench-grid-bcast.sh)
@@ -23,7 +24,8 @@ SMPI_OBJ   := $(LIB_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
 SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed \
                  $(SMPI_BUILD)/alltoallv $(SMPI_BUILD)/fft_transpose \
                  $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/alltoallv_bench $(SMPI_BUILD)/auto_bench \
-                 $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/bcast_bench $(SMPI_BUILD)/sweep
+                 $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/bcast_bench $(SMPI_BUILD)/sweep \
+                 $(SMPI_BUILD)/skew
 # Packages only these targets need (scripts/deps.sh installs what is missing).
 SMPI_DEPS  := libsimgrid-dev
 BENCH_DEPS := $(SMPI_DEPS) python3-matplotlib
@@ -38,7 +40,7 @@ $(SMPI_BUILD)/obj/%.o: %.c
 
 # The MPI test programs of test/mpi, unchanged, with gridcoll linked in.
 $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed $(SMPI_BUILD)/alltoallv \
-$(SMPI_BUILD)/fft_transpose: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
+$(SMPI_BUILD)/fft_transpose $(SMPI_BUILD)/skew: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) -Itest/mpi $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 # make demo's program (test/mpi/sweep.c knows nothing of gridcoll; linked in here).
