@@ -178,6 +178,19 @@ START_TEST(log_lines)
   ck_assert_int_eq(gc_log_parse_line("9,0,7,4,1,alltoall,lg,,1024,2,lg-backbone,1e-5,2e-5,\n", cols, &r), 0);
   ck_assert(r.bytes == 1024 && r.actual == 2e-5);
   ck_assert_int_eq(gc_log_parse_header("rank,comm,op\n", cols), -1);
+  /* With own_s (the wait for late ranks apart), the refit fits the own time; empty there
+   * (a local-mode line has it), the actual time. */
+  ck_assert_int_eq(gc_log_parse_header("rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,"
+                                       "model,predicted_s,actual_s,candidates,elapsed_s,own_s,"
+                                       "spread_s,root_late_s", cols), 0);
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,lg,,1024,2,lg-backbone,1e-5,3e-5,,3e-5,"
+                                     "1.2e-5,1.8e-5,\n", cols, &r), 0);
+  ck_assert(r.actual == 1.2e-5);
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,lg,,1024,2,lg-backbone,1e-5,3e-5,,3e-5,,,\n",
+                                     cols, &r), 0);
+  ck_assert(r.actual == 3e-5);
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,1,alltoall,lg,,1024,2,lg-backbone,1e-5,3e-5,,3e-5,"
+                                     "soon,,\n", cols, &r), -1);
 }
 END_TEST
 

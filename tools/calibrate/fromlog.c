@@ -11,7 +11,7 @@
 
 static const char *const column_names[GC_LOG_COLUMNS] = {
     "rank", "comm", "comm_size", "call", "op", "algorithm", "root", "bytes", "clusters", "model",
-    "predicted_s", "actual_s"};
+    "predicted_s", "actual_s", "own_s"};
 
 #define MAX_FIELDS 64
 
@@ -43,7 +43,7 @@ int gc_log_parse_header(const char *line, int *cols)
     for (int i = 0; i < n; i++)
       if (strcmp(field[i], column_names[c]) == 0)
         cols[c] = i;
-    if (cols[c] < 0)
+    if (cols[c] < 0 && c < GC_LOG_REQUIRED)
       return -1;
   }
   return 0;
@@ -78,6 +78,10 @@ int gc_log_parse_line(const char *line, const int *cols, struct gc_log_record *r
     return 1;
   const char *f[GC_LOG_COLUMNS];
   for (int c = 0; c < GC_LOG_COLUMNS; c++) {
+    if (c >= GC_LOG_REQUIRED && cols[c] < 0) { /* an older log: as if empty */
+      f[c] = "";
+      continue;
+    }
     if (cols[c] < 0 || cols[c] >= n)
       return -1;
     f[c] = field[cols[c]];
@@ -120,6 +124,9 @@ int gc_log_parse_line(const char *line, const int *cols, struct gc_log_record *r
     return 1; /* no prediction or no time: nothing to refit */
   if (number(f[GC_LOG_PREDICTED], &x.predicted) < 0 || number(f[GC_LOG_ACTUAL], &x.actual) < 0 ||
       x.predicted < 0 || x.actual < 0)
+    return -1;
+  /* The collective's own time where the log has it: what the model predicts. */
+  if (*f[GC_LOG_OWN] && (number(f[GC_LOG_OWN], &x.actual) < 0 || x.actual < 0))
     return -1;
   if (x.actual <= 0 || x.predicted <= 0) /* < 0 returned above: these are 0 */
     return 1;

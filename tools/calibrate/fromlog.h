@@ -33,12 +33,15 @@ struct gc_log_record {
 
 /* The columns a refit reads, found by name in the log's header (so that a column added
  * later moves nothing): rank, comm, comm_size, op, algorithm, root, bytes, clusters,
- * model, predicted_s, actual_s, and call. */
+ * model, predicted_s, actual_s, and call; then the optional ones, absent from older logs:
+ * own_s, the collective's own time without the wait for late ranks, which a refit fits
+ * to where it is there (a late rank says nothing of the network). */
 enum { GC_LOG_RANK, GC_LOG_COMM, GC_LOG_COMM_SIZE, GC_LOG_CALL, GC_LOG_OP, GC_LOG_ALGORITHM, GC_LOG_ROOT,
        GC_LOG_BYTES, GC_LOG_CLUSTERS, GC_LOG_MODEL, GC_LOG_PREDICTED, GC_LOG_ACTUAL,
-       GC_LOG_COLUMNS };
+       GC_LOG_REQUIRED, GC_LOG_OWN = GC_LOG_REQUIRED, GC_LOG_COLUMNS };
 
-/* cols[GC_LOG_*] = the column index of each; 0, or -1 when one is missing (not a log). */
+/* cols[GC_LOG_*] = the column index of each (-1 for an optional one the log lacks); 0, or
+ * -1 when a required one is missing (not a log). */
 int gc_log_parse_header(const char *line, int *cols);
 
 /* One line of a log: 0 a record, 1 a line with nothing to refit (blank, or no prediction
