@@ -1,11 +1,9 @@
 /* The models' working memory (scratch.h): one block, taken from and given back in stack
- * order, and the bound it is sized by. */
+ * order. */
 #include "scratch.h"
 
 #include <stdint.h>
 #include <stdlib.h>
-
-#include "model.h"
 
 /* Under AddressSanitizer (make check-asan) the part of the block nobody holds is poisoned,
  * and a take unpoisons exactly the bytes asked for: a model that runs past its arrays
@@ -70,22 +68,4 @@ void gc_scratch_free(struct gc_scratch *s)
     UNPOISON(s->base, s->size);
   free(s->base);
   *s = (struct gc_scratch){0};
-}
-
-static size_t max_size(size_t a, size_t b)
-{
-  return a > b ? a : b;
-}
-
-/* The users of the block, each its largest need (declared beside it): the all-to-all
- * models, the library's broadcast over ranks, and a broadcast tree built and costed as
- * the rows do. No user nests inside another but through its own need (the greedy tree's
- * builds are part of gc_tree_row_scratch), so the largest of them is the bound. */
-size_t gc_scratch_bound(int n, int k)
-{
-  if (n < 1 || k < 1)
-    return 0;
-  size_t b = gc_model_exchange_scratch(k);
-  b = max_size(b, gc_model_binomial_grid_scratch(n, k));
-  return max_size(b, gc_tree_row_scratch(k));
 }

@@ -7,7 +7,7 @@
  * that could not be built on one rank left the others sending: the job hung. So the block
  * is allocated once, when the communicator's network view is built (shim/pure/network.c:
  * gc_network_build, part of building the communicator's state), sized by
- * gc_scratch_bound(n, k), a function of the communicator's size n and cluster count k
+ * gc_scratch_bound(n, k) (scratch_bound.h), a function of the communicator's size n and cluster count k
  * alone. Whether a take fits depends only on (n, k) and the path of the call, the same on
  * every rank; with the bound no take fails (test/unit/check_scratch.c runs every model and
  * builder at the edges with a block of exactly the bound, and finds the bound reached).
@@ -40,7 +40,7 @@ struct gc_scratch {
 
 /* What a take of count elements of elem bytes charges: count * elem rounded up to
  * GC_SCRATCH_ALIGN; SIZE_MAX when that overflows (no block is that large). The models'
- * needs are sums of these (gc_scratch_bound). */
+ * needs are sums of these (scratch_bound.h). */
 size_t gc_scratch_cost(size_t count, size_t elem);
 /* a + b, SIZE_MAX when that overflows. */
 size_t gc_scratch_add(size_t a, size_t b);
@@ -62,11 +62,5 @@ void gc_scratch_release(struct gc_scratch *s, size_t mark);
  * has no block). Once per communicator, when its state is built. */
 int gc_scratch_init(struct gc_scratch *s, size_t bytes);
 void gc_scratch_free(struct gc_scratch *s);
-
-/* What any model of model/ and any tree builder of shim/bcast/pure/ may take at once, for
- * a communicator of n processes in k clusters: the largest of each user's need, declared
- * beside it (model.h: gc_model_exchange_scratch, gc_model_binomial_grid_scratch;
- * tree_cost.h: gc_tree_row_scratch). SIZE_MAX when it overflows. */
-size_t gc_scratch_bound(int n, int k);
 
 #endif

@@ -161,7 +161,7 @@ size_t gc_model_tree_scratch(int k);
  * builder of shim/bcast/pure/ (each says what it takes; the greedy tree's nests the
  * others' builds and costs) and the row's cost (gc_bcast_tree_predict: each cluster's
  * own broadcast time, k doubles, and gc_model_bcast_tree). What the network view's
- * scratch holds for the trees (scratch.h: gc_scratch_bound). */
+ * scratch holds for the trees (scratch_bound.h: gc_scratch_bound). */
 size_t gc_tree_row_scratch(int k);
 
 #endif

@@ -31,6 +31,15 @@ static void vsay(const char *fmt, va_list ap)
   va_end(again);
 }
 
+/* vsay with this rank's number before fmt: `prefix` holds a %d (the world rank) and a %s
+ * (fmt itself, which then formats ap). */
+static void vsay_after(const char *prefix, const char *fmt, va_list ap)
+{
+  char prefixed[1024];
+  snprintf(prefixed, sizeof prefixed, prefix, gc_g.world_rank, fmt);
+  vsay(prefixed, ap);
+}
+
 void gc_warn(const char *fmt, ...)
 {
   if (gc_g.world_rank != 0 || gc_g.cfg.verbose < 1)
@@ -59,11 +68,9 @@ void gc_warn_oom(const char *fmt, ...)
   static int said;
   if (gc_g.cfg.verbose < 1 || __atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
     return;
-  char prefixed[1024];
-  snprintf(prefixed, sizeof prefixed, "out of memory on rank %d: %s", gc_g.world_rank, fmt);
   va_list ap;
   va_start(ap, fmt);
-  vsay(prefixed, ap);
+  vsay_after("out of memory on rank %d: %s", fmt, ap);
   va_end(ap);
 }
 
@@ -79,10 +86,8 @@ void gc_debug(int level, const char *fmt, ...)
 {
   if (gc_g.cfg.verbose < level)
     return;
-  char prefixed[1024];
-  snprintf(prefixed, sizeof prefixed, "[%d] %s", gc_g.world_rank, fmt);
   va_list ap;
   va_start(ap, fmt);
-  vsay(prefixed, ap);
+  vsay_after("[%d] %s", fmt, ap);
   va_end(ap);
 }

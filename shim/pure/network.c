@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scratch_bound.h"
+
 void gc_network_free(struct gc_network *net)
 {
   free(net->lan);

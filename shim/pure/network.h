@@ -38,7 +38,7 @@ struct gc_network {
   struct gc_hetero *hetero;  /* [k] */
   double *proc_C, *proc_t;   /* [size] */
   /* The working memory of every model and tree builder a prediction on this communicator
-   * runs (model/scratch.h), gc_scratch_bound(size, k) bytes, made with the view so that
+   * runs (model/scratch.h), gc_scratch_bound(size, k) bytes (model/scratch_bound.h), made with the view so that
    * nothing is allocated per call: grid.scratch and every tree input
    * (gc_bcast_tree_input) point here. Not what the view says: predictions take from it
    * through a const view and give back all they took before they return. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "scratch_bound.h"
 #include "tree.h"
 
 static double now(void)

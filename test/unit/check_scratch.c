@@ -15,6 +15,7 @@
 #include "bcast_algorithms.h"
 #include "model.h"
 #include "network.h"
+#include "scratch_bound.h"
 #include "shape.h"
 #include "tree_cache.h"
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "scratch.h"
+#include "scratch_bound.h"
 #include "tree_cost.h"
 
 /* A scratch of at least gc_scratch_bound(n, k): one per test program, grown (never
