@@ -48,14 +48,14 @@ void gc_call_stop(struct gc_comm_state *st, const struct gc_call_clock *clock,
   struct gc_call_line line;
   gc_call_line_of(rec, &line);
   /* Measured for learning only: no line is written, none of its candidates. */
-  gc_span_leave(st, clock->t0, &line, clock->logged ? rec->candidates : NULL, teach, taught);
+  gc_span_leave(st, clock->t0, clock->t1, &line, clock->logged ? rec->candidates : NULL, teach, taught);
 }
 
 void gc_call_stop_as(struct gc_comm_state *st, const struct gc_call_clock *clock,
                      const struct gc_call_line *what)
 {
   if (clock->logged)
-    gc_span_leave(st, clock->t0, what, NULL, NULL, 0);
+    gc_span_leave(st, clock->t0, gc_clock_now(), what, NULL, NULL, 0);
 }
 
 void gc_call_issued(struct gc_comm_state *st, struct gc_record *rec)

@@ -19,6 +19,7 @@
 
 #include <stdatomic.h>
 
+#include "clock.h"
 #include "comm_state.h"
 #include "datatype.h"
 #include "learn.h"
@@ -55,12 +56,18 @@ void gc_call_memo_arm(const struct gc_op *op, const void *call, const struct gc_
  * (the log on, and the communicator named: the first logged call names it, on every
  * member). */
 struct gc_call_clock {
-  double t0;
+  double t0, t1; /* entry and exit (t1: set by gc_call_end) */
   int logged;
 };
 void gc_call_start(struct gc_comm_state *st, struct gc_call_clock *clock);
+/* The exit, read as soon as the run returns: what the dispatch does before gc_call_stop
+ * (the record's last touches, op.h: describe) is not the call's time. */
+static inline void gc_call_end(struct gc_call_clock *clock)
+{
+  clock->t1 = gc_clock_now();
+}
 
-/* The call ran, said by rec (what the dispatch built: what ran, its prediction and
+/* The call ran (its exit read: gc_call_end), said by rec (what the dispatch built: what ran, its prediction and
  * candidates): its line, with its call index and clusters, to the window (span.h).
  * teach: learning's entry the call measured, running `taught` (NULL: not measured). */
 void gc_call_stop(struct gc_comm_state *st, const struct gc_call_clock *clock,

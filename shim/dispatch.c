@@ -273,8 +273,8 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
     return rc;
   }
 
-  struct gc_record rec = {.op = op->id, .op_name = op->name, .root = c.root, .bytes = c.bytes,
-                          .clusters = st->layout.nclusters};
+  struct gc_record rec = {.op = op->id, .op_name = op->name, .root = c.root,
+                          .bytes = c.logged_bytes, .clusters = st->layout.nclusters};
   struct gc_learn *explore = NULL;
   MPI_Comm priv = MPI_COMM_NULL;
   if (a >= 0) {
@@ -298,12 +298,15 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
     struct gc_call_clock clock;
     gc_call_start(st, &clock);
     rc = run(op, call, st, &plans[a], &ran);
+    gc_call_end(&clock);
     if (ran != a) {
       gc_call_line_of(&rec, &line);
       fell_back(op, &line);
       rec.algorithm = line.algorithm, rec.algorithm_name = line.algorithm_name;
       rec.predicted = line.predicted, rec.model = line.model;
     }
+    if (op->describe && clock.logged) /* its time taken: what it says costs the call nothing */
+      op->describe(call, st, ran, &rec);
     gc_call_stop(st, &clock, &rec, explore, a);
   }
   if (op->settle)
@@ -378,6 +381,6 @@ void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum 
   struct gc_record rec = {.op = op->id, .op_name = op->name, .algorithm = GC_NATIVE,
                           .algorithm_name = entry == GC_ENTRY_PERSISTENT ? "native-persistent"
                                                                          : "native-nb",
-                          .root = c.root, .bytes = c.bytes, .entry = entry};
+                          .root = c.root, .bytes = c.logged_bytes, .entry = entry};
   gc_call_issued(st, &rec);
 }

@@ -15,12 +15,18 @@
 #include "op_info.h" /* enum gc_op_id, GC_MAX_ALGORITHMS: pure, shared with config/ */
 
 struct gc_comm_state;
+struct gc_record;
 
 /* What dispatch reads of any call, filled by the op's prepare(). */
 struct gc_call {
   MPI_Comm comm;
-  size_t bytes; /* m: the all-to-all's block, the broadcast's message */
+  size_t bytes; /* m: the all-to-all's block, the broadcast's message; what the choice
+                   keys on, identical on every rank (MPI_Alltoallv's: the learnt total) */
   int root;     /* -1 when the operation has none */
+  /* The log's bytes column: this rank's view of this call, never read by a choice.
+   * bytes where every rank knows the call's size; MPI_Alltoallv's: the bytes this rank
+   * sends (its send buffer's counts times its type's size), which differ per rank. */
+  size_t logged_bytes;
 };
 
 /* What a call's choice and run read of its arguments besides the communicator: the counts
@@ -89,6 +95,11 @@ struct gc_op {
    * what ran): MPI_Alltoallv's learnt matrix ages with every call. NULL: no history. An
    * op with a history has no key: its choice reads more than the call. */
   void (*settle)(const void *call, struct gc_comm_state *st, int ran);
+  /* A logged call's record made true to the call after its run (ran: what ran), outside
+   * its timed region and before settle: MPI_Alltoallv's prediction was made on the learnt
+   * matrix, which LG-v's run replaces with the call's own. It changes only the record's
+   * predicted and model (rec), never anything a choice reads. NULL: the record stands. */
+  void (*describe)(const void *call, struct gc_comm_state *st, int ran, struct gc_record *rec);
 };
 
 #endif

@@ -152,10 +152,10 @@ static void post(struct gc_span_window *w)
   w->filling = !k;
 }
 
-void gc_span_leave(struct gc_comm_state *st, double t0, const struct gc_call_line *line,
-                   const struct gc_candidate *candidates, struct gc_learn *teach, int taught)
+void gc_span_leave(struct gc_comm_state *st, double t0, double t1,
+                   const struct gc_call_line *line, const struct gc_candidate *candidates,
+                   struct gc_learn *teach, int taught)
 {
-  double t1 = gc_clock_now();
   unsigned long long call = st->calls++;
   if (sp.local) /* the rank's own time, at once */
     read_one(st, line, call, t1 - t0, candidates, gc_span_time_alone(t1 - t0));

@@ -72,8 +72,7 @@ void gc_span_reader_add(gc_span_reader *reader);
 int gc_span_make(struct gc_comm_state *st);
 void gc_span_drop(struct gc_comm_state *st);
 
-/* A call entered at t0 (gc_clock_now, this rank's clock) has left (its exit is read
- * here), as `line` says it (record.h; its call index, the next on st, and its elapsed
+/* A call entered at t0 and left at t1 (gc_clock_now, this rank's clock), as `line` says it (record.h; its call index, the next on st, and its elapsed
  * time are set here, in the window's copy): given to the readers at once with the rank's
  * own time (local mode), and kept in the window until its completion time is known
  * (sync mode, or measured for learning). candidates: NULL, or line->ncandidates
@@ -82,8 +81,9 @@ void gc_span_drop(struct gc_comm_state *st);
  * The window is assembled over st's private duplicate, which exists by then (the log
  * names the communicator, a measured call makes it). On every member, after the same
  * calls. */
-void gc_span_leave(struct gc_comm_state *st, double t0, const struct gc_call_line *line,
-                   const struct gc_candidate *candidates, struct gc_learn *teach, int taught);
+void gc_span_leave(struct gc_comm_state *st, double t0, double t1,
+                   const struct gc_call_line *line, const struct gc_candidate *candidates,
+                   struct gc_learn *teach, int taught);
 /* An untimed record (a nonblocking or persistent call, issued), to the readers at once. */
 void gc_span_untimed(const struct gc_comm_state *st, const struct gc_call_line *line,
                      const struct gc_candidate *candidates);

@@ -76,7 +76,8 @@ int gc_alltoall_call_prepare(void *args, const struct gc_comm_state *st, struct 
       (call->sendbuf != MPI_IN_PLACE && !gc_datatype_usable(call->sendtype, &send_size)))
     return 0;
   call->block_bytes = (size_t)call->recvcount * (size_t)type_size;
-  *out = (struct gc_call){.comm = call->comm, .bytes = call->block_bytes, .root = -1};
+  *out = (struct gc_call){.comm = call->comm, .bytes = call->block_bytes, .root = -1,
+                          .logged_bytes = call->block_bytes};
   return 1;
 }
 

@@ -19,12 +19,17 @@
  * keeps the library's alltoallv: SMPI runs it faster than LG-v on g5k2 and korea8.
  * All three read counters and a matrix identical on every rank. The dispatch's
  * gc_call.bytes is the learnt total (0 when nothing is known), so its decision cache
- * keys on what the choice read. */
+ * keys on what the choice read; the log's record is the call's own (describe, below). */
 #include "alltoallv.h"
+
+#include <stdint.h>
+
 #include "alltoallv_algorithms.h"
 #include "datatype.h"
 #include "dispatch.h"
 #include "gridcoll.h"
+#include "prediction.h"
+#include "record.h"
 
 /* Calls without an LG-v run after which the learnt matrix is forgotten (see above). */
 #define GC_ALLTOALLV_FORGET 64
@@ -68,6 +73,34 @@ static const struct gc_algorithm algorithms[GC_ALLTOALLV_LAST] = {
 };
 _Static_assert(GC_ALLTOALLV_LAST <= GC_MAX_ALGORITHMS, "records hold GC_MAX_ALGORITHMS rows");
 
+/* The record of a logged call (op.h: describe), true to the call rather than to the
+ * matrix the choice read, which is no part of the choice (it runs after it):
+ *   - LG-v ran and learnt this call's own matrix (every rank holds it alike): its
+ *     prediction on it, under the model's own name;
+ *   - else a matrix learnt from an earlier LG-v call: the prediction the choice made on it,
+ *     its model named with "@learnt" (another call's totals, a bet on a repeated exchange);
+ *   - else none: nothing in what a rank knows gives this call's totals.
+ * A fallback is recorded unpredicted by the dispatch and stays so. */
+static const char *learnt_model[GC_ALLTOALLV_LAST] = {
+    [GC_ALLTOALLV_NATIVE] = "linear-grid-v@learnt",
+    [GC_ALLTOALLV_LG] = "lgv-backbone@learnt",
+};
+
+static void describe(const void *call, struct gc_comm_state *st, int ran, struct gc_record *rec)
+{
+  const struct gc_alltoallv_state *vs = gc_alltoallv_state(st);
+  if (vs->known && vs->lg_calls == vs->calls) { /* learnt by this call (before settle) */
+    struct gc_plan plan = {.algorithm = ran, .predicted = -1};
+    rec->predicted = gc_prediction_checked(predict(call, st, &plan));
+    rec->model = rec->predicted >= 0 ? plan.model : NULL;
+  } else if (vs->known && rec->predicted >= 0) {
+    rec->model = learnt_model[ran];
+  } else {
+    rec->predicted = -1;
+    rec->model = NULL;
+  }
+}
+
 /* The history (see the top): every call ages the learnt matrix, which is forgotten
  * GC_ALLTOALLV_FORGET calls after the last LG-v run learnt it. Every rank settles the
  * same calls on a communicator, so the counters agree. */
@@ -89,6 +122,7 @@ const struct gc_op gc_alltoallv_op = {
     .prepare = gc_alltoallv_call_prepare,
     .make = gc_alltoallv_state_make,
     .settle = settle,
+    .describe = describe,
 };
 
 /* counts[0..size-1] all >= 0; *any: one of them > 0. */
@@ -123,6 +157,23 @@ static int valid(struct gc_alltoallv_call *c)
          c->sendbuf != c->recvbuf;
 }
 
+/* The bytes this rank sends: its send counts times its send type's size, its own block
+ * included; in place, its receive side's (what it sends back from). Saturates at SIZE_MAX:
+ * a count MPI accepts times a type's size may not fit. */
+static size_t sent_bytes(const struct gc_alltoallv_call *c)
+{
+  int in_place = c->sendbuf == MPI_IN_PLACE;
+  const void *counts = in_place ? c->recvcounts : c->sendcounts;
+  size_t unit = (size_t)(in_place ? c->recv_size : c->send_size), total = 0;
+  for (int i = 0; i < c->size; i++) {
+    size_t n = (size_t)gc_alltoallv_count(counts, c->large, i);
+    if (unit && n > (SIZE_MAX - total) / unit)
+      return SIZE_MAX;
+    total += n * unit;
+  }
+  return total;
+}
+
 int gc_alltoallv_call_prepare(void *args, const struct gc_comm_state *st, struct gc_call *out)
 {
   struct gc_alltoallv_call *call = args;
@@ -130,10 +181,10 @@ int gc_alltoallv_call_prepare(void *args, const struct gc_comm_state *st, struct
       (call->sendbuf != MPI_IN_PLACE && !gc_datatype_usable(call->sendtype, &call->send_size)))
     return 0;
   /* The choice's key (see the top): the learnt total, 0 when nothing is known or it was
-   * forgotten. */
+   * forgotten. The log's bytes: this rank's own, which no choice reads. */
   const struct gc_alltoallv_state *vs = st->op[GC_OP_ALLTOALLV].data;
   *out = (struct gc_call){.comm = call->comm, .bytes = vs->known ? (size_t)vs->total : 0,
-                          .root = -1};
+                          .root = -1, .logged_bytes = sent_bytes(call)};
   return 1;
 }
 

@@ -3,7 +3,9 @@
  *
  * The counts differ per rank, so no rank knows the call's size as a whole: the dispatch's
  * gc_call.bytes (what supports, predict and the decision cache may read) is the byte
- * total of the last call every rank learnt (the history below), identical everywhere. */
+ * total of the last call every rank learnt (the history below), identical everywhere.
+ * The log's record reads none of it for its bytes (gc_call.logged_bytes: what this rank
+ * sends) and says where its prediction's totals came from (alltoallv.c: describe). */
 #ifndef GC_ALLTOALLV_H
 #define GC_ALLTOALLV_H
 

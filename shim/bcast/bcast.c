@@ -97,7 +97,8 @@ int gc_bcast_call_prepare(void *args, const struct gc_comm_state *st, struct gc_
     return 0;
   call->bytes = (size_t)call->count * (size_t)type_size;
   call->segment_bytes = (size_t)gc_g.cfg.bcast_segment;
-  *out = (struct gc_call){.comm = call->comm, .bytes = call->bytes, .root = call->root};
+  *out = (struct gc_call){.comm = call->comm, .bytes = call->bytes, .root = call->root,
+                          .logged_bytes = call->bytes};
   return 1;
 }
 

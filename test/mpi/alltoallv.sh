@@ -42,3 +42,50 @@ mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALLV=lg GRIDCOLL_LOG="$tmp/rec-%r
 no_failures && [ "$(warnings)" = 0 ] && [ "$(ops_in rec-0.csv)" = "$nb_ops" ] && [ "$(ops_in rec-2.csv)" = "$nb_ops" ] &&
   pass "alltoallv: nonblocking and persistent calls native, logged untimed" ||
   fail "alltoallv: nonblocking and persistent calls native, logged untimed"
+
+# Each record true to its own call (test/mpi/avrecord.c: counts, so totals, differ call
+# to call; calls 0, 3 and 6 are alike). bytes: what the rank sent in that call, as the
+# program wrote it. predicted_s: forced native has no basis (nothing learnt: only LG-v
+# spreads the totals), so none and no model; forced lg, the model on the call's own
+# totals, which its run spreads: the same on every rank, alike for the calls alike,
+# different otherwise (on the previous call's totals, calls 0, 3 and 6 would differ);
+# auto, either of those or a prediction on an earlier call's totals named "@learnt".
+own_bytes() { # ranks: each rank's alltoallv bytes, in call order, as it sent them
+  local r
+  for ((r = 0; r < $1; r++)); do
+    [ -s "exp-$r.txt" ] && [ "$(awk -F, 'FNR > 1 && $5 == "alltoallv" { print $8 }' "rec-$r.csv")" = "$(cat "exp-$r.txt")" ] || return 1
+  done
+}
+own_predictions() { # algorithm
+  case $1 in
+    native) awk -F, 'FNR > 1 && ($10 != "" || $11 != "") { exit 1 }' rec-[0-9].csv ;;
+    lg) awk -F, 'FNR > 1 && ($6 != "lg" || $10 != "lgv-backbone" || $11 == "") { bad = 1 }
+                 FNR > 1 { k = $4; if (k in p && p[k] != $11) bad = 1; p[k] = $11 }
+                 END { exit bad || p[0] != p[3] || p[0] != p[6] || p[0] == p[1] || p[1] == p[2] || p[1] == p[4] }' rec-[0-9].csv ;;
+    auto) awk -F, 'FNR > 1 && $11 == "" && $10 != "" { bad = 1 }
+                   FNR > 1 && $11 != "" && !($6 == "lg" && $10 == "lgv-backbone") && $10 !~ /@learnt$/ { bad = 1 }
+                   FNR > 1 && $6 == "lg" && $10 != "lgv-backbone" { bad = 1 }
+                   END { exit bad }' rec-[0-9].csv ;;
+  esac
+}
+# gridcoll-report sums a call's ranks' bytes (its total) and rows them by power-of-two
+# bucket: every call counted, under the buckets of the totals the program wrote.
+report_totals() {
+  local want got
+  want=$(paste exp-[0-9].txt | awk '{ t = 0; for (i = 1; i <= NF; i++) t += $i; b = 1; while (b * 2 <= t) b *= 2
+                                      print "[" b "," 2 * b ")" }' | sort -u | tr '\n' ' ')
+  "$ROOT/scripts/gridcoll-report" --op alltoallv rec-[0-9].csv >rep.out 2>rep.err || return 1
+  got=$(awk '$1 == "alltoallv" { print $4 }' rep.out | sort -u | tr '\n' ' ')
+  [ "$got" = "$want" ] && [ "$(awk '$1 == "alltoallv" { n += $5 } END { print n }' rep.out)" = 9 ]
+}
+for entry in "4|GRIDCOLL_CLUSTERS=0-1,2-3" "3|GRIDCOLL_CLUSTERS=0,1-2"; do
+  IFS='|' read -r n topo <<<"$entry"
+  for a in native lg auto; do
+    rm -f rec-*.csv exp-*.txt
+    mpirun "$n" "$topo" GRIDCOLL_ALLTOALLV="$a" GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/avrecord" "$tmp/exp-%r.txt"
+    no_failures && [ "$(warnings)" = 0 ] && own_bytes "$n" && own_predictions "$a" && same_choices &&
+      report_totals &&
+      pass "alltoallv $a: each record its own call's bytes and prediction, $n ranks, $topo" ||
+      fail "alltoallv $a: each record its own call's bytes and prediction, $n ranks, $topo"
+  done
+done
