@@ -122,6 +122,10 @@ int gc_log_parse_line(const char *line, const int *cols, struct gc_log_record *r
   strcpy(x.model, f[GC_LOG_MODEL]);
   if (!*f[GC_LOG_PREDICTED] || !*f[GC_LOG_ACTUAL] || !*x.model)
     return 1; /* no prediction or no time: nothing to refit */
+  /* A prediction on another call's data (MPI_Alltoallv's "@learnt": the totals of an
+   * earlier LG-v call) says nothing of the network against this call's time. */
+  if (strchr(x.model, '@'))
+    return 1;
   if (number(f[GC_LOG_PREDICTED], &x.predicted) < 0 || number(f[GC_LOG_ACTUAL], &x.actual) < 0 ||
       x.predicted < 0 || x.actual < 0)
     return -1;

@@ -44,8 +44,9 @@ enum { GC_LOG_RANK, GC_LOG_COMM, GC_LOG_COMM_SIZE, GC_LOG_CALL, GC_LOG_OP, GC_LO
  * -1 when a required one is missing (not a log). */
 int gc_log_parse_header(const char *line, int *cols);
 
-/* One line of a log: 0 a record, 1 a line with nothing to refit (blank, or no prediction
- * or no actual time), -1 malformed (a field missing, a number that is not one, a negative
+/* One line of a log: 0 a record, 1 a line with nothing to refit (blank, no prediction
+ * or no actual time, or a prediction made on another call's data: a model named
+ * "...@learnt"), -1 malformed (a field missing, a number that is not one, a negative
  * time). */
 int gc_log_parse_line(const char *line, const int *cols, struct gc_log_record *r);
 
