@@ -68,15 +68,16 @@ own_predictions() { # algorithm
                    END { exit bad }' rec-[0-9].csv ;;
   esac
 }
-# gridcoll-report sums a call's ranks' bytes (its total) and rows them by power-of-two
-# bucket: every call counted, under the buckets of the totals the program wrote.
+# gridcoll-report sums a call's ranks' bytes (its total: --calls) and rows them by
+# power-of-two bucket of it: every call, under the buckets of the totals the program wrote.
 report_totals() {
-  local want got
-  want=$(paste exp-[0-9].txt | awk '{ t = 0; for (i = 1; i <= NF; i++) t += $i; b = 1; while (b * 2 <= t) b *= 2
-                                      print "[" b "," 2 * b ")" }' | sort -u | tr '\n' ' ')
-  "$ROOT/scripts/gridcoll-report" --op alltoallv rec-[0-9].csv >rep.out 2>rep.err || return 1
+  local totals want got
+  totals=$(paste exp-[0-9].txt | awk '{ t = 0; for (i = 1; i <= NF; i++) t += $i; print t }')
+  want=$(awk '{ b = 1; while (b * 2 <= $1) b *= 2; print "[" b "," 2 * b ")" }' <<<"$totals" | sort -u | tr '\n' ' ')
+  "$ROOT/scripts/gridcoll-report" --op alltoallv --calls calls.csv rec-[0-9].csv >rep.out 2>rep.err || return 1
   got=$(awk '$1 == "alltoallv" { print $4 }' rep.out | sort -u | tr '\n' ' ')
-  [ "$got" = "$want" ] && [ "$(awk '$1 == "alltoallv" { n += $5 } END { print n }' rep.out)" = 9 ]
+  [ "$(tail -n +2 calls.csv | cut -d, -f7)" = "$totals" ] && [ "$got" = "$want" ] &&
+    [ "$(awk '$1 == "alltoallv" { n += $5 } END { print n }' rep.out)" = 9 ]
 }
 for entry in "4|GRIDCOLL_CLUSTERS=0-1,2-3" "3|GRIDCOLL_CLUSTERS=0,1-2"; do
   IFS='|' read -r n topo <<<"$entry"
