@@ -1,8 +1,8 @@
-/* The summary's histogram of relative prediction errors: pure C, no MPI, so that every
- * input, however absurd, is tested (test/unit/check_extremes.c); shim/summary.c keeps
- * one per row and merges them across ranks.
+/* The summary's histograms of relative prediction errors: pure C, no MPI, so that every
+ * input, however absurd, is tested (test/unit/check_extremes.c); shim/summary.c keeps a
+ * signed one per row and merges them across ranks.
  *
- * |predicted - actual| / actual goes into log-spaced bins so that the median over every
+ * An error's magnitude, |predicted - own| / own, goes into log-spaced bins so that the median over every
  * rank's calls merges with a sum: bin 0 below 1e-4 (0.01 %), then GC_HISTOGRAM_PER_DECADE
  * bins per decade up to 1e4 (10^6 %), the last one open. Each bin also sums its errors: the
  * median is read as the mean of the errors in its bin, which lie within a factor
