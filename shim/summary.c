@@ -259,7 +259,7 @@ static void print_row(FILE *f, const char *prefix, const struct table *t, int i,
     human_time(sums[F_PREDICTED] / np, pred, sizeof pred);
   error_columns(&t->cells[i].error, med, mid, abs_, sizeof mid);
   int op = key_op(t->keys[i]);
-  fprintf(f, "%s%-9s %-10s %5d %-20s %7.0f %12s %12s %12s %12s %14s %12s %22s %14s\n", prefix,
+  fprintf(f, "%s%-9s %-10s %5d %-20s %7.0f %12s %12s %12s %12s %14s %12s %26s %14s\n", prefix,
           name(op, -1), name(op, key_algorithm(t->keys[i])), key_comm_size(t->keys[i]), size, n,
           human_time(sums[F_ACTUAL] / n, mean, sizeof mean),
           human_time(t->max_actual[i], max, sizeof max), wait,
@@ -327,7 +327,7 @@ static void print_table(FILE *f, const char *prefix, const struct gc_config *cfg
                  "broadcast's root's) to the last exit, what the model is scored against; "
                  "wait = last entry less first (a broadcast: how late its root came)"
                : "time seen by rank 0 of each communicator (local mode); own = actual, no wait");
-  fprintf(f, "%s%-9s %-10s %5s %-20s %7s %12s %12s %12s %12s %14s %12s %22s %14s\n", prefix, "op",
+  fprintf(f, "%s%-9s %-10s %5s %-20s %7s %12s %12s %12s %12s %14s %12s %26s %14s\n", prefix, "op",
           "algorithm", "procs", "message size", "calls", "mean actual", "max actual",
           "mean wait", "mean own", "mean predicted", "median error", "error p25 .. p75",
           "median |error|");
