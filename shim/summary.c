@@ -377,7 +377,7 @@ static int gather_keys(row_key **all, int *n)
   if (!ok)
     gc_warn_oom("the summary's rows at MPI_Finalize; its table shows none");
   *all = NULL, *n = 0;
-  if (agreed(ok)) {
+  if ((ok = agreed(ok))) {
     for (size_t i = 0, k = 0; i < sm.cap; i++)
       if (sm.rows[i].key)
         mine[k++] = sm.rows[i].key;
