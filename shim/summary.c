@@ -15,14 +15,14 @@
  * call on a communicator (its set-up: private duplicate, probe, trees) apart from the
  * others. Communicator sizes are any int, so the rows a rank used are kept sparse (a
  * hash table) and merged at MPI_Finalize over the union of every rank's keys. */
-#define GC_BUCKETS 66 /* 0 bytes, then one per power of two up to 2^64 */
-
 /* Summed fields of a row, reduced with MPI_SUM. */
 enum { F_CALLS, F_ACTUAL, F_OWN, F_WAIT, F_WAIT_CALLS, F_PREDICTED, F_PREDICTED_CALLS, F_LAST };
 
 /* A row's key, ordered as the table prints: phase, op, algorithm, communicator size,
- * bucket. Never 0 (a row's communicator has 2 processes or more): 0 marks a free slot. */
+ * bucket (0 to 64, gc_summary_bucket). Never 0 (a row's communicator has 2 processes or
+ * more): 0 marks a free slot. */
 typedef unsigned long long row_key;
+_Static_assert(GC_OP_LAST <= 0xff && GC_MAX_ALGORITHMS <= 0xff, "op and algorithm: 8 bits each");
 
 static row_key key_of(int phase, int op, int algorithm, int comm_size, int bucket)
 {
