@@ -137,6 +137,10 @@ struct gc_config {
                          -1 (default) yes iff log_file is set */
   char *summary_file; /* NULL = stderr */
   int log_candidates; /* log every candidate's prediction */
+  int network_given;  /* 1 when the file gave network values: a setting of network.lan, a
+                         wan latency, bandwidth or aggregate matrix, or a cluster's own
+                         lan; 0 when the models run on the defaults alone (no file, or none
+                         of these in it), which the summary says: not calibrated */
   enum gc_clock_source clock; /* GRIDCOLL_CLOCK; each rank reads its own, so not hashed */
 };
 

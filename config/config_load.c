@@ -95,6 +95,29 @@ static void intent_from_tree(struct gc_loader *ld, const config_setting_t *root)
                     ? config_setting_get_int(s) : -1;
 }
 
+/* A group member with at least one setting of its own: `lan = { };` gives nothing. */
+static int has_values(const config_setting_t *group, const char *name) {
+  const config_setting_t *s = group ? config_setting_get_member(group, name) : NULL;
+  return s && (!config_setting_is_group(s) || config_setting_length(s) > 0);
+}
+
+/* Whether the file gave the models any link's latency or bandwidth (config.h:
+ * network_given): the summary must not present defaults as a calibrated grid. */
+static int network_given(const config_setting_t *root) {
+  const config_setting_t *net = config_setting_get_member(root, "network");
+  const config_setting_t *wan = net ? config_setting_get_member(net, "wan") : NULL;
+  if (has_values(net, "lan") || has_values(wan, "latency") || has_values(wan, "bandwidth") ||
+      has_values(wan, "aggregate"))
+    return 1;
+  const config_setting_t *clusters = config_setting_get_member(root, "clusters");
+  int n = clusters && config_setting_is_aggregate(clusters) ? config_setting_length(clusters) : 0;
+  for (int i = 0; i < n; i++) {
+    const config_setting_t *c = config_setting_get_elem(clusters, (unsigned)i);
+    if (config_setting_is_group(c) && has_values(c, "lan")) return 1;
+  }
+  return 0;
+}
+
 static int load(struct gc_loader *ld, config_t *lc, const char *path) {
   size_t len;
   char *text = slurp(ld, path, &len);
@@ -126,7 +149,9 @@ static int load(struct gc_loader *ld, config_t *lc, const char *path) {
   intent_from_tree(ld, config_root_setting(lc));
   if (gc_config_walk(ld, config_root_setting(lc), "", ld->cfg, gc_config_top_keys) < 0) return -1;
   if (gc_config_load_clusters(ld) < 0) return -1;
-  return gc_config_load_wan(ld);
+  if (gc_config_load_wan(ld) < 0) return -1;
+  ld->cfg->network_given = network_given(config_root_setting(lc));
+  return 0;
 }
 
 /* The path as messages show it: whole up to 200 characters, else its start and its end,

@@ -354,10 +354,11 @@ static int locked(void)
 
 /* A settled call, comm rank 0's, into the summary (summary.h): its wait is how late the
  * root came for a broadcast (the receivers' wait), the arrival spread for the others. */
-static void summary_add(const struct gc_call_line *l, const struct gc_span_time *t)
+static void summary_add(int comm_size, const struct gc_call_line *l,
+                        const struct gc_span_time *t)
 {
-  gc_summary_add(l->op, l->algorithm, l->call == 0, l->bytes, l->predicted, t->actual, t->own,
-                 l->root >= 0 ? t->root_late : t->spread);
+  gc_summary_add(l->op, l->algorithm, l->call == 0, comm_size, l->bytes, l->predicted, t->actual,
+                 t->own, l->root >= 0 ? t->root_late : t->spread);
 }
 
 /* The window's reader (span.h): settled calls' lines into the text, and comm rank 0's
@@ -377,7 +378,7 @@ static void read_settled(const struct gc_span_settled *s)
   if (s->comm_rank == 0 && lg.summary)
     for (int i = 0; i < s->n; i++)
       if (s->time[i].actual >= 0)
-        summary_add(&s->line[i], &s->time[i]);
+        summary_add(s->comm_size, &s->line[i], &s->time[i]);
 }
 
 void gc_log_finalize(void)

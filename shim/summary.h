@@ -1,6 +1,8 @@
-/* The end-of-run table, in the spirit of mpiP: per operation x algorithm x message-size
- * bucket, aggregates kept in memory on each rank and merged on world rank 0 at
- * MPI_Finalize with two reductions (sums and maxima) over fixed-size arrays. */
+/* The end-of-run table, in the spirit of mpiP: per operation x algorithm x communicator
+ * size x message-size bucket, aggregates kept in memory on each rank (the rows it used)
+ * and merged on world rank 0 at MPI_Finalize: the union of the ranks' rows gathered, then
+ * two reductions (sums and histograms, maxima) over it. Calls on one-process
+ * communicators are counted apart and never scored. */
 #ifndef GC_SUMMARY_H
 #define GC_SUMMARY_H
 
@@ -11,11 +13,13 @@
 
 void gc_summary_reset(int enabled);
 /* One timed call, counted once: by comm rank 0, which holds its full time. first: the
- * communicator's first call (its set-up shown apart); predicted < 0: none. actual, own:
- * its completion and own times (span_time.h), the prediction scored against own; wait:
- * the arrival spread, a broadcast's root lateness (< 0: none, as in local mode). */
-void gc_summary_add(enum gc_op_id op, int algorithm, int first, size_t bytes, double predicted,
-                    double actual, double own, double wait);
+ * communicator's first call (its set-up shown apart); comm_size: its communicator's
+ * processes (1: counted apart, not scored); predicted < 0: none. actual, own: its
+ * completion and own times (span_time.h), the prediction scored against own, signed
+ * ((predicted - own) / own); wait: the arrival spread, a broadcast's root lateness
+ * (< 0: none, as in local mode). */
+void gc_summary_add(enum gc_op_id op, int algorithm, int first, int comm_size, size_t bytes,
+                    double predicted, double actual, double own, double wait);
 
 /* Names of the table's rows: the operation's name (algorithm < 0) or its algorithm's.
  * Given by the caller that knows the operations (startup.c): a row may hold only other

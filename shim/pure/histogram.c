@@ -2,6 +2,7 @@
 #include "histogram.h"
 
 #include <math.h>
+#include <stddef.h>
 
 /* Bin b >= 1 holds the errors from 10^((b - 1) / GC_HISTOGRAM_PER_DECADE - 4) on: its floor
  * is a power of ten times a sixteenth-of-a-decade step, both exact table entries, so a
@@ -47,15 +48,80 @@ void gc_histogram_add(struct gc_histogram *h, double e)
   h->sum[b] += e;
 }
 
-double gc_histogram_median(const struct gc_histogram *h)
+static double count_of(const struct gc_histogram *h)
 {
-  double n = 0, seen = 0;
+  double n = 0;
   for (int b = 0; h && b < GC_HISTOGRAM_BINS; b++)
     n += h->count[b];
+  return n;
+}
+
+/* The calls ranked q * n of n and below must be seen: at least one (q = 0: the least). */
+static double rank_of(double q, double n)
+{
+  if (isnan(q))
+    q = 0.5;
+  q = q < 0 ? 0 : q > 1 ? 1 : q;
+  return q * n > 0 ? q * n : 0.5;
+}
+
+/* A bin's mean error (0 for an empty one, never read as a rank's). */
+static double bin_mean(const struct gc_histogram *h, int b)
+{
+  return h->count[b] > 0 ? h->sum[b] / h->count[b] : 0;
+}
+
+double gc_histogram_quantile(const struct gc_histogram *h, double q)
+{
+  double n = count_of(h), seen = 0;
   if (!(n >= 1)) /* counts are whole: no call (and no h) */
     return -1;
+  double rank = rank_of(q, n);
   int b = 0;
-  while (b < GC_HISTOGRAM_BINS - 1 && (seen += h->count[b]) < n / 2)
+  while (b < GC_HISTOGRAM_BINS - 1 && (seen += h->count[b]) < rank)
     b++;
-  return h->count[b] > 0 ? h->sum[b] / h->count[b] : 0;
+  return bin_mean(h, b);
+}
+
+double gc_histogram_median(const struct gc_histogram *h)
+{
+  return gc_histogram_quantile(h, 0.5);
+}
+
+void gc_signed_histogram_add(struct gc_signed_histogram *h, double e)
+{
+  if (!h || isnan(e))
+    return;
+  if (e < 0)
+    gc_histogram_add(&h->under, -e);
+  else
+    gc_histogram_add(&h->over, e);
+}
+
+double gc_signed_histogram_quantile(const struct gc_signed_histogram *h, double q)
+{
+  double nu = count_of(h ? &h->under : NULL), n = nu + count_of(h ? &h->over : NULL);
+  if (!(n >= 1))
+    return NAN;
+  double rank = rank_of(q, n), seen = 0;
+  /* under's bins from the largest magnitude (the most negative error) down to 0 */
+  for (int b = GC_HISTOGRAM_BINS - 1; b >= 0; b--)
+    if ((seen += h->under.count[b]) >= rank && h->under.count[b] > 0)
+      return -bin_mean(&h->under, b);
+  for (int b = 0; b < GC_HISTOGRAM_BINS; b++)
+    if ((seen += h->over.count[b]) >= rank && h->over.count[b] > 0)
+      return bin_mean(&h->over, b);
+  return bin_mean(&h->over, GC_HISTOGRAM_BINS - 1); /* not reached: seen is n at the end */
+}
+
+double gc_signed_histogram_abs_median(const struct gc_signed_histogram *h)
+{
+  if (!h)
+    return -1;
+  struct gc_histogram all;
+  for (int b = 0; b < GC_HISTOGRAM_BINS; b++) {
+    all.count[b] = h->under.count[b] + h->over.count[b];
+    all.sum[b] = h->under.sum[b] + h->over.sum[b];
+  }
+  return gc_histogram_median(&all);
 }

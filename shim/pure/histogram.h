@@ -1,8 +1,8 @@
-/* The summary's histogram of relative prediction errors: pure C, no MPI, so that every
- * input, however absurd, is tested (test/unit/check_extremes.c); shim/summary.c keeps
- * one per row and merges them across ranks.
+/* The summary's histograms of relative prediction errors: pure C, no MPI, so that every
+ * input, however absurd, is tested (test/unit/check_extremes.c); shim/summary.c keeps a
+ * signed one per row and merges them across ranks.
  *
- * |predicted - actual| / actual goes into log-spaced bins so that the median over every
+ * An error's magnitude, |predicted - own| / own, goes into log-spaced bins so that the median over every
  * rank's calls merges with a sum: bin 0 below 1e-4 (0.01 %), then GC_HISTOGRAM_PER_DECADE
  * bins per decade up to 1e4 (10^6 %), the last one open. Each bin also sums its errors: the
  * median is read as the mean of the errors in its bin, which lie within a factor
@@ -30,5 +30,31 @@ void gc_histogram_add(struct gc_histogram *h, double e);
 /* The median error of h (the mean of the errors in the bin that holds the median call);
  * -1 when h is NULL or empty. */
 double gc_histogram_median(const struct gc_histogram *h);
+
+/* The q-quantile of h, 0 <= q <= 1 (outside: clamped; NaN: the median), read as the median
+ * is: the mean of the bin that holds the call ranked q; -1 when h is NULL or empty. */
+double gc_histogram_quantile(const struct gc_histogram *h, double q);
+
+/* A signed error, (predicted - own) / own: > 0 over-predicted, < 0 under. Its magnitude
+ * goes into one of two histograms by its sign, so that merging still is a sum (4 *
+ * GC_HISTOGRAM_BINS plain doubles) and the absolute error's histogram is theirs added.
+ * The sign is what a reader needs: an unsigned median of 240 % says neither that the
+ * model is 3.4 times too slow nor too fast. All zero: empty. */
+struct gc_signed_histogram {
+  struct gc_histogram under, over; /* e < 0 | e >= 0 (0 and -0 over) */
+};
+
+/* Counts one signed error e (a NaN is no error: not counted; -infinity lands in the last
+ * bin of under, +infinity in the last of over). */
+void gc_signed_histogram_add(struct gc_signed_histogram *h, double e);
+
+/* The q-quantile of the signed errors (q as gc_histogram_quantile's): the most negative
+ * bin first, under's bins downwards, then over's upwards; a bin read as its mean, with
+ * its sign. NaN when h is NULL or empty (every other value is a possible error). */
+double gc_signed_histogram_quantile(const struct gc_signed_histogram *h, double q);
+
+/* The median of |e| over the signed errors, as gc_histogram_median reads it: -1 when h is
+ * NULL or empty. */
+double gc_signed_histogram_abs_median(const struct gc_signed_histogram *h);
 
 #endif

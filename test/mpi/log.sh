@@ -76,38 +76,84 @@ no_failures && [ "$(warnings)" = 0 ] && [ "$(head -1 wait-0.csv | cut -d, -f15-)
   pass "log: a rank 20 ms late in spread_s and root_late_s, not in own_s" ||
   fail "log: a rank 20 ms late in spread_s and root_late_s, not in own_s"
 
-# The summary's error is the median of |predicted - own| / own over a row's calls (a
-# mean of ratios let one call with a tiny actual time print 195501741 %), and the first
-# call on a communicator (its set-up) has rows apart. Recomputed here from rank 0's log
-# (every call is on the world, so rank 0 holds them all): the lower median per row, to
-# within the summary's bin (a factor 10^(1/16)).
-mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/med-%r.csv" GRIDCOLL_SUMMARY=1 -- "$T/sweep" 16384 5
-if [ "$rc" = 0 ] && [ "$(warnings)" = 0 ] && grep -q 'median |error|$' err &&
-   grep -q '^gridcoll: first call on each communicator' err; then
-  # "phase op algorithm bucket median" from the log; bucket as in summary.c.
-  awk -F, 'NR > 1 && $11 != "" && $15 > 0 {
-             b = 0; for (m = $8; m >= 1; m = int(m / 2)) b++
-             k = ($4 == 0) " " $5 " " $6 " " b; e = ($11 - $15) / $15; if (e < 0) e = -e
-             n[k]++; v[k, n[k]] = e }
-           END { for (k in n) { c = n[k]; for (i = 1; i <= c; i++) a[i] = v[k, i]
-                   for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-                   print k, a[int((c + 1) / 2)] } }' med-0.csv | sort >med-log.txt
-  # The same from the table: rows before the set-up line are phase 0.
+# The summary's error (issue 25): per row (op, algorithm, communicator size, size bucket,
+# the first call on a communicator apart), the median of the signed (predicted - own) /
+# own, so that over- and under-prediction read apart, and the median of its absolute
+# value (a mean of ratios let one call with a tiny actual time print 195501741 %).
+# Recomputed here from rank 0's log (every call is on the world, so rank 0 holds them all):
+# the lower median per row, to within the summary's bin (a factor 10^(1/16)), the signed
+# one with its sign.
+# summary_rows FILE: "phase op algorithm procs bucket calls median-error median-|error|" of
+# each row of the table in FILE (errors as fractions; "-" when none), the size label
+# read back into its bucket as summary.c makes it.
+summary_rows() {
   awk 'BEGIN { p = 0 } /^gridcoll: first call on each/ { p = 1; next }
-       /^gridcoll: (alltoall|bcast) / { s = $4; sub(/^\[/, "", s); u = $5; sub(/,$/, "", u)
+       /^gridcoll: (alltoall|alltoallv|bcast) / {
+         s = $5; sub(/^\[/, "", s); u = $6; sub(/,$/, "", u)
          f = u == "B" ? 1 : u == "KiB" ? 1024 : 1048576; b = 0
          for (m = s * f; m >= 1; m = int(m / 2)) b++
-         print p, $2, $3, b, $(NF - 1) / 100 }' err | sort >med-table.txt
-  if [ -s med-log.txt ] && [ "$(cut -d' ' -f1-4 med-log.txt)" = "$(cut -d' ' -f1-4 med-table.txt)" ] &&
+         l = $0; sub(/ (\[[^)]*\)|0 B) /, " X ", l); n = split(l, c, / +/)
+         med = c[n] == "-" ? "-" : c[n - 8] / 100; abs = c[n] == "-" ? "-" : c[n - 1] / 100
+         print p, $2, $3, $4, b, c[6], med, abs }' "$1"
+}
+mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/med-%r.csv" GRIDCOLL_SUMMARY=1 -- "$T/sweep" 16384 5
+if [ "$rc" = 0 ] && [ "$(warnings)" = 0 ] && grep -q 'median error .* median |error|$' err &&
+   grep -q '^gridcoll: first call on each communicator' err; then
+  # "phase op algorithm procs bucket median |median|" from the log; bucket as in summary.c.
+  awk -F, 'NR > 1 && $11 != "" && $15 > 0 {
+             b = 0; for (m = $8; m >= 1; m = int(m / 2)) b++
+             k = ($4 == 0) " " $5 " " $6 " " $3 " " b; e = ($11 - $15) / $15
+             n[k]++; v[k, n[k]] = e; w[k, n[k]] = e < 0 ? -e : e }
+           function lower_median(x, k, c,   i, j, a, y) {
+             for (i = 1; i <= c; i++) a[i] = x[k, i]
+             for (i = 2; i <= c; i++) { y = a[i]; for (j = i - 1; j >= 1 && a[j] > y; j--) a[j + 1] = a[j]; a[j + 1] = y }
+             return a[int((c + 1) / 2)] }
+           END { for (k in n) print k, lower_median(v, k, n[k]), lower_median(w, k, n[k]) }' med-0.csv | sort >med-log.txt
+  summary_rows err | awk '{ print $1, $2, $3, $4, $5, $7, $8 }' | sort >med-table.txt
+  # Within a bin: the same sign (or both below 1e-4, bin 0 of either side), and the
+  # magnitudes within a factor 1.16.
+  if [ -s med-log.txt ] && [ "$(cut -d' ' -f1-5 med-log.txt)" = "$(cut -d' ' -f1-5 med-table.txt)" ] &&
      paste -d' ' med-log.txt med-table.txt |
-       awk '{ r = ($10 + 1e-12) / ($5 + 1e-12); if (r > 1.16 || r < 0.86) bad = 1 } END { exit bad }'; then
-    pass "summary: median |error| per row, the set-up call apart"
+       awk 'function near(x, y,   r) { if (x < 1e-4 && x > -1e-4 && y < 1e-4 && y > -1e-4) return 1
+                                       if (x * y <= 0) return 0
+                                       r = x / y; return r <= 1.16 && r >= 0.86 }
+            { if (!near($6, $13) || !near($7, $14)) bad = 1 } END { exit bad }'; then
+    pass "summary: signed and absolute median error per row, the set-up call apart"
   else
-    fail "summary: median |error| per row, the set-up call apart"
+    fail "summary: signed and absolute median error per row, the set-up call apart"
   fi
 else
-  fail "summary: median |error| per row, the set-up call apart"
+  fail "summary: signed and absolute median error per row, the set-up call apart"
 fi
+
+# Communicators of 4, 3 and 1 process (test/mpi/commsizes.c: MPI_COMM_SELF and a split
+# leaving the last rank alone), 5 broadcasts each: the one-process calls (4 x 5 on
+# MPI_COMM_SELF, 5 on the split) counted on a line of their own and in no row (a
+# broadcast that moves nothing predicts 0 s: "100 % error" mixed into the real rows);
+# the rows' procs column says 4 and 3, 5 calls each (4 + the first, apart). The network
+# heading: defaults without a configuration file, said so; with a file that gives the
+# network (an example's, or one whose 1 s start-up makes every prediction too large),
+# not, and there every scored row's signed median error is above 0 (over-predicted).
+check_commsizes() { # CONFIG-or-empty
+  mpirun 4 GRIDCOLL_CONFIG="$1" GRIDCOLL_LOG="$tmp/cs-%r.csv" -- "$T/commsizes" 5
+  no_failures && [ "$(warnings)" = 0 ] &&
+    grep -q '^gridcoll: summary of 35 call(s) on 4 rank(s); network: ' err &&
+    grep -q '^gridcoll: one-process communicators, not scored (no data moves): 25 call(s): bcast 25$' err &&
+    [ "$(summary_rows err | awk '{ n[$4] += $6 } END { for (p in n) print p "=" n[p] }' | sort | paste -sd' ')" = "3=5 4=5" ]
+}
+defaults_line='network: defaults, not calibrated (run gridcoll-calibrate)'
+check_commsizes "" && grep -q "^gridcoll: summary of .*; $defaults_line;" err &&
+  pass "summary: one-process communicators apart, procs column, network defaults said" ||
+  fail "summary: one-process communicators apart, procs column, network defaults said"
+check_commsizes "$ROOT/examples/two-clusters.cfg" && ! grep -q 'network: defaults' err &&
+  grep -q '^gridcoll: summary of .*; network: from the configuration file;' err &&
+  pass "summary: a configuration with a network is no default (examples/two-clusters.cfg)" ||
+  fail "summary: a configuration with a network is no default (examples/two-clusters.cfg)"
+echo 'network = { lan = { alpha = "1 s"; }; };' >slow.cfg
+check_commsizes "$tmp/slow.cfg" && ! grep -q 'network: defaults' err &&
+  summary_rows err | awk '$7 == "-" || $7 <= 0 { bad = 1 } END { exit bad || NR != 4 }' &&
+  pass "summary: over-prediction (a 1 s start-up) reads as a positive signed median" ||
+  fail "summary: over-prediction (a 1 s start-up) reads as a positive signed median"
 
 # Every record once and in call order, whatever the path: ~110 bytes a line, so 2900 and
 # 3000 calls are written in several chunks of 64 KiB; sync mode's windows of 128 calls

@@ -190,6 +190,41 @@ START_TEST(examples_load) {
 }
 END_TEST
 
+/* network_given (issue 25): the summary says "defaults, not calibrated" unless the file
+ * gave a link's latency or bandwidth; every example gives them. */
+START_TEST(network_given) {
+  ck_assert(cfg.network_given == 0); /* no file: the defaults */
+  const char *given[] = {
+      "network = { lan = { alpha = \"40 us\"; }; };\n",
+      "clusters = ( { name = \"a\"; ranks = 0; }, { name = \"b\"; ranks = 1; } );\n"
+      "network = { wan = { latency = ( (\"0\", \"5 ms\"), (\"5 ms\", \"0\") ); }; };\n",
+      "clusters = ( { name = \"a\"; ranks = 0; lan = { beta = \"10 Gbit/s\"; }; } );\n",
+      FULL};
+  for (size_t i = 0; i < sizeof given / sizeof *given; i++) {
+    ck_assert_msg(load(given[i]) == 0, "%s", err);
+    ck_assert_msg(cfg.network_given == 1, "file %zu", i);
+  }
+  const char *defaults[] = {
+      "verbose = 2;\n", "network = { };\n",
+      "network = { lan = { }; wan = { window = \"1 MiB\"; }; };\n",
+      "clusters = ( { name = \"a\"; ranks = 0; }, { name = \"b\"; ranks = 1; } );\n"};
+  for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++) {
+    ck_assert_msg(load(defaults[i]) == 0, "%s", err);
+    ck_assert_msg(cfg.network_given == 0, "file %zu", i);
+  }
+  const char *src = getenv("GC_SRCDIR") ? getenv("GC_SRCDIR") : ".";
+  const char *examples[] = {"two-clusters", "grid5000", "hetero", "korea8"};
+  for (size_t i = 0; i < sizeof examples / sizeof *examples; i++) {
+    char p[512];
+    snprintf(p, sizeof p, "%s/examples/%s.cfg", src, examples[i]);
+    ck_assert_msg(gc_config_load(&cfg, p, &names, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(cfg.network_given == 1, "%s", p);
+  }
+  /* A file that fails leaves the defaults: not calibrated. */
+  ck_assert(load("network = { lan = { alpha = \"fast\"; }; };\n") != 0 && cfg.network_given == 0);
+}
+END_TEST
+
 START_TEST(accessors) {
   ck_assert(gc_config_lan(&cfg, 0) == &cfg.lan && gc_config_lan(&cfg, -1) == &cfg.lan);
   ck_assert(gc_config_wan_latency(&cfg, 0, 1) == 60e-6 && gc_config_wan_bandwidth(&cfg, 0, 1) == 1 / 8e-9);
@@ -898,6 +933,7 @@ static Suite *config_suite(void) {
   tcase_add_loop_test(core, per_op_choice, 0, (int)(sizeof per_op / sizeof per_op[0]));
   tcase_add_test(core, variants);
   tcase_add_test(core, examples_load);
+  tcase_add_test(core, network_given);
   tcase_add_test(core, accessors);
   tcase_add_test(core, hash);
   tcase_add_test(core, strict_scan);

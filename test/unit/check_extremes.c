@@ -370,6 +370,90 @@ START_TEST(histogram_add_and_median)
 }
 END_TEST
 
+/* Quantiles of the plain histogram: the median's reading at q = 0.5, the least and the
+ * largest error at the ends, any q (NaN, outside [0, 1]) read inside the bins. */
+START_TEST(histogram_quantiles)
+{
+  struct gc_histogram *h = calloc(1, sizeof *h);
+  ck_assert_ptr_nonnull(h);
+  ck_assert(gc_histogram_quantile(h, 0.5) == -1 && gc_histogram_quantile(NULL, 0.1) == -1);
+  for (int i = 1; i <= 10; i++)
+    gc_histogram_add(h, i); /* 1 .. 10, each in a bin of its own */
+  ck_assert_double_eq(gc_histogram_quantile(h, 0), 1);
+  ck_assert_double_eq(gc_histogram_quantile(h, 0.1), 1);
+  ck_assert_double_eq(gc_histogram_quantile(h, 0.25), 3);
+  ck_assert_double_eq(gc_histogram_quantile(h, 0.5), gc_histogram_median(h));
+  ck_assert_double_eq(gc_histogram_quantile(h, 0.5), 5);
+  ck_assert_double_eq(gc_histogram_quantile(h, 0.75), 8);
+  ck_assert_double_eq(gc_histogram_quantile(h, 1), 10);
+  ck_assert_double_eq(gc_histogram_quantile(h, -INFINITY), 1);
+  ck_assert_double_eq(gc_histogram_quantile(h, 1e300), 10);
+  ck_assert_double_eq(gc_histogram_quantile(h, NAN), 5);
+  free(h);
+}
+END_TEST
+
+/* Signed errors (issue 25): over- and under-prediction told apart, the median's sign
+ * right, and every double, infinities and NaNs included, inside the bins. */
+START_TEST(signed_histogram)
+{
+  struct gc_signed_histogram *h = calloc(1, sizeof *h);
+  ck_assert_ptr_nonnull(h);
+  ck_assert(isnan(gc_signed_histogram_quantile(h, 0.5)) && isnan(gc_signed_histogram_quantile(NULL, 0.5)));
+  ck_assert(gc_signed_histogram_abs_median(h) == -1 && gc_signed_histogram_abs_median(NULL) == -1);
+  /* The user's case: the median call predicted 3.4 times its own time, a few far below. */
+  for (int i = 0; i < 7; i++)
+    gc_signed_histogram_add(h, 2.4);
+  for (int i = 0; i < 3; i++)
+    gc_signed_histogram_add(h, -0.9);
+  ck_assert_double_eq_tol(gc_signed_histogram_quantile(h, 0.5), 2.4, 1e-12);
+  ck_assert_double_eq_tol(gc_signed_histogram_quantile(h, 0.25), -0.9, 1e-12);
+  ck_assert_double_eq_tol(gc_signed_histogram_quantile(h, 0), -0.9, 1e-12);
+  ck_assert_double_eq_tol(gc_signed_histogram_quantile(h, 1), 2.4, 1e-12);
+  ck_assert_double_eq_tol(gc_signed_histogram_abs_median(h), 2.4, 1e-12);
+  /* Mostly under: the median negative, its magnitude the absolute median. */
+  memset(h, 0, sizeof *h);
+  static const double under[] = {-0.5, -0.5, -0.5, 0.1, -0.01};
+  for (size_t i = 0; i < sizeof under / sizeof *under; i++)
+    gc_signed_histogram_add(h, under[i]);
+  ck_assert_double_eq_tol(gc_signed_histogram_quantile(h, 0.5), -0.5, 1e-12);
+  ck_assert_double_eq_tol(gc_signed_histogram_abs_median(h), 0.5, 1e-12);
+  ck_assert_double_eq_tol(gc_signed_histogram_quantile(h, 0.9), 0.1, 1e-12);
+  /* Extremes: 0 and -0 over, below 1e-4 in bin 0 of their side, infinities in the last
+   * bins, NaN not counted, huge finite magnitudes in the last bins too. */
+  memset(h, 0, sizeof *h);
+  static const double edge[] = {0.0, -0.0, 1e-300, -1e-300, 4.9e-324, INFINITY, -INFINITY,
+                                DBL_MAX, -DBL_MAX, NAN, -NAN};
+  for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)
+    gc_signed_histogram_add(h, edge[i]);
+  ck_assert(h->over.count[0] == 4 && h->under.count[0] == 1);
+  ck_assert(h->over.count[GC_HISTOGRAM_BINS - 1] == 2 && h->under.count[GC_HISTOGRAM_BINS - 1] == 2);
+  ck_assert(isinf(gc_signed_histogram_quantile(h, 0)) && gc_signed_histogram_quantile(h, 0) < 0);
+  ck_assert(isinf(gc_signed_histogram_quantile(h, 1)) && gc_signed_histogram_quantile(h, 1) > 0);
+  ck_assert(gc_signed_histogram_quantile(h, 0.5) == 0 || fabs(gc_signed_histogram_quantile(h, 0.5)) < 1e-4);
+  ck_assert(!isnan(gc_signed_histogram_abs_median(h)) && gc_signed_histogram_abs_median(h) >= 0);
+  gc_signed_histogram_add(NULL, 1); /* no histogram: nothing, no crash */
+  /* A million random doubles: counted unless NaN, every quantile a number. */
+  memset(h, 0, sizeof *h);
+  seed = 11;
+  double added = 0, n = 0;
+  for (int i = 0; i < 1000000; i++) {
+    uint64_t bits = next();
+    double e;
+    memcpy(&e, &bits, sizeof e);
+    gc_signed_histogram_add(h, e);
+    added += !isnan(e);
+  }
+  for (int b = 0; b < GC_HISTOGRAM_BINS; b++)
+    n += h->under.count[b] + h->over.count[b];
+  ck_assert(n == added);
+  for (double q = -0.5; q <= 1.5; q += 0.05)
+    ck_assert_msg(!isnan(gc_signed_histogram_quantile(h, q)), "q %g", q);
+  ck_assert(gc_signed_histogram_quantile(h, 0.1) <= gc_signed_histogram_quantile(h, 0.9));
+  free(h);
+}
+END_TEST
+
 /* The one check every prediction passes (prediction.h). */
 START_TEST(prediction_checked)
 {
@@ -390,6 +474,8 @@ static Suite *extremes_suite(void)
   tcase_add_loop_test(models, loaded_edges_stay_finite, 0, 2);
   tcase_add_test(limits, histogram_bins);
   tcase_add_test(limits, histogram_add_and_median);
+  tcase_add_test(limits, histogram_quantiles);
+  tcase_add_test(limits, signed_histogram);
   tcase_add_test(limits, prediction_checked);
   suite_add_tcase(s, models);
   suite_add_tcase(s, limits);
