@@ -43,7 +43,7 @@ int gc_log_parse_header(const char *line, int *cols)
     for (int i = 0; i < n; i++)
       if (strcmp(field[i], column_names[c]) == 0)
         cols[c] = i;
-    if (cols[c] < 0 && c < GC_LOG_REQUIRED)
+    if (c < GC_LOG_REQUIRED && cols[c] < 0)
       return -1;
   }
   return 0;
