@@ -126,7 +126,8 @@ static int load(struct gc_loader *ld, config_t *lc, const char *path) {
   intent_from_tree(ld, config_root_setting(lc));
   if (gc_config_walk(ld, config_root_setting(lc), "", ld->cfg, gc_config_top_keys) < 0) return -1;
   if (gc_config_load_clusters(ld) < 0) return -1;
-  return gc_config_load_wan(ld);
+  if (gc_config_load_wan(ld) < 0) return -1;
+  return gc_config_load_wan_curves(ld);
 }
 
 /* The path as messages show it: whole up to 200 characters, else its start and its end,
