@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fromlog.h"
+#include "curve_text.h"
 #include "physical.h"
 #include "ranges.h"
 
@@ -463,8 +464,17 @@ static void write_lan(FILE *f, const char *indent, const struct gc_lan *l)
   /* Base units and 17 digits: read back, every value is the same double. */
   fprintf(f, "%slan = { alpha = \"%.17g s\"; beta = \"%.17g s/B\"; gamma = %.17g;\n", indent,
           l->alpha, l->beta, l->gamma);
-  fprintf(f, "%s        delta = \"%.17g s\"; threshold = \"%.17g B\"; };\n", indent,
-          l->delta, l->threshold);
+  fprintf(f, "%s        delta = \"%.17g s\"; threshold = \"%.17g B\";", indent, l->delta,
+          l->threshold);
+  if (gc_curve_set(&l->curve)) { /* kept as it was measured: the refit scales no curve */
+    char more[64];
+    snprintf(more, sizeof more, "%s        ", indent);
+    fprintf(f, "\n%s", more);
+    calibrate_write_curve(f, more, &l->curve, 1);
+    fprintf(f, "%s      };\n", indent);
+  } else {
+    fprintf(f, " };\n");
+  }
 }
 
 static void write_string(FILE *f, const char *s)
@@ -490,6 +500,28 @@ static void write_matrix(FILE *f, const char *key, const double *m, int k, const
     fputc(')', f);
   }
   fprintf(f, " );\n");
+}
+
+/* network.wan.curves: one entry per pair (a < b) with a curve, as the loader stores both
+ * directions of an entry alike. */
+static void write_wan_curves(FILE *f, const struct gc_config *cfg)
+{
+  int k = cfg->nclusters, first = 1;
+  for (int a = 0; cfg->wan_curve && a < k; a++)
+    for (int b = a + 1; b < k; b++) {
+      if (!gc_curve_set(&cfg->wan_curve[a * k + b]))
+        continue;
+      fprintf(f, "%s{ pair = [ ", first ? "    curves = ( " : ",\n                 ");
+      write_string(f, cfg->clusters[a].name);
+      fprintf(f, ", ");
+      write_string(f, cfg->clusters[b].name);
+      fprintf(f, " ];\n                   ");
+      calibrate_write_curve(f, "                   ", &cfg->wan_curve[a * k + b], 1);
+      fprintf(f, "                 }");
+      first = 0;
+    }
+  if (!first)
+    fprintf(f, " );\n");
 }
 
 int gc_config_write(FILE *f, const struct gc_config *cfg, const char *header)
@@ -539,11 +571,12 @@ int gc_config_write(FILE *f, const struct gc_config *cfg, const char *header)
   }
   fprintf(f, "network = {\n");
   write_lan(f, "  ", &cfg->lan);
-  if (cfg->wan_latency || cfg->wan_bandwidth || cfg->wan_aggregate) {
+  if (cfg->wan_latency || cfg->wan_bandwidth || cfg->wan_aggregate || cfg->wan_curve) {
     fprintf(f, "  wan = {\n");
     write_matrix(f, "latency", cfg->wan_latency, cfg->nclusters, "s");
     write_matrix(f, "bandwidth", cfg->wan_bandwidth, cfg->nclusters, "B/s");
     write_matrix(f, "aggregate", cfg->wan_aggregate, cfg->nclusters, "B/s");
+    write_wan_curves(f, cfg);
     fprintf(f, "    window = \"%.17g B\";\n", cfg->wan_window);
     fprintf(f, "  };\n");
   }
