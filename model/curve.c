@@ -45,6 +45,7 @@ int gc_curve_check(const double *m, const double *t, int n, char *why, size_t le
     snprintf(why, len, "expected 2 to %d points, got %d", GC_CURVE_MAX, n);
     return -1;
   }
+  double top = 0;
   for (int i = 0; i < n; i++) {
     if (!isfinite(m[i]) || m[i] < 0) {
       snprintf(why, len, "expected a size of 0 or more bytes, got %g", m[i]);
@@ -58,12 +59,12 @@ int gc_curve_check(const double *m, const double *t, int n, char *why, size_t le
       snprintf(why, len, "sizes must increase: %.17g B after %.17g B", m[i], m[i - 1]);
       return i + 1;
     }
-    if (i > 0 && t[i] < t[i - 1] * (1 - GC_CURVE_SLACK)) {
-      snprintf(why, len, "times may not fall by more than %.0f%% from one size to the next: "
-               "%g s at %.17g B after %g s at %.17g B", 100 * GC_CURVE_SLACK, t[i], m[i],
-               t[i - 1], m[i - 1]);
+    if (t[i] < top * (1 - GC_CURVE_SLACK)) {
+      snprintf(why, len, "times may not fall by more than %.0f%% below a smaller size's: "
+               "%g s at %.17g B after %g s", 100 * GC_CURVE_SLACK, t[i], m[i], top);
       return i + 1;
     }
+    top = fmax(top, t[i]);
   }
   return 0;
 }
@@ -80,26 +81,46 @@ static int collinear(const double *m, const double *t, int a, int b, double tol)
   return 1;
 }
 
+/* The greedy reduction at one tolerance: from each kept point, reach as far as the
+ * dropped points stay on the line.  Returns the points it needs, writing at most
+ * GC_CURVE_MAX of them. */
+static int reduce(const double *m, const double *t, int n, double tol, struct gc_curve *out)
+{
+  int a = 0, kept = 0;
+  out->m[kept] = m[0], out->t[kept++] = t[0];
+  while (a < n - 1) {
+    int b = a + 1;
+    while (b + 1 < n && collinear(m, t, a, b + 1, tol))
+      b++;
+    if (kept < GC_CURVE_MAX)
+      out->m[kept] = m[b], out->t[kept] = t[b];
+    kept++;
+    a = b;
+  }
+  return kept;
+}
+
 int gc_curve_from_samples(const double *m, const double *t, int n, double tol,
                           struct gc_curve *out)
 {
-  double mono[GC_CURVE_MAX];
-  if (n > GC_CURVE_MAX)
-    n = GC_CURVE_MAX;
+  double lifted[GC_CURVE_SAMPLES_MAX], top = 0;
+  if (n > GC_CURVE_SAMPLES_MAX)
+    n = GC_CURVE_SAMPLES_MAX;
   out->n = 0;
-  for (int i = 0; i < n; i++)
-    mono[i] = i > 0 && t[i] < mono[i - 1] ? mono[i - 1] : t[i];
+  for (int i = 0; i < n; i++) {
+    /* Halfway into the slack (and from a hair above its edge), so that a curve written to
+     * fewer digits still loads. */
+    lifted[i] = t[i] < top * (1 - GC_CURVE_SLACK + 1e-3) ? top * (1 - GC_CURVE_SLACK / 2) : t[i];
+    top = fmax(top, t[i]);
+  }
   if (n < 2)
     return 0;
-  /* Greedy: from each kept point, reach as far as the dropped points stay on the line. */
-  int a = 0;
-  out->m[out->n] = m[0], out->t[out->n++] = mono[0];
-  while (a < n - 1) {
-    int b = a + 1;
-    while (b + 1 < n && collinear(m, mono, a, b + 1, tol))
-      b++;
-    out->m[out->n] = m[b], out->t[out->n++] = mono[b];
-    a = b;
-  }
-  return out->n;
+  /* Each doubling drops points; at a tolerance above every time's range two points are
+   * left, so this ends. */
+  int kept;
+  for (double at = tol > 0 ? tol : 1e-9; (kept = reduce(m, lifted, n, at, out)) > GC_CURVE_MAX;
+       at *= 2)
+    ;
+  out->n = kept;
+  return kept;
 }

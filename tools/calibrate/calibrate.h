@@ -131,6 +131,13 @@ void calibrate_alltoall_sweep(MPI_Comm comm, const double *sizes, int ns,
  * both directions at once: t[i] the median time, t[ns] the spread, on pair's rank 0. */
 void calibrate_flows(MPI_Comm pair, int nx, const double *sizes, int ns,
                      const struct options *o, double share, char *send, char *recv, double *t);
+/* The curve's refinement between world ranks a and b, after a ping-pong sweep whose ns
+ * sizes and one-way times a holds: every step of the sweep (an MPI library switching
+ * protocol between two sizes, curve_text.h) bisected by more ping-pongs, at most max
+ * samples in all. On a: sizes and t hold all the samples in size order, and the count is
+ * returned; elsewhere ns. */
+int calibrate_refine(int a, int b, double *sizes, double *t, int ns, int max, double tol,
+                     const struct options *o, double share, char *buf);
 void calibrate_to_root(int from, double *t, int ns);
 void calibrate_quiet_barrier(void);
 

@@ -20,4 +20,16 @@ void calibrate_write_curve(FILE *f, const char *indent, const struct gc_curve *c
 int calibrate_curve_of(const double *sizes, const double *t, int n, double noise,
                        struct gc_curve *out);
 
+/* Where a sweep of n points needs more sizes: 1 when the segment from point i to i+1 holds
+ * a step (an MPI library switching protocol between the two sizes): the time at i+1 is off
+ * the line that the segment before extends, and the time at i off the line that the
+ * segment after extends backwards (when there is one), each by more than tol (relative).
+ * 0 for the first segment, which has no line before it. */
+int calibrate_curve_step(const double *m, const double *t, int n, int i, double tol);
+
+/* Bisecting the step of segment i: 1 when the time t at size m is already past the step,
+ * nearer the line after it (through point i+1, the next segment's slope) than the line
+ * before it (through point i, the previous segment's slope). */
+int calibrate_curve_past(const double *m, const double *t, int n, int i, double size, double time);
+
 #endif

@@ -89,21 +89,39 @@ static void fit_lan(struct run *r, struct cluster *x)
 }
 
 /* The curve's sweep between world ranks a and b (--curve): one-way times at r->csizes,
- * on rank 0, reduced to the points worth writing (curve_text.c). Nothing when no curve
- * is asked for. */
+ * every step between two of them bisected (calibrate_refine), on rank 0, reduced to the
+ * points worth writing (curve_text.c). Nothing when no curve is asked for. */
 static void sweep_curve(struct run *r, int a, int b, struct gc_curve *out, int *measured,
                         double *noise)
 {
+  double sizes[GC_CURVE_SAMPLES_MAX], t[GC_CURVE_SAMPLES_MAX];
   if (!r->ncs)
     return;
   calibrate_pingpong(a, b, r->csizes, r->ncs, r->o, r->share, r->send, r->t);
-  calibrate_to_root(a, r->t, r->ncs + 1);
+  for (int i = 0; i < r->ncs; i++)
+    sizes[i] = r->csizes[i], t[i] = r->t[i];
+  /* A step smaller than the repetitions' spread is noise: a noisy machine bisects little. */
+  double spread = r->t[r->ncs], tol = fmax(spread, 0.01);
+  int n = calibrate_refine(a, b, sizes, t, r->ncs, GC_CURVE_SAMPLES_MAX, tol, r->o,
+                           r->share / r->ncs, r->send);
+  /* The samples to rank 0: their count, sizes and times, and the spread. */
+  if (a != 0 && world_rank == a) {
+    MPI_Send(&n, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+    MPI_Send(sizes, n, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD);
+    MPI_Send(t, n, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD);
+    MPI_Send(&spread, 1, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD);
+  } else if (a != 0 && world_rank == 0) {
+    MPI_Recv(&n, 1, MPI_INT, a, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(sizes, n, MPI_DOUBLE, a, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(t, n, MPI_DOUBLE, a, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&spread, 1, MPI_DOUBLE, a, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
   calibrate_quiet_barrier();
   if (world_rank != 0)
     return;
-  *noise = r->t[r->ncs];
-  *measured = r->ncs;
-  calibrate_curve_of(r->csizes, r->t, r->ncs, *noise, out);
+  *noise = spread;
+  *measured = n;
+  calibrate_curve_of(sizes, t, n, spread, out);
 }
 
 void calibrate_lan(struct run *r, int c)
