@@ -74,7 +74,11 @@ static void write_header(FILE *f, const struct run *r, double elapsed)
              "# cluster's processes, contention signature fit (000 Eq. 5) on the sizes where the\n"
              "# network saturates; wan latency, bandwidth: ping-pong between cluster leaders (one\n"
              "# flow); wan aggregate: every member of one cluster to every member of the other,\n"
-             "# both ways at once. R^2 and the largest relative residual follow each fit; a fit\n"
+             "# both ways at once; curve (lan.curve, wan.curves): one message's one-way time\n"
+             "# over its size, ping-pong at powers of 2 and midpoints, each protocol step bisected,\n"
+             "# reduced to the points where the slope changes beyond the noise (the models take one\n"
+             "# message's time from it, alpha and beta stay for the rest). R^2 and the largest\n"
+             "# relative residual follow each fit; a fit\n"
              "# that fails a check of physical sense is marked SUSPECT (kept) or REFUSED (not\n"
              "# written), with the reason and what to do.\n\n");
 }
