@@ -131,8 +131,8 @@ $(BUILD)/test/check_%: test/unit/check_%.c $(PURE_LIB)
 	$(CC) $(STD) $(UNIT_WARN) $(CFLAGS) $(PURE_INCLUDES) $(CHECK_CFLAGS) $< -o $@ $(PURE_LIB) $(CHECK_LIBS) $(LIBCONFIG_LIBS) -lm
 
 # gridcoll-calibrate's pure parts (its platform writer, its log refit) are tested here.
-CALIBRATE_PURE_SRC := tools/calibrate/platform.c tools/calibrate/fromlog.c
-$(BUILD)/test/check_calibrate_tool: test/unit/check_calibrate_tool.c $(CALIBRATE_PURE_SRC) tools/calibrate/platform.h tools/calibrate/fromlog.h $(PURE_LIB)
+CALIBRATE_PURE_SRC := tools/calibrate/platform.c tools/calibrate/fromlog.c tools/calibrate/curve_text.c
+$(BUILD)/test/check_calibrate_tool: test/unit/check_calibrate_tool.c $(CALIBRATE_PURE_SRC) tools/calibrate/platform.h tools/calibrate/fromlog.h tools/calibrate/curve_text.h $(PURE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(UNIT_WARN) $(CFLAGS) $(PURE_INCLUDES) -Itools/calibrate $(CHECK_CFLAGS) $< $(CALIBRATE_PURE_SRC) -o $@ $(PURE_LIB) $(CHECK_LIBS) $(LIBCONFIG_LIBS) -lm
 

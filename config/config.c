@@ -35,6 +35,7 @@ void gc_config_free(struct gc_config *cfg) {
   free(cfg->wan_latency);
   free(cfg->wan_bandwidth);
   free(cfg->wan_aggregate);
+  free(cfg->wan_curve);
   free(cfg->log_file);
   free(cfg->summary_file);
   free(cfg->path);
@@ -70,6 +71,15 @@ double gc_config_wan_bandwidth(const struct gc_config *cfg, int from, int to) {
   if (cfg->wan_bandwidth && in_range(cfg, from) && in_range(cfg, to))
     return cfg->wan_bandwidth[from * cfg->nclusters + to];
   return 1.0 / cfg->lan.beta;
+}
+
+const struct gc_curve *gc_config_curve(const struct gc_config *cfg, int from, int to) {
+  const struct gc_curve *c = NULL;
+  if (from == to || !in_range(cfg, from) || !in_range(cfg, to))
+    c = &gc_config_lan(cfg, from == to ? from : -1)->curve;
+  else if (cfg->wan_curve)
+    c = &cfg->wan_curve[from * cfg->nclusters + to];
+  return gc_curve_set(c) ? c : NULL;
 }
 
 double gc_config_wan_aggregate(const struct gc_config *cfg, int from, int to) {

@@ -27,6 +27,7 @@
 
 #include <stddef.h>
 
+#include "curve.h"   /* struct gc_curve: a link's time over message size */
 #include "op_info.h" /* enum gc_op_id: the operations with an algorithm to configure */
 
 #define GC_NAME_MAX 64
@@ -46,6 +47,9 @@ struct gc_lan {
   double gamma;     /* contention ratio */
   double delta;     /* start-up overload per message from `threshold` on, s */
   double threshold; /* M: message size (bytes) from which delta applies */
+  struct gc_curve curve; /* `curve`: the measured time of one message over its size
+                            inside the cluster (model/curve.h); curve.n == 0 when none,
+                            and one message then costs alpha + m*beta */
 };
 
 /* 004's parameters of a cluster's processors (reference.md section 2, heterogeneous cluster), given
@@ -108,6 +112,10 @@ struct gc_config {
                              the row cluster to the column cluster move together (the
                              shared backbone an all-to-all fills); NULL when not given */
   int wan_aggregate_line;
+  struct gc_curve *wan_curve; /* [nclusters*nclusters] network.wan.curves: one message's
+                                 time over its size from the row cluster to the column
+                                 cluster; n == 0 for a pair without; NULL when none */
+  int wan_curve_line;
   int wan_latency_line;   /* line of network.wan.latency in the file, 0 when none */
   int wan_bandwidth_line; /* the diagonal of both matrices is stored as 0 and ignored */
   double wan_window;      /* network.wan.window: bytes one flow keeps in flight per round
@@ -220,6 +228,10 @@ const char *gc_config_site(const struct gc_config *cfg, int cluster);
  * [0, nclusters). */
 const struct gc_hetero *gc_config_hetero(const struct gc_config *cfg, int cluster);
 double gc_config_wan_bandwidth(const struct gc_config *cfg, int from, int to);
+/* The curve of one message from cluster `from` to cluster `to`: the cluster's lan curve
+ * when from == to (network.lan's for an index outside [0, nclusters)), network.wan.curves'
+ * across; NULL when none is configured (the Hockney line applies). */
+const struct gc_curve *gc_config_curve(const struct gc_config *cfg, int from, int to);
 /* network.wan.aggregate between two clusters; 0 when not given (or an index outside
  * [0, nclusters), or from == to): the models then have no backbone term. */
 double gc_config_wan_aggregate(const struct gc_config *cfg, int from, int to);

@@ -127,8 +127,11 @@ static void drop_wan(struct gc_config *cfg) {
   free(cfg->wan_latency);
   free(cfg->wan_bandwidth);
   free(cfg->wan_aggregate);
+  free(cfg->wan_curve);
   cfg->wan_latency = cfg->wan_bandwidth = cfg->wan_aggregate = NULL;
+  cfg->wan_curve = NULL;
   cfg->wan_latency_line = cfg->wan_bandwidth_line = cfg->wan_aggregate_line = 0;
+  cfg->wan_curve_line = 0;
 }
 
 /* "host", or one rank range per cluster: "0-3,4-9". */
@@ -168,6 +171,13 @@ static int env_clusters(struct env_ctx *x, const char *value, const struct env_v
                   "give %d ranges, \"host\", or drop the matrix", value, n,
                   cfg->path ? cfg->path : "the configuration file", line,
                   cfg->wan_latency ? "latency" : cfg->wan_bandwidth ? "bandwidth" : "aggregate", cfg->nclusters, cfg->nclusters, cfg->nclusters);
+    }
+    if (cfg->wan_curve) { /* its pairs are the file's clusters, which go */
+      free(r);
+      return fail(x, v, "\"%s\" gives %d clusters, but %s:%d: network.wan.curves names pairs "
+                  "of the file's %d clusters; give %d ranges, \"host\", or drop the curves", value,
+                  n, cfg->path ? cfg->path : "the configuration file", cfg->wan_curve_line,
+                  cfg->nclusters, cfg->nclusters);
     }
     struct gc_cluster_spec *c = calloc((size_t)n, sizeof *c);
     if (!c) {

@@ -46,6 +46,13 @@ static void str(struct fnv *f, const char *s) {
   bytes(f, s ? s : "", n);
 }
 
+/* Nothing for an absent curve, so that a configuration without curves hashes as before. */
+static void curve(struct fnv *f, const struct gc_curve *c) {
+  if (!gc_curve_set(c)) return;
+  tag(f, 'V'), u64(f, (uint64_t)c->n);
+  for (int i = 0; i < c->n; i++) num(f, c->m[i]), num(f, c->t[i]);
+}
+
 static void lan(struct fnv *f, const struct gc_lan *l) {
   tag(f, 'L');
   num(f, l->alpha);
@@ -53,6 +60,7 @@ static void lan(struct fnv *f, const struct gc_lan *l) {
   num(f, l->gamma);
   num(f, l->delta);
   num(f, l->threshold);
+  curve(f, &l->curve);
 }
 
 static void matrix(struct fnv *f, const double *m, int n) {
@@ -92,6 +100,10 @@ unsigned long long gc_config_hash(const struct gc_config *cfg) {
   matrix(&f, cfg->wan_latency, cfg->nclusters);
   matrix(&f, cfg->wan_bandwidth, cfg->nclusters);
   matrix(&f, cfg->wan_aggregate, cfg->nclusters);
+  for (int i = 0; cfg->wan_curve && i < cfg->nclusters * cfg->nclusters; i++) {
+    tag(&f, 'W');
+    curve(&f, &cfg->wan_curve[i]);
+  }
   for (int op = 0; op < GC_OP_LAST; op++) str(&f, cfg->algorithm[op]); /* in op id order */
   num(&f, cfg->bcast_segment);
   num(&f, cfg->alltoall_pairwise);

@@ -14,7 +14,7 @@
 #include "units.h"
 
 /* Settings parsed after the walk, once what they depend on is known. */
-enum gc_deferred { GC_DEFER_CLUSTERS, GC_DEFER_WAN_LATENCY, GC_DEFER_WAN_BANDWIDTH, GC_DEFER_WAN_AGGREGATE, GC_DEFER_LAST };
+enum gc_deferred { GC_DEFER_CLUSTERS, GC_DEFER_WAN_LATENCY, GC_DEFER_WAN_BANDWIDTH, GC_DEFER_WAN_AGGREGATE, GC_DEFER_WAN_CURVES, GC_DEFER_LAST };
 
 struct gc_loader {
   struct gc_config *cfg;
@@ -51,7 +51,7 @@ extern const struct gc_key gc_config_cluster_keys[];
 /* Key parsers (config_keys.c). */
 gc_key_fn gc_key_group, gc_key_bool, gc_key_int, gc_key_string, gc_key_unit, gc_key_algorithm,
     gc_key_log_mode, gc_key_defer, gc_key_name, gc_key_hosts, gc_key_ranks, gc_key_hetero,
-    gc_key_op_group;
+    gc_key_op_group, gc_key_curve;
 
 /* Parse the group s (key path `key`, "" at the top) against keys, values under base. */
 int gc_config_walk(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
@@ -73,6 +73,8 @@ int gc_config_algorithm_ok(const char *const *list, const char *name, char *buf,
 /* Clusters and wan matrices, after the walk (config_clusters.c). */
 int gc_config_load_clusters(struct gc_loader *ld);
 int gc_config_load_wan(struct gc_loader *ld);
+/* network.wan.curves, after the clusters they name (config_curve.c). */
+int gc_config_load_wan_curves(struct gc_loader *ld);
 
 char *gc_strdup(const char *s);
 

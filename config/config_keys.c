@@ -25,6 +25,8 @@ static const struct gc_key lan_keys[] = {
     {.name = "gamma", .parse = gc_key_unit, .off = LAN(gamma), .unit = GC_UNIT_RATIO, .bound = GC_BOUND_POSITIVE},
     {.name = "delta", .parse = gc_key_unit, .off = LAN(delta), .unit = GC_UNIT_TIME, .bound = GC_BOUND_NONNEG},
     {.name = "threshold", .parse = gc_key_unit, .off = LAN(threshold), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
+    /* One message's time over its size (config_curve.c, model/curve.h). */
+    {.name = "curve", .parse = gc_key_curve, .off = LAN(curve)},
     {0}};
 
 /* 004's processor parameters: C, t and rate are required (gc_key_hetero checks). */
@@ -41,6 +43,7 @@ static const struct gc_key wan_keys[] = {
     {.name = "latency", .parse = gc_key_defer, .which = GC_DEFER_WAN_LATENCY},
     {.name = "bandwidth", .parse = gc_key_defer, .which = GC_DEFER_WAN_BANDWIDTH},
     {.name = "aggregate", .parse = gc_key_defer, .which = GC_DEFER_WAN_AGGREGATE},
+    {.name = "curves", .parse = gc_key_defer, .which = GC_DEFER_WAN_CURVES},
     {.name = "window", .parse = gc_key_unit, .off = CFG(wan_window), .unit = GC_UNIT_BYTES, .bound = GC_BOUND_NONNEG},
     {0}};
 

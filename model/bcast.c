@@ -14,6 +14,17 @@ int gc_model_bcast_binomial_hockney(int P, size_t m, double alpha, double beta, 
   return GC_MODEL_OK;
 }
 
+/* The same rounds on a cluster network, each one message as the network measured it
+ * (link.c: its curve, or alpha + m*beta exactly as above). */
+int gc_model_bcast_binomial_lan(int P, size_t m, const struct gc_lan *l, double *t)
+{
+  double p2p;
+  if (!t || P < 1 || gc_model_p2p_lan(l, m, &p2p) != GC_MODEL_OK)
+    return GC_MODEL_EINVAL;
+  *t = gc_model_ceil_log2(P) * p2p;
+  return GC_MODEL_OK;
+}
+
 /* Latency and rate of one message from cluster a to cluster b: the cluster's alpha and
  * interface inside it, the wide-area latency and the rate one flow may reach across. */
 static double edge_latency(const struct gc_model_grid *g, int a, int b)
@@ -46,7 +57,7 @@ static int binomial_walk(const struct gc_model_grid *g, int P, int root, const i
   size_t kk = (size_t)k * (size_t)k;
   size_t n = (size_t)P;
   size_t mark = gc_scratch_mark(g->scratch);
-  double *real = gc_scratch_take(g->scratch, 5 * n, sizeof(double));
+  double *real = gc_scratch_take(g->scratch, 6 * n, sizeof(double));
   long *mask = gc_scratch_take(g->scratch, n, sizeof(long));
   int *whole = gc_scratch_take(g->scratch, 2 * n + kk, sizeof(int));
   if (!real || !mask || !whole) {
@@ -54,9 +65,10 @@ static int binomial_walk(const struct gc_model_grid *g, int P, int root, const i
     return GC_MODEL_ENOMEM;
   }
   /* Per sender: when it has the data; its flow in flight: the end of its latency, the
-   * bytes left, its own rate cap, its rate now, the child, the link (-1: inside). */
+   * bytes left, its own rate cap, its rate now, what its link carries at least (its
+   * curve's rate, link.c; 0 without), the child, the link (-1: inside). */
   double *have = real, *lat_end = real + n, *left = real + 2 * n, *cap = real + 3 * n,
-         *rate = real + 4 * n;
+         *rate = real + 4 * n, *least = real + 5 * n;
   int *kid = whole, *link = whole + n, *on_link = whole + 2 * n;
   for (int v = 0; v < P; v++) {
     int low = 1;
@@ -78,9 +90,13 @@ static int binomial_walk(const struct gc_model_grid *g, int P, int root, const i
           continue;
         int from = cluster_of[(v + root) % P], to = cluster_of[(c + root) % P];
         kid[v] = (int)c;
-        lat_end[v] = now + edge_latency(g, from, to);
-        left[v] = bytes;
         cap[v] = edge_rate(g, from, to);
+        /* Alone on its link the message takes its curve's time (link.c). */
+        double lat = edge_latency(g, from, to);
+        least[v] = gc_model_curve_message(gc_model_link_curve(g, from, to), bytes, &lat, &cap[v])
+                       ? cap[v] : 0.0;
+        lat_end[v] = now + lat;
+        left[v] = bytes;
         link[v] = from == to ? -1 : from * k + to;
       }
       busy += kid[v] >= 0;
@@ -106,7 +122,7 @@ static int binomial_walk(const struct gc_model_grid *g, int P, int root, const i
         double whole = g->wan_aggregate && g->wan_aggregate[link[v]] > 0
                            ? g->wan_aggregate[link[v]]
                            : g->wan_bandwidth[link[v]];
-        rate[v] = fmin(rate[v], whole / on_link[link[v]]);
+        rate[v] = fmin(rate[v], fmax(whole, least[v]) / on_link[link[v]]);
       }
       next = fmin(next, left[v] > 0.0 ? now + left[v] / rate[v] : now);
     }
@@ -131,7 +147,7 @@ static int binomial_walk(const struct gc_model_grid *g, int P, int root, const i
 }
 
 /* What gc_model_bcast_binomial_grid takes of g->scratch, released before it returns: up to
- * GC_BINOMIAL_WALK_MAX ranks (the walk, from `eager` bytes on) 5P doubles and P longs (a
+ * GC_BINOMIAL_WALK_MAX ranks (the walk, from `eager` bytes on) 6P doubles and P longs (a
  * sender's flow in flight), 2P ints and a k x k matrix of ints (a flow's child and link,
  * the flows on each link); else (below `eager`, or more ranks) 2P doubles (arrivals and
  * each edge's share of its link) and a k x k matrix of ints (a level's edges per cluster
@@ -139,7 +155,7 @@ static int binomial_walk(const struct gc_model_grid *g, int P, int root, const i
 size_t gc_model_binomial_grid_scratch(int P, int k)
 {
   size_t n = (size_t)(P > 0 ? P : 0), kk = (size_t)k * (size_t)k;
-  size_t walk = gc_scratch_add(gc_scratch_add(gc_scratch_cost(5 * n, sizeof(double)),
+  size_t walk = gc_scratch_add(gc_scratch_add(gc_scratch_cost(6 * n, sizeof(double)),
                                               gc_scratch_cost(n, sizeof(long))),
                                gc_scratch_cost(2 * n + kk, sizeof(int)));
   size_t levels = gc_scratch_add(2 * gc_scratch_cost(n, sizeof(double)),
@@ -181,9 +197,9 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
   int levels = gc_model_ceil_log2(P), k = g->k;
   size_t mark = gc_scratch_mark(g->scratch);
   double *arrival = gc_scratch_take(g->scratch, (size_t)P, sizeof(double));
-  /* share[v]: the rate the link between the clusters of v and its parent gives each of
-   * the level's edges crossing it (v's edge is of the level of v - parent), INFINITY for
-   * an edge inside a cluster; per level, flows[c*k+d] counts its edges from c to d. */
+  /* share[v]: how many of the level's edges cross the link between the clusters of v and
+   * its parent (v's edge is of the level of v - parent), which share it; per level,
+   * flows[c*k+d] counts its edges from c to d. */
   double *share = gc_scratch_take(g->scratch, (size_t)P, sizeof(double));
   int *flows = gc_scratch_take(g->scratch, (size_t)k * (size_t)k, sizeof(int));
   if (!arrival || !share || !flows) {
@@ -191,7 +207,7 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
     return GC_MODEL_ENOMEM;
   }
   for (int v = 0; v < P; v++)
-    share[v] = INFINITY;
+    share[v] = 1.0;
   for (int l = 0; l < levels; l++) {
     for (size_t cd = 0; cd < (size_t)k * (size_t)k; cd++)
       flows[cd] = 0;
@@ -205,9 +221,7 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
           if (pass == 0) {
             flows[cd]++;
           } else {
-            double link = g->wan_aggregate && g->wan_aggregate[cd] > 0 ? g->wan_aggregate[cd]
-                                                                       : g->wan_bandwidth[cd];
-            share[v + (1 << l)] = link / flows[cd];
+            share[v + (1 << l)] = flows[cd];
           }
         }
   }
@@ -220,6 +234,7 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
     while (low < P && !(v & low))
       low <<= 1;
     int from = cluster_of[(v + root) % P], nk = 0, kid[MAXKIDS];
+    double nic = g->lan[from].beta > 0.0 ? 1.0 / g->lan[from].beta : INFINITY, fast = 0.0;
     double lat[MAXKIDS], cap[MAXKIDS], weight[MAXKIDS], left[MAXKIDS], rate[MAXKIDS],
         x[MAXKIDS];
     for (long mask = (v == 0 ? 1L << gc_model_ceil_log2(P) : low) >> 1; mask > 0; mask >>= 1) {
@@ -229,14 +244,27 @@ int gc_model_bcast_binomial_grid(const struct gc_model_grid *g, int P, int root,
       kid[nk] = (int)(v + mask);
       lat[nk] = edge_latency(g, from, to);
       cap[nk] = edge_rate(g, from, to);
-      if (from != to) /* the level's edges between the two clusters share their link */
-        cap[nk] = fmin(cap[nk], share[v + mask]);
       weight[nk] = gc_model_rtt_weight(lat[nk]);
+      /* Alone, the message takes its curve's time (link.c): posted, it also shares the
+       * parent's interface, which then carries at least what the curve measured; sent one
+       * after the other, only its link's share. */
+      if (posted)
+        cap[nk] = fmin(cap[nk], nic);
+      int curved = gc_model_curve_message(gc_model_link_curve(g, from, to), bytes, &lat[nk],
+                                          &cap[nk]);
+      if (curved)
+        fast = fmax(fast, cap[nk]);
+      if (from != to) { /* the level's edges between the two clusters share their link, which
+                           carries at least what one message measured alone */
+        size_t cd = (size_t)from * (size_t)k + (size_t)to;
+        double link = g->wan_aggregate && g->wan_aggregate[cd] > 0 ? g->wan_aggregate[cd]
+                                                                   : g->wan_bandwidth[cd];
+        cap[nk] = fmin(cap[nk], (curved ? fmax(link, cap[nk]) : link) / share[v + mask]);
+      }
       nk++;
     }
     if (posted && nk > 0 && bytes > 0.0) {
-      double nic = g->lan[from].beta > 0.0 ? 1.0 / g->lan[from].beta : INFINITY;
-      gc_model_fan_out(nk, cap, weight, lat, nic, bytes, NULL, left, rate, x);
+      gc_model_fan_out(nk, cap, weight, lat, fmax(nic, fast), bytes, NULL, left, rate, x);
       for (int j = 0; j < nk; j++)
         arrival[kid[j]] = arrival[v] + x[j];
     } else { /* one after the other (or nothing to carry: each flow is its latency) */

@@ -183,7 +183,8 @@ int gc_model_linear_grid(const struct gc_model_grid *g, size_t m, double *t)
  * at step i rank r sends to r XOR i when n is a power of two, else to (r + i) mod n.  A
  * step lasts its slowest message: alpha_c + m beta_c inside a cluster, W[c][d] + m / rate
  * across, the rate being the interface or the link's share among the step's flows from
- * c to d, whichever is smaller.  O(n^2 + n k^2) per prediction. */
+ * c to d, whichever is smaller; where the configuration measured a curve, a message alone
+ * takes the curve's time and a shared one pays the share on top (link.c).  O(n^2 + n k^2) per prediction. */
 int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *cluster_of,
                            size_t m, double *t)
 {
@@ -213,12 +214,18 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
         if (f == 0)
           continue;
         double msg;
-        if (c == d) {
-          msg = g->lan[c].alpha + bytes * g->lan[c].beta;
-        } else {
+        if (c == d) { /* alone on its link: its curve, or alpha + m beta (link.c) */
+          gc_model_p2p_lan(&g->lan[c], m, &msg);
+        } else { /* alone: its curve; shared with the step's flows: slower (link.c) */
           double nic = g->lan[c].beta > 0 ? 1.0 / g->lan[c].beta : INFINITY;
-          double rate = fmin(fmin(nic, flow_cap(g, c, d)), link_cap(g, c, d) / f);
-          msg = g->wan_latency[c * k + d] + g->lan[c].alpha + bytes / rate;
+          double alone = fmin(nic, flow_cap(g, c, d));
+          double lat = g->wan_latency[c * k + d] + g->lan[c].alpha;
+          /* the link carries at least what one message measured alone (link.c) */
+          double link = link_cap(g, c, d);
+          if (gc_model_curve_message(gc_model_link_curve(g, c, d), bytes, &lat, &alone))
+            link = fmax(link, alone);
+          double rate = fmin(alone, link / f);
+          msg = lat + bytes / rate;
         }
         step = gc_model_max(step, msg);
       }

@@ -96,7 +96,27 @@ struct gc_model_grid {
                                    (shim/pure/network.h). It travels here, in what every
                                    grid model already takes, so that no signature names
                                    it. Taken from and given back during the call only. */
+  const struct gc_curve *const *wan_curve; /* [k*k] the measured time of one message from
+                                   row to column cluster (curve.h), NULL for a pair without;
+                                   NULL: none.  Inside a cluster: lan[c].curve */
 };
+
+/* ---- one message over one link, measured (link.c; curve.h) ------------------------- */
+/* One message of m bytes inside a cluster of network l: its curve when it has one, else
+ * Hockney's alpha + m*beta (gc_model_p2p_hockney, the same arithmetic). */
+int gc_model_p2p_lan(const struct gc_lan *l, size_t m, double *t);
+/* The curve of one message from cluster c to cluster d of g (c == d: inside c); NULL when
+ * the configuration gives none. */
+const struct gc_curve *gc_model_link_curve(const struct gc_model_grid *g, int c, int d);
+/* A message of m bytes that a model charges *latency and then moves at no more than
+ * *rate bytes/s, its rate alone on its link: without a curve both are left as they are
+ * (the model is unchanged); with one they are set so that alone the message takes the
+ * curve's time: *latency = curve(m) - m / *rate, or, where the curve is faster than that
+ * rate (it measured what the line's fit smoothed over), *latency 0 and *rate m / curve(m).
+ * Where the model then shares a link or an interface among concurrent flows (which a
+ * curve, measured one message at a time, says nothing of), the share still slows the
+ * message down.  Returns 1 when a curve set them, 0 otherwise. */
+int gc_model_curve_message(const struct gc_curve *cv, double m, double *latency, double *rate);
 
 
 /* As the algorithms run (grid_exchange.c; issue 13): latency once per posted batch, each
@@ -125,6 +145,9 @@ int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, do
 /* ---- broadcast (bcast.c; trees over clusters in tree_cost.h) ------------------------ */
 /* Binomial tree, Hockney: ceil(log2 P)*(alpha + m*beta). */
 int gc_model_bcast_binomial_hockney(int P, size_t m, double alpha, double beta, double *t);
+/* The same on a cluster network: ceil(log2 P) rounds of gc_model_p2p_lan (its curve when
+ * it has one, else exactly gc_model_bcast_binomial_hockney). */
+int gc_model_bcast_binomial_lan(int P, size_t m, const struct gc_lan *l, double *t);
 /* The MPI library's binomial tree over P ranks spread over the clusters of g (rank r in
  * cluster cluster_of[r]), rooted at rank root ("binomial-grid"): below `eager` bytes a
  * parent's sends all start at once and share its interface, from it on they follow one

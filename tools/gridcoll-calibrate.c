@@ -45,6 +45,7 @@
 static int prepare(struct run *r, FILE **f)
 {
   r->ns = calibrate_make_sizes(r->o, r->sizes);
+  r->ncs = calibrate_make_curve_sizes(r->o, r->csizes);
   r->k = calibrate_build_clusters(r->o, &r->cfg, &r->cl);
   if (r->k < 0)
     return 1;
@@ -70,15 +71,19 @@ static void plan(struct run *r)
           "keeps the %s values", r->cl[c].name, r->o->config ? "configured" : "default");
   }
   r->p = (struct progress){0, 2 * inside + k * (k - 1)};
-  r->share = r->p.nsteps ? r->o->budget / r->p.nsteps : 0;
+  /* The curve's sweeps (one per ping-pong step) take a share each too. */
+  int sweeps = r->p.nsteps + (r->ncs ? inside + k * (k - 1) / 2 : 0);
+  r->share = sweeps ? r->o->budget / sweeps : 0;
   say("%d processes in %d cluster(s); %d sizes from %.0f B to %.0f B; %d steps%s", world_size,
       k, r->ns, r->sizes[0], r->sizes[r->ns - 1], r->p.nsteps,
       r->o->budget > 0 ? ", time budget given" : "");
 
   size_t bytes = (size_t)r->sizes[r->ns - 1] * (size_t)largest;
+  if (r->ncs && (size_t)r->csizes[r->ncs - 1] > bytes)
+    bytes = (size_t)r->csizes[r->ncs - 1];
   r->send = calloc(bytes, 1);
   r->recv = calloc(bytes, 1);
-  r->t = calloc((size_t)r->ns + 1, sizeof *r->t);
+  r->t = calloc((size_t)(r->ns > r->ncs ? r->ns : r->ncs) + 1, sizeof *r->t);
   r->wan = calloc((size_t)k * (size_t)k, sizeof *r->wan);
   if (!r->send || !r->recv || !r->t || !r->wan) {
     fprintf(stderr, PROG ": rank %d: out of memory for %zu-byte buffers\n", world_rank, bytes);

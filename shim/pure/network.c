@@ -15,6 +15,8 @@ void gc_network_free(struct gc_network *net)
   free(net->local_sends);
   free(net->local_alpha);
   free(net->aggregate);
+  free(net->curves);
+  free(net->wan_curve);
   free(net->site);
   free(net->hetero);
   free(net->proc_C);
@@ -30,6 +32,38 @@ int gc_network_scratch(struct gc_network *net, const struct gc_layout *layout)
   if (gc_scratch_init(&net->scratch, gc_scratch_bound(layout->size, layout->nclusters)) != 0)
     return -1;
   net->grid.scratch = &net->scratch;
+  return 0;
+}
+
+/* The wide-area curves between the layout's clusters: copied (the view outlives no
+ * configuration, and must not depend on one), as many as the pairs that have one, so
+ * that a grid without curves costs nothing. 0, or -1 when out of memory. */
+static int wan_curves(struct gc_network *net, const struct gc_config *cfg,
+                      const struct gc_layout *layout)
+{
+  int k = layout->nclusters;
+  size_t n = 0;
+  if (!cfg->wan_curve)
+    return 0;
+  for (int a = 0; a < k; a++)
+    for (int b = 0; b < k; b++)
+      n += a != b && gc_config_curve(cfg, layout->global_id[a], layout->global_id[b]);
+  if (n == 0)
+    return 0;
+  net->curves = malloc(sizeof *net->curves * n);
+  net->wan_curve = calloc((size_t)k * (size_t)k, sizeof *net->wan_curve);
+  if (!net->curves || !net->wan_curve)
+    return -1;
+  n = 0;
+  for (int a = 0; a < k; a++)
+    for (int b = 0; b < k; b++) {
+      const struct gc_curve *c = a != b ? gc_config_curve(cfg, layout->global_id[a],
+                                                          layout->global_id[b]) : NULL;
+      if (c) {
+        net->curves[n] = *c;
+        net->wan_curve[a * k + b] = &net->curves[n++];
+      }
+    }
   return 0;
 }
 
@@ -93,7 +127,12 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
   net->pairwise = cfg->alltoall_pairwise;
   net->eager = cfg->bcast_eager;
   net->grid = (struct gc_model_grid){k, layout->cluster_size, net->lan, net->latency,
-                                     net->bandwidth, net->aggregate, cfg->wan_window, NULL};
+                                     net->bandwidth, net->aggregate, cfg->wan_window, NULL, NULL};
+  if (wan_curves(net, cfg, layout) != 0) {
+    gc_network_free(net);
+    return -1;
+  }
+  net->grid.wan_curve = (const struct gc_curve *const *)net->wan_curve;
   if (gc_network_scratch(net, layout) != 0) {
     gc_network_free(net);
     return -1;

@@ -19,6 +19,10 @@ struct gc_network {
                                 configuration gives no network.wan.aggregate */
   double *nic;               /* [k] bytes/s of one process's network interface: 1/lan.beta
                                 (INFINITY when beta is 0), shared by all its flows */
+  struct gc_curve *curves;   /* the wide-area curves of the pairs that have one (model/
+                                curve.h), NULL when none has */
+  const struct gc_curve **wan_curve; /* [k*k] into curves, NULL for a pair without; NULL
+                                when the configuration gives no network.wan.curves */
   double pairwise;           /* alltoall.native_pairwise: block bytes from which the MPI
                                 library's own all-to-all is a pairwise exchange */
   double *local_sends;       /* [k] ceil(log2 cluster size): messages a leader sends itself

@@ -9,6 +9,8 @@
 #   make smpi         build/smpi/{alltoall,bcast,alltoall_bench,bcast_bench}
 #   make check-smpi   byte-for-byte tests at 32..256 simulated ranks (test/smpi/run.sh), then
 #                     the calibrate, platform, simulate loop (test/smpi/calibrate-loop.sh),
+#                     one message's curve against its line under SimGrid's default network
+#                     (test/smpi/curve.sh),
 #                     the log's actual time against the simulated one and a late rank's wait
 #                     apart, exact in simulated time (test/smpi/log-actual.sh),
 #                     auto learning under a configuration wrong by 2x (test/smpi/learn.sh)
@@ -66,6 +68,7 @@ check-smpi:
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/run.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/alltoallv.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/calibrate-loop.sh
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/curve.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/log-actual.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/learn.sh
 

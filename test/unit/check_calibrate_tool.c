@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "curve_text.h"
 #include "fromlog.h"
 #include "model_check.h"
 #include "platform.h"
@@ -365,6 +366,82 @@ START_TEST(refit_limits)
 }
 END_TEST
 
+/* SimGrid's default network as a ping-pong sees it: a line whose latency jumps at 65472 B. */
+static double shaped(double m) { return m < 65472 ? 100e-6 + m * 8e-9 : 1e-3 + m * 9e-9; }
+
+/* A sweep's steps are found where a protocol switches, and bisection walks to them. */
+START_TEST(curve_steps)
+{
+  double m[] = {8192, 16384, 32768, 65536, 131072, 262144}, t[6];
+  for (int i = 0; i < 6; i++)
+    t[i] = shaped(m[i]);
+  for (int i = 0; i < 5; i++)
+    ck_assert_msg(calibrate_curve_step(m, t, 6, i, 0.01) == (i == 2), "segment %d", i);
+  /* Bisecting segment 2 (32768 to 65536): which side of 65472 each probe is on. */
+  ck_assert(!calibrate_curve_past(m, t, 6, 2, 49152, shaped(49152)));
+  ck_assert(!calibrate_curve_past(m, t, 6, 2, 65471, shaped(65471)));
+  ck_assert(calibrate_curve_past(m, t, 6, 2, 65472, shaped(65472)));
+  /* A straight line has no step anywhere. */
+  for (int i = 0; i < 6; i++)
+    t[i] = 1e-6 + m[i] * 1e-9;
+  for (int i = 0; i < 5; i++)
+    ck_assert(!calibrate_curve_step(m, t, 6, i, 0.01));
+  /* A sweep with the bisection's points reduces to a curve that is exact at every sample. */
+  double sm[64], st[64];
+  int n = 0;
+  for (double x = 1; x <= 4194304; x *= 2)
+    sm[n] = x, st[n] = shaped(x), n++;
+  sm[n] = 65471, st[n] = shaped(65471), n++;
+  for (int i = 1; i < n; i++) /* in size order */
+    for (int j = i; j > 0 && sm[j] < sm[j - 1]; j--) {
+      double a = sm[j], b = st[j];
+      sm[j] = sm[j - 1], st[j] = st[j - 1], sm[j - 1] = a, st[j - 1] = b;
+    }
+  struct gc_curve c;
+  ck_assert_int_ge(calibrate_curve_of(sm, st, n, 0, &c), 4);
+  ck_assert_int_le(c.n, 6);
+  for (int i = 0; i < n; i++)
+    ck_assert_rel(gc_curve_time(&c, sm[i]), st[i], 0.01);
+  ck_assert_rel(gc_curve_time(&c, 60000), shaped(60000), 0.01);
+  ck_assert_rel(gc_curve_time(&c, 100000), shaped(100000), 0.01);
+  /* Times under a nanosecond are written as one (the loader's shortest time). */
+  double zm[] = {1, 2, 3}, zt[] = {0, 0, 1e-6};
+  ck_assert_int_ge(calibrate_curve_of(zm, zt, 3, 0, &c), 2);
+  ck_assert(c.t[0] == 1e-9);
+}
+END_TEST
+
+/* The text of a curve is what the loader reads back, to the double when exact. */
+START_TEST(curve_text_loads)
+{
+  struct gc_curve c = {3, {1, 65471, 4194304}, {100.123456789e-6, 623.7e-6, 38.7e-3}};
+  for (int exact = 0; exact < 2; exact++) {
+    char path[] = "/tmp/gc-curve-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "network = { lan = { ");
+    calibrate_write_curve(f, "  ", &c, exact);
+    fprintf(f, "}; };\n");
+    fclose(f);
+    struct gc_config cfg;
+    char err[GC_ERR_MAX];
+    gc_config_defaults(&cfg);
+    ck_assert_msg(gc_config_load(&cfg, path, NULL, err, sizeof err) == 0, "%s", err);
+    remove(path);
+    ck_assert_int_eq(cfg.lan.curve.n, 3);
+    for (int i = 0; i < 3; i++) {
+      ck_assert(cfg.lan.curve.m[i] == c.m[i]);
+      if (exact)
+        ck_assert(cfg.lan.curve.t[i] == c.t[i]);
+      else
+        ck_assert_rel(cfg.lan.curve.t[i], c.t[i], 1e-5);
+    }
+    gc_config_free(&cfg);
+  }
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("calibrate_tool");
@@ -372,6 +449,8 @@ int main(void)
   tcase_add_test(core, platform_parses_back);
   tcase_add_test(core, log_lines);
   tcase_add_test(core, refit_recovers);
+  tcase_add_test(core, curve_steps);
+  tcase_add_test(core, curve_text_loads);
   tcase_add_test(limits, platform_limits);
   tcase_add_test(limits, refit_limits);
   tcase_add_test(limits, refit_within_physical_sense);

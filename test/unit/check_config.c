@@ -921,6 +921,106 @@ START_TEST(physical_matrices) {
 }
 END_TEST
 
+/* Curves (config_curve.c): a lan's `curve`, the wide area's `curves` by pair. */
+#define CURVE "( (\"1 B\", \"10 us\"), (\"64 KiB\", \"80 us\"), (65537, \"150 us\"), (\"4 MiB\", \"4 ms\") )"
+
+START_TEST(curves) {
+  ck_assert_msg(load(TWO "network = {\n lan = { curve = " CURVE "; };\n"
+                     " wan = { curves = ( { pair = [ \"b\", \"a\" ]; curve = ( (0, \"5 ms\"), (\"1 MiB\", \"6 ms\") ); } ); };\n};\n"
+                     "clusters2 = 0;\n") == -1, "unknown top-level key still refused");
+  ck_assert_msg(load(TWO "network = {\n lan = { curve = " CURVE "; };\n"
+                     " wan = { curves = ( { pair = [ \"b\", \"a\" ]; curve = ( (0, \"5 ms\"), (\"1 MiB\", \"6 ms\") ); } ); };\n};\n") == 0,
+                "%s", err);
+  const struct gc_curve *c = gc_config_curve(&cfg, 0, 0);
+  ck_assert_ptr_nonnull(c);
+  ck_assert_int_eq(c->n, 4);
+  ck_assert(c->m[0] == 1 && c->m[1] == 65536 && c->m[2] == 65537 && c->m[3] == 4194304);
+  ck_assert(c->t[0] == 10e-6 && c->t[3] == 4e-3);
+  /* network.lan's curve is every cluster's unless it gives its own, as its other keys. */
+  ck_assert(gc_config_curve(&cfg, 1, 1) == &cfg.clusters[1].lan.curve && gc_config_curve(&cfg, 1, 1)->n == 4);
+  ck_assert(gc_config_curve(&cfg, 7, 7) == &cfg.lan.curve);
+  /* One entry serves both directions. */
+  ck_assert(gc_config_curve(&cfg, 0, 1) && gc_config_curve(&cfg, 1, 0));
+  ck_assert(gc_config_curve(&cfg, 0, 1)->t[0] == 5e-3 && gc_config_curve(&cfg, 1, 0)->m[1] == 1048576);
+  ck_assert(cfg.wan_curve_line == 7);
+  /* Hashed: another curve chooses otherwise; without one the hash is the old one. */
+  unsigned long long with = gc_config_hash(&cfg);
+  cfg.wan_curve[1].t[1] = 7e-3;
+  ck_assert(gc_config_hash(&cfg) != with);
+  cfg.wan_curve[1].t[1] = 6e-3;
+  cfg.clusters[0].lan.curve.t[2] = 151e-6;
+  ck_assert(gc_config_hash(&cfg) != with);
+  /* A cluster's own curve, and a pair left without one. */
+  ck_assert_msg(load("clusters = (\n { name = \"a\"; ranks = 0; lan = { alpha = \"5 us\"; curve = ( (1, 2e-6), (1000, 3e-6) ); }; },\n"
+                     " { name = \"b\"; ranks = 1; }, { name = \"c\"; ranks = 2; }\n);\n"
+                     "network = { wan = { curves = ( { pair = [ \"a\", \"c\" ]; curve = ( (1, 1e-3), (2, 1e-3) ); } ); }; };\n") == 0, "%s", err);
+  ck_assert(gc_config_curve(&cfg, 0, 0)->t[1] == 3e-6 && gc_config_curve(&cfg, 1, 1) == NULL);
+  ck_assert(gc_config_curve(&cfg, 0, 2) && gc_config_curve(&cfg, 2, 0) && !gc_config_curve(&cfg, 0, 1));
+  ck_assert(!gc_config_curve(&cfg, 1, 2) && !gc_config_curve(&cfg, 0, 9));
+}
+END_TEST
+
+/* Without curves: nothing set, and the hash the same as a file that never heard of them. */
+START_TEST(curves_absent) {
+  ck_assert_msg(load(FULL) == 0, "%s", err);
+  ck_assert(cfg.wan_curve == NULL && cfg.lan.curve.n == 0 && cfg.clusters[1].lan.curve.n == 0);
+  for (int a = -1; a < 3; a++)
+    for (int b = -1; b < 3; b++) ck_assert(gc_config_curve(&cfg, a, b) == NULL);
+  ck_assert(gc_config_curve(&cfg, 0, 0) == NULL);
+}
+END_TEST
+
+START_TEST(bad_curves) {
+  load_fails("network = { lan = {\n curve = 5; }; };\n", 2, "network.lan.curve", "expected a list of 2 to 48 points");
+  load_fails("network = { lan = {\n curve = ( (1, \"1 us\") ); }; };\n", 2, "network.lan.curve", "got 1 point");
+  load_fails("network = { lan = { curve = (\n (1, \"1 us\"),\n (2) ); }; };\n", 3, "network.lan.curve[1]", "expected a point (size, time)");
+  load_fails("network = { lan = { curve = (\n (1, \"1 us\"),\n (\"2 parsecs\", \"2 us\") ); }; };\n", 3, "network.lan.curve[1]", "expected a non-negative size");
+  load_fails("network = { lan = { curve = (\n (-1, \"1 us\"),\n (2, \"2 us\") ); }; };\n", 2, "network.lan.curve[0]", "got -1");
+  load_fails("network = { lan = { curve = (\n (1, \"0 us\"),\n (2, \"2 us\") ); }; };\n", 2, "network.lan.curve[0]", "time");
+  load_fails("network = { lan = { curve = (\n (1, \"1 us\"),\n (2, \"7200 s\") ); }; };\n", 3, "network.lan.curve[1]",
+             "expected a time from 1 ns to 1 hour (3600 s), got \"7200 s\"");
+  load_fails("network = { lan = { curve = (\n (1, \"1 us\"),\n (1e300, \"2 us\") ); }; };\n", 3, "network.lan.curve[1]", "from 1 B to 2^53 B");
+  load_fails("network = { lan = { curve = (\n (\"8 KiB\", \"1 us\"),\n (\"4 KiB\", \"2 us\") ); }; };\n", 3, "network.lan.curve[1]",
+             "sizes must increase: 4096 B after 8192 B");
+  load_fails("network = { lan = { curve = (\n (1, \"10 us\"),\n (2, \"5 us\") ); }; };\n", 3, "network.lan.curve[1]", "may not fall");
+  load_fails("clusters = (\n { name = \"a\"; ranks = 0; lan = { curve = ( (1, 1e-6), \"x\" ); }; }\n);\n", 2, "clusters[0].lan.curve[1]",
+             "expected a point");
+  /* The wide area's. */
+  load_fails("network = { wan = {\n curves = ( { pair = [ \"a\", \"b\" ]; curve = ( (1, 1e-3), (2, 1e-3) ); } ); }; };\n", 2,
+             "network.wan.curves", "defines none");
+  load_fails(TWO "network = { wan = {\n curves = 3; }; };\n", 6, "network.wan.curves", "expected a list of one or more groups");
+  load_fails(TWO "network = { wan = { curves = (\n { pair = [ \"a\", \"z\" ]; curve = ( (1, 1e-3), (2, 1e-3) ); } ); }; };\n", 6,
+             "network.wan.curves[0].pair", "no cluster is named 'z'");
+  load_fails(TWO "network = { wan = { curves = (\n { pair = [ \"a\", \"a\" ]; curve = ( (1, 1e-3), (2, 1e-3) ); } ); }; };\n", 6,
+             "network.wan.curves[0].pair", "lan.curve");
+  load_fails(TWO "network = { wan = { curves = (\n { pair = \"a\"; curve = ( (1, 1e-3), (2, 1e-3) ); } ); }; };\n", 6,
+             "network.wan.curves[0].pair", "expected two cluster names");
+  load_fails(TWO "network = { wan = { curves = (\n { pair = [ \"a\", \"b\" ]; } ); }; };\n", 6,
+             "network.wan.curves[0]", "got no curve");
+  load_fails(TWO "network = { wan = { curves = (\n { pair = [ \"a\", \"b\" ]; curve = ( (1, 1e-3), (2, 1e-3) ); kind = 1; } ); }; };\n", 6,
+             "network.wan.curves[0].kind", "unknown key");
+  load_fails(TWO "network = { wan = { curves = ( { pair = [ \"a\", \"b\" ]; curve = ( (1, 1e-3), (2, 1e-3) ); },\n"
+             " { pair = [ \"b\", \"a\" ]; curve = ( (1, 1e-3), (2, 1e-3) ); } ); }; };\n", 6,
+             "network.wan.curves[1].pair", "already has a curve");
+  load_fails(TWO "network = { wan = { curves = ( { pair = [ \"a\", \"b\" ]; curve = (\n (2, 1e-3), (1, 1e-3) ); } ); }; };\n", 6,
+             "network.wan.curves[0].curve[1]", "sizes must increase");
+}
+END_TEST
+
+START_TEST(env_curves) {
+  ck_assert_msg(load(TWO "network = { wan = { curves = ( { pair = [ \"a\", \"b\" ]; curve = ( (1, 1e-3), (2, 1e-3) ); } ); }; };\n") == 0, "%s", err);
+  /* Same clusters, new members: the curves stay. */
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "0-3,4-7", NULL}), 0);
+  ck_assert(gc_config_curve(&cfg, 0, 1) != NULL);
+  /* Another count: the pairs the curves name are gone. */
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "0-3,4-7,8", NULL}), -1);
+  ck_assert_msg(strstr(err, "network.wan.curves names pairs"), "%s", err);
+  ck_assert_msg(load(TWO "network = { wan = { curves = ( { pair = [ \"a\", \"b\" ]; curve = ( (1, 1e-3), (2, 1e-3) ); } ); }; };\n") == 0, "%s", err);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "host", NULL}), 0);
+  ck_assert(cfg.wan_curve == NULL && gc_config_curve(&cfg, 0, 1) == NULL);
+}
+END_TEST
+
 static Suite *config_suite(void) {
   Suite *s = suite_create("config");
   TCase *core = tcase_create("core"), *limits = tcase_create("limits");
@@ -942,6 +1042,9 @@ static Suite *config_suite(void) {
   tcase_add_test(core, env_clock);
   tcase_add_test(core, env_keeps_file_clusters);
   tcase_add_test(core, hetero);
+  tcase_add_test(core, curves);
+  tcase_add_test(core, curves_absent);
+  tcase_add_test(core, env_curves);
   tcase_add_test(limits, unreadable);
   tcase_add_test(limits, syntax);
   tcase_add_test(limits, bytes);
@@ -960,6 +1063,7 @@ static Suite *config_suite(void) {
   tcase_add_test(limits, physical_hetero);
   tcase_add_test(limits, physical_matrices);
   tcase_add_test(limits, wide_integers);
+  tcase_add_test(limits, bad_curves);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);
   return s;

@@ -7,7 +7,7 @@
  * area latency `lat` and a link of `bw` bytes/s each way. */
 static double lat4[4], bw4[4];
 static int size2[2];
-static struct gc_lan lan2[2] = {{1, 1, 1, 0, 0}, {1, 1, 1, 0, 0}};
+static struct gc_lan lan2[2] = {{.alpha = 1, .beta = 1, .gamma = 1}, {.alpha = 1, .beta = 1, .gamma = 1}};
 
 static struct gc_model_grid two(int n1, int n2, double lat, double bw)
 {
@@ -54,7 +54,8 @@ START_TEST(linear_pairs)
   static const int size3[3] = {1, 4, 4};
   static const double lat9[9] = {0, 10, 10, 10, 0, 2, 10, 2, 0};
   static const double bw9[9] = {INFINITY, 1, 1, 1, INFINITY, 1, 1, 1, INFINITY};
-  struct gc_lan fast[3] = {{1, 0.01, 1, 0, 0}, {1, 0.01, 1, 0, 0}, {1, 0.01, 1, 0, 0}};
+  struct gc_lan fast[3] = {{.alpha = 1, .beta = 0.01, .gamma = 1}, {.alpha = 1, .beta = 0.01, .gamma = 1},
+                           {.alpha = 1, .beta = 0.01, .gamma = 1}};
   struct gc_model_grid g = {.k = 3, .size = size3, .lan = fast, .wan_latency = lat9,
                             .wan_bandwidth = bw9, .scratch = gc_test_scratch(64, 3)};
   double t;

@@ -89,7 +89,7 @@ START_TEST(aggregate_backbone)
   const double agg[4] = {0, 1.25e9, 1.25e9, 0}, none[4] = {0};
   const size_t m = 1 << 20;
   double local = 31 * (1e-4 + m * 1e-8), t;
-  struct gc_model_grid g = {2, size, lan, lat, bw, NULL, 0, gc_test_scratch(64, 2)};
+  struct gc_model_grid g = {2, size, lan, lat, bw, NULL, 0, gc_test_scratch(64, 2), NULL};
   ck_assert_int_eq(ref_naive_grid(&g, m, &t), 0);
   ck_assert_rel(t, local + 32 * (5.5e-3 + m / 1.25e8), REL);
   ck_assert_int_eq(ref_lg_grid(&g, m, &t), 0);

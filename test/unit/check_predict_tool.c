@@ -83,7 +83,7 @@ START_TEST(ranks_and_linear)
   ck_assert_int_eq(run("-n 4 -s 8KiB --linear --csv"), 0);
   double sig, lin, want_sig, want_lin;
   ck_assert_int_eq(sscanf(strchr(out, '\n') + 1, "8192,%lg,,%lg,native", &sig, &lin), 2);
-  struct gc_lan def = {60e-6, 8e-9, 4.3628, 4.93e-3, 8192};
+  struct gc_lan def = {.alpha = 60e-6, .beta = 8e-9, .gamma = 4.3628, .delta = 4.93e-3, .threshold = 8192};
   ck_assert_int_eq(gc_model_alltoall_signature(4, 8192, &def, &want_sig), 0);
   ck_assert_int_eq(gc_model_alltoall_linear(4, 8192, 60e-6, 8e-9, &want_lin), 0);
   ck_assert_rel(sig, want_sig, 1e-8);

@@ -4,6 +4,7 @@
  *   measure.c   the timed exchanges: ping-pong, all-to-all sweep, a quiet barrier;
  *   steps.c     the four measurement steps, each with its fit, its check and progress;
  *   write.c     the configuration file written at the end, and the final table;
+ *   curve_text.c  a ping-pong sweep's curve, and its text (pure C);
  *   platform.c  the SimGrid platform and host file of what was measured (-p; pure C);
  *   fromlog.c   --from-log: refit from a run's records (pure C).
  * Rank 0 alone speaks (say) and fits; every rank takes part in every step. */
@@ -14,6 +15,7 @@
 #include <stdio.h>
 
 #include "config.h"
+#include "curve_text.h"
 #include "fit.h"
 
 #define PROG "gridcoll-calibrate"
@@ -29,6 +31,8 @@ struct options {
   double lo, hi;
   int reps;
   double budget; /* s; 0 = none */
+  double curve_lo, curve_hi; /* --curve LO:HI: the ping-pong sweep of every link's curve
+                                (powers of 2 and their midpoints); curve_hi 0: none */
 };
 
 /* A cluster as measured: who is in it, how it was described, what was found. */
@@ -48,6 +52,9 @@ struct cluster {
   double fit_alpha;       /* alpha as fitted, before the loader's floor */
   int a2a_ok;
   double p2p_t[MAX_SIZES], a2a_t[MAX_SIZES]; /* the samples, written beside the fits */
+  struct gc_curve curve;  /* one message's time over its size (--curve), n 0 when none */
+  int curve_measured;     /* points measured for it */
+  double curve_noise;
 };
 
 /* The link between two clusters as measured. */
@@ -67,6 +74,9 @@ struct wan_fit {
   struct gc_fit_verdict v_agg;
   double agg_noise;
   double agg_t[MAX_SIZES];
+  struct gc_curve curve;    /* one flow's time over its size, leader to leader (--curve) */
+  int curve_measured;
+  double curve_noise;
 };
 
 struct progress {
@@ -78,6 +88,8 @@ struct run {
   const struct options *o;
   double sizes[MAX_SIZES];
   int ns;
+  double csizes[GC_CURVE_MAX]; /* the curve's sweep (--curve), ncs 0 when none */
+  int ncs;
   struct gc_config cfg;
   struct cluster *cl;
   int k;                /* clusters */
@@ -99,6 +111,10 @@ void say(const char *fmt, ...);
 int calibrate_parse_options(int argc, char **argv, struct options *o);
 /* Powers of 4 from lo, then hi: at least four sizes. Returns the count. */
 int calibrate_make_sizes(const struct options *o, double *sizes);
+/* The curve's sweep: powers of 2 from curve_lo to curve_hi and the midpoints between them
+ * (3 * 2^k), at most GC_CURVE_MAX (powers alone when the midpoints would not fit); 0 when
+ * no curve is asked for. Returns the count. */
+int calibrate_make_curve_sizes(const struct options *o, double *sizes);
 
 /* clusters.c: the cluster of every world rank, identical on every rank (every input is
  * gathered). Returns the number of clusters, or -1 after rank 0 said why. */
@@ -115,6 +131,13 @@ void calibrate_alltoall_sweep(MPI_Comm comm, const double *sizes, int ns,
  * both directions at once: t[i] the median time, t[ns] the spread, on pair's rank 0. */
 void calibrate_flows(MPI_Comm pair, int nx, const double *sizes, int ns,
                      const struct options *o, double share, char *send, char *recv, double *t);
+/* The curve's refinement between world ranks a and b, after a ping-pong sweep whose ns
+ * sizes and one-way times a holds: every step of the sweep (an MPI library switching
+ * protocol between two sizes, curve_text.h) bisected by more ping-pongs, at most max
+ * samples in all. On a: sizes and t hold all the samples in size order, and the count is
+ * returned; elsewhere ns. */
+int calibrate_refine(int a, int b, double *sizes, double *t, int ns, int max, double tol,
+                     const struct options *o, double share, char *buf);
 void calibrate_to_root(int from, double *t, int ns);
 void calibrate_quiet_barrier(void);
 

@@ -96,6 +96,62 @@ void calibrate_pingpong(int a, int b, const double *sizes, int ns, const struct 
   free(v);
 }
 
+/* Sizes a step is bisected to: the step's interval cut 2^STEP_ROUNDS times. */
+#define STEP_ROUNDS 7
+
+/* a's side of the refinement: every step of the sweep (calibrate_curve_step) bisected,
+ * each probe's size sent to b first (0: done); the probes appended to sizes and t. */
+static int refine_lead(int b, double *sizes, double *t, int ns, int max, double tol,
+                       const struct options *o, double share, char *buf, double *v)
+{
+  int n = ns;
+  double noise;
+  for (int i = 1; i + 1 < ns; i++) {
+    if (!calibrate_curve_step(sizes, t, ns, i, tol))
+      continue;
+    double lo = sizes[i], hi = sizes[i + 1];
+    for (int round = 0; round < STEP_ROUNDS && n < max; round++) {
+      int m = (int)floor((lo + hi) / 2);
+      if (m <= lo || m >= hi)
+        break;
+      MPI_Send(&m, 1, MPI_INT, b, 4, MPI_COMM_WORLD);
+      double tm = pingpong_lead(b, m, o, share, buf, v, &noise);
+      sizes[n] = m, t[n++] = tm;
+      if (calibrate_curve_past(sizes, t, ns, i, m, tm))
+        hi = m;
+      else
+        lo = m;
+    }
+  }
+  int done = 0;
+  MPI_Send(&done, 1, MPI_INT, b, 4, MPI_COMM_WORLD);
+  return n;
+}
+
+int calibrate_refine(int a, int b, double *sizes, double *t, int ns, int max, double tol,
+                     const struct options *o, double share, char *buf)
+{
+  int n = ns;
+  if (world_rank == a) {
+    double *v = malloc(sizeof *v * (size_t)(o->reps + 1));
+    if (!v)
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    n = refine_lead(b, sizes, t, ns, max, tol, o, share, buf, v);
+    free(v);
+    /* In size order again: insertion, the probes being few. */
+    for (int i = 1; i < n; i++)
+      for (int j = i; j > 0 && sizes[j] < sizes[j - 1]; j--) {
+        double ms = sizes[j], ts = t[j];
+        sizes[j] = sizes[j - 1], t[j] = t[j - 1];
+        sizes[j - 1] = ms, t[j - 1] = ts;
+      }
+  } else if (world_rank == b) {
+    for (int m; MPI_Recv(&m, 1, MPI_INT, a, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE), m > 0;)
+      pingpong_echo(a, m, buf);
+  }
+  return n;
+}
+
 /* One timed all-to-all on comm: the slowest member's time, on comm's rank 0. */
 static double timed_alltoall(MPI_Comm comm, char *send, char *recv, int m)
 {

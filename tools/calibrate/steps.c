@@ -88,6 +88,42 @@ static void fit_lan(struct run *r, struct cluster *x)
   warn_verdict(what, &x->v_p2p, "");
 }
 
+/* The curve's sweep between world ranks a and b (--curve): one-way times at r->csizes,
+ * every step between two of them bisected (calibrate_refine), on rank 0, reduced to the
+ * points worth writing (curve_text.c). Nothing when no curve is asked for. */
+static void sweep_curve(struct run *r, int a, int b, struct gc_curve *out, int *measured,
+                        double *noise)
+{
+  double sizes[GC_CURVE_SAMPLES_MAX], t[GC_CURVE_SAMPLES_MAX];
+  if (!r->ncs)
+    return;
+  calibrate_pingpong(a, b, r->csizes, r->ncs, r->o, r->share, r->send, r->t);
+  for (int i = 0; i < r->ncs; i++)
+    sizes[i] = r->csizes[i], t[i] = r->t[i];
+  /* A step smaller than the repetitions' spread is noise: a noisy machine bisects little. */
+  double spread = r->t[r->ncs], tol = fmax(spread, 0.01);
+  int n = calibrate_refine(a, b, sizes, t, r->ncs, GC_CURVE_SAMPLES_MAX, tol, r->o,
+                           r->share / r->ncs, r->send);
+  /* The samples to rank 0: their count, sizes and times, and the spread. */
+  if (a != 0 && world_rank == a) {
+    MPI_Send(&n, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+    MPI_Send(sizes, n, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD);
+    MPI_Send(t, n, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD);
+    MPI_Send(&spread, 1, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD);
+  } else if (a != 0 && world_rank == 0) {
+    MPI_Recv(&n, 1, MPI_INT, a, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(sizes, n, MPI_DOUBLE, a, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(t, n, MPI_DOUBLE, a, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&spread, 1, MPI_DOUBLE, a, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  calibrate_quiet_barrier();
+  if (world_rank != 0)
+    return;
+  *noise = spread;
+  *measured = n;
+  calibrate_curve_of(sizes, t, n, spread, out);
+}
+
 void calibrate_lan(struct run *r, int c)
 {
   struct cluster *x = &r->cl[c];
@@ -98,6 +134,11 @@ void calibrate_lan(struct run *r, int c)
   calibrate_quiet_barrier();
   if (world_rank == 0)
     fit_lan(r, x);
+  x->lan.curve.n = 0; /* measured now, or none: never the described one beside new alpha, beta */
+  sweep_curve(r, a, b, &x->lan.curve, &x->curve_measured, &x->curve_noise);
+  if (world_rank == 0 && gc_curve_set(&x->lan.curve))
+    say("  %s: curve of %d points from %d sizes, %.0f B to %.0f B", x->name, x->lan.curve.n,
+        x->curve_measured, r->csizes[0], r->csizes[r->ncs - 1]);
 }
 
 /* Rank 0: latency and bandwidth of the link w from its one-way times s, checked. */
@@ -148,13 +189,17 @@ void calibrate_wan(struct run *r, int a, int b)
 {
   const struct cluster *x = &r->cl[a], *y = &r->cl[b];
   int ra = x->ranks[0], rb = y->ranks[0];
+  struct wan_fit *w = &r->wan[a * r->k + b];
   step_begin(&r->p, "one flow between %s and %s (ranks %d and %d)", x->name, y->name, ra, rb);
+  sweep_curve(r, ra, rb, &w->curve, &w->curve_measured, &w->curve_noise);
+  if (world_rank == 0 && gc_curve_set(&w->curve))
+    say("  %s <-> %s: curve of %d points from %d sizes", x->name, y->name, w->curve.n,
+        w->curve_measured);
   calibrate_pingpong(ra, rb, r->sizes, r->ns, r->o, r->share, r->send, r->t);
   calibrate_to_root(ra, r->t, r->ns + 1);
   calibrate_quiet_barrier();
   if (world_rank != 0)
     return;
-  struct wan_fit *w = &r->wan[a * r->k + b];
   struct gc_fit_sample s[MAX_SIZES];
   for (int i = 0; i < r->ns; i++)
     s[i] = (struct gc_fit_sample){r->sizes[i], w->t[i] = r->t[i]};

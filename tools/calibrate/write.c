@@ -2,6 +2,7 @@
  * cluster with its fits' quality and samples beside its lan, then the network with the
  * wide-area matrices. Written by rank 0 alone. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -42,8 +43,19 @@ static void write_lan(FILE *f, const char *indent, const struct gc_lan *l)
 {
   fprintf(f, "%slan = { alpha = \"%.6g us\"; beta = \"%.6g ns/B\"; gamma = %.6g;\n", indent,
           l->alpha * 1e6, l->beta * 1e9, l->gamma);
-  fprintf(f, "%s        delta = \"%.6g ms\"; threshold = \"%.0f B\"; };\n", indent,
+  fprintf(f, "%s        delta = \"%.6g ms\"; threshold = \"%.0f B\";", indent,
           l->delta * 1e3, l->threshold);
+  if (!gc_curve_set(&l->curve)) {
+    fprintf(f, " };\n");
+    return;
+  }
+  /* Beside alpha and beta, which older readers and the models of concurrency still read:
+   * one message's time over its size (model/link.c). */
+  char more[64];
+  snprintf(more, sizeof more, "%s        ", indent);
+  fprintf(f, "\n%s", more);
+  calibrate_write_curve(f, more, &l->curve, 0);
+  fprintf(f, "%s      };\n", indent);
 }
 
 static void write_header(FILE *f, const struct run *r, double elapsed)
@@ -62,7 +74,11 @@ static void write_header(FILE *f, const struct run *r, double elapsed)
              "# cluster's processes, contention signature fit (000 Eq. 5) on the sizes where the\n"
              "# network saturates; wan latency, bandwidth: ping-pong between cluster leaders (one\n"
              "# flow); wan aggregate: every member of one cluster to every member of the other,\n"
-             "# both ways at once. R^2 and the largest relative residual follow each fit; a fit\n"
+             "# both ways at once; curve (lan.curve, wan.curves): one message's one-way time\n"
+             "# over its size, ping-pong at powers of 2 and midpoints, each protocol step bisected,\n"
+             "# reduced to the points where the slope changes beyond the noise (the models take one\n"
+             "# message's time from it, alpha and beta stay for the rest). R^2 and the largest\n"
+             "# relative residual follow each fit; a fit\n"
              "# that fails a check of physical sense is marked SUSPECT (kept) or REFUSED (not\n"
              "# written), with the reason and what to do.\n\n");
 }
@@ -85,6 +101,10 @@ static void write_cluster_notes(FILE *f, const struct run *r, const struct clust
     fprintf(f, "  #   alpha fitted as %.3g s, written as 1 ns (the loader needs it positive)\n",
             x->fit_alpha);
   write_samples(f, "  ", "one-way", r->sizes, x->p2p_t, r->ns);
+  if (gc_curve_set(&x->lan.curve))
+    fprintf(f, "  # curve: ping-pong at %d sizes from %.0f B to %.0f B, %d points kept (where the "
+               "slope changes by more than the noise, %.0f%%)\n", x->curve_measured, r->csizes[0],
+            r->csizes[r->ncs - 1], x->lan.curve.n, 100 * fmin(fmax(x->curve_noise, 0.01), 0.05));
   if (x->a2a_ok) {
     fprintf(f, "  # gamma, delta, threshold fitted on the sizes from %.0f B (where the network "
                "saturates: m >= alpha/beta)\n", x->a2a_from);
@@ -134,6 +154,9 @@ static void write_wan_notes(FILE *f, const struct run *r)
       write_quality(f, "  ", what, &w->q);
       write_verdict(f, "  ", &w->v, "the described latency and bandwidth");
       write_samples(f, "  ", "one-way", r->sizes, w->t, r->ns);
+      if (gc_curve_set(&w->curve))
+        fprintf(f, "  #   curve: ping-pong at %d sizes, %d points kept (wan.curves below)\n",
+                w->curve_measured, w->curve.n);
       fprintf(f, "  #   %d flows each way, all at once: aggregate %.6g MB/s\n", w->flows,
               w->agg_fitted / 1e6);
       write_verdict(f, "  ", &w->v_agg, "no aggregate for this pair (0)");
@@ -172,6 +195,25 @@ static void write_wan_matrix(FILE *f, const struct run *r, int pass)
   fprintf(f, " );\n");
 }
 
+/* wan.curves: every pair measured with a curve, one entry for both directions. */
+static void write_wan_curves(FILE *f, const struct run *r)
+{
+  int first = 1;
+  for (int a = 0; a < r->k; a++)
+    for (int b = a + 1; b < r->k; b++) {
+      const struct wan_fit *w = &r->wan[a * r->k + b];
+      if (!gc_curve_set(&w->curve))
+        continue;
+      fprintf(f, "%s{ pair = [ \"%s\", \"%s\" ];\n                   ",
+              first ? "    curves = ( " : ",\n                 ", r->cl[a].name, r->cl[b].name);
+      calibrate_write_curve(f, "                   ", &w->curve, 0);
+      fprintf(f, "                 }");
+      first = 0;
+    }
+  if (!first)
+    fprintf(f, " );\n");
+}
+
 int calibrate_write_config(FILE *f, const struct run *r, double elapsed)
 {
   write_header(f, r, elapsed);
@@ -196,6 +238,7 @@ int calibrate_write_config(FILE *f, const struct run *r, double elapsed)
       write_wan_matrix(f, r, 2);
     else
       fprintf(f, "    # no aggregate: refused for a pair above (see REFUSED)\n");
+    write_wan_curves(f, r);
     fprintf(f, "  };\n");
   }
   fprintf(f, "};\n\nalltoall = { algorithm = \"auto\"; };\nbcast    = { algorithm = \"auto\"; };\n");

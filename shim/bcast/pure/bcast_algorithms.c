@@ -30,7 +30,8 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
 }
 
 /* Each leader's own cluster broadcast: a binomial tree over its members, 004 Eq. 8 when
- * the configuration gives the cluster's processors, else the Hockney form. Eq. 8 is rooted
+ * the configuration gives the cluster's processors, else the Hockney form (or the cluster's
+ * curve, model/link.c). Eq. 8 is rooted
  * at member 0; the cluster's processors share one C, t and rate, so the binomial tree costs
  * the same from whichever member the library roots it at. */
 static double cluster_bcast(const struct gc_network *net, const struct gc_layout *layout, int c,
@@ -42,8 +43,7 @@ static double cluster_bcast(const struct gc_network *net, const struct gc_layout
     return gc_model_hetero_bcast_binomial(&h, 0, (size_t)m, net->hetero[c].Gamma,
                                           net->hetero[c].tau, &t) == 0 ? t : 0;
   const struct gc_lan *lan = &net->lan[c];
-  if (gc_model_bcast_binomial_hockney(layout->cluster_size[c], (size_t)m, lan->alpha, lan->beta,
-                                      &t) != 0)
+  if (gc_model_bcast_binomial_lan(layout->cluster_size[c], (size_t)m, lan, &t) != 0)
     return 0;
   return t;
 }
@@ -85,7 +85,8 @@ static double tree_predict(gc_tree_builder build, const struct gc_network *net,
   return t;
 }
 
-/* The MPI library's binomial tree over ranks. One cluster: ceil(log2 P)(alpha + m beta)
+/* The MPI library's binomial tree over ranks. One cluster: ceil(log2 P)(alpha + m beta),
+ * or rounds of the cluster's curve where the configuration measured one
  * ("binomial-hockney"), or 004 Eq. 8 when the configuration gives the cluster's processors
  * ("hetero-004-bcast"). Several: "binomial-grid", Hockney per edge. */
 double gc_bcast_native_predict(const struct gc_network *net, const struct gc_layout *layout,
@@ -103,8 +104,7 @@ double gc_bcast_native_predict(const struct gc_network *net, const struct gc_lay
       t = -1;
   } else if (layout->nclusters == 1) {
     *model = gc_model_name(GC_MODEL_BINOMIAL_HOCKNEY);
-    if (gc_model_bcast_binomial_hockney(layout->size, (size_t)m, net->lan[0].alpha,
-                                        net->lan[0].beta, &t) != 0)
+    if (gc_model_bcast_binomial_lan(layout->size, (size_t)m, &net->lan[0], &t) != 0)
       t = -1;
   } else {
     *model = gc_model_name(GC_MODEL_BINOMIAL_GRID);
