@@ -370,12 +370,13 @@ bad_report "short record" "fields.csv:3: expected 17 fields" fields.csv
 bad_report "same run twice" "twice" rep-0.csv rep-0.csv
 bad_report "an operation the logs do not hold" "no alltoallv calls in the logs" --op alltoallv rep-*.csv
 
-# In a pipe that closes early: no traceback, the exit of any filter there (SIGPIPE).
-"$REPORT" rep-*.csv 2>err | head -1 >out
+# In a pipe whose reader has gone (| head, once it has its lines): no traceback, the exit
+# of any filter there (SIGPIPE). The reader exits first, so the write always finds it gone.
+{ sleep 0.3; "$REPORT" rep-*.csv 2>err; } | true
 rc=${PIPESTATUS[0]}
-if [ "$rc" = 141 ] && [ ! -s err ] && grep -q '^op  *algorithm' out; then
-  pass "gridcoll-report: piped to head, quiet"
-else fail "gridcoll-report: piped to head, quiet (exit $rc, $(head -c 200 err))"; fi
+if [ "$rc" = 141 ] && [ ! -s err ]; then
+  pass "gridcoll-report: into a closed pipe, quiet"
+else fail "gridcoll-report: into a closed pipe, quiet (exit $rc, $(head -c 200 err))"; fi
 
 # A late rank is no error of the model: a call predicted at its own time (own_s) but
 # 20 ms late in arriving scores 0% error; a log without own_s scores the actual time.
