@@ -1,5 +1,6 @@
 /* Defaults, freeing, and the network parameters the models ask for. */
 #include "config.h"
+#include "config_internal.h" /* gc_config_free_native */
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ void gc_config_free(struct gc_config *cfg) {
   free(cfg->wan_bandwidth);
   free(cfg->wan_aggregate);
   free(cfg->wan_curve);
+  gc_config_free_native(&cfg->native);
   free(cfg->log_file);
   free(cfg->summary_file);
   free(cfg->path);
@@ -92,4 +94,12 @@ const char *gc_config_default_path(const char *(*get)(const char *name)) {
   const char *v = get ? get("GRIDCOLL_CONFIG") : NULL;
   if (v) return *v ? v : NULL;
   return access("gridcoll.cfg", F_OK) == 0 ? "gridcoll.cfg" : NULL;
+}
+
+const struct gc_native *gc_config_native(const struct gc_config *cfg, int size,
+                                         const int *count) {
+  if (cfg->native.procs <= 0 || cfg->native.procs != size || !cfg->native.sizes) return NULL;
+  for (int g = 0; g < cfg->nclusters; g++)
+    if (count[g] != cfg->native.sizes[g]) return NULL;
+  return &cfg->native;
 }

@@ -81,6 +81,20 @@ struct gc_cluster_spec {
   int line;          /* line of the cluster entry in the file, 0 if from the environment */
 };
 
+/* `native`: the MPI library's own collectives as gridcoll-calibrate timed them, black
+ * boxes (issue 25), on one layout: `procs` processes, `sizes[c]` of them in cluster c (in
+ * the order of `clusters`).  The native rows predict from these tables on a communicator
+ * of that size and those cluster sizes (the world that was calibrated), their formulas
+ * elsewhere. */
+struct gc_native {
+  int procs;              /* 0: no table (the formulas alone, as before) */
+  int *sizes;             /* [nclusters] processes of each cluster when measured */
+  struct gc_curve alltoall; /* MPI_Alltoall's time over its block; n 0 when not measured */
+  struct gc_curve *bcast; /* [nclusters] MPI_Bcast's time over its message from the first
+                             rank of cluster c; n 0 for a cluster without; NULL when none */
+  int line;               /* line of `native` in the file */
+};
+
 enum gc_topology_mode {
   GC_TOPOLOGY_NODE,    /* one cluster per node (MPI_Comm_split_type shared): the safe default */
   GC_TOPOLOGY_CLUSTERS /* clusters[] below, by host globs and/or rank ranges */
@@ -116,6 +130,7 @@ struct gc_config {
                                  time over its size from the row cluster to the column
                                  cluster; n == 0 for a pair without; NULL when none */
   int wan_curve_line;
+  struct gc_native native; /* `native`: the MPI library's own collectives measured */
   int wan_latency_line;   /* line of network.wan.latency in the file, 0 when none */
   int wan_bandwidth_line; /* the diagonal of both matrices is stored as 0 and ignored */
   double wan_window;      /* network.wan.window: bytes one flow keeps in flight per round
@@ -232,6 +247,11 @@ double gc_config_wan_bandwidth(const struct gc_config *cfg, int from, int to);
  * when from == to (network.lan's for an index outside [0, nclusters)), network.wan.curves'
  * across; NULL when none is configured (the Hockney line applies). */
 const struct gc_curve *gc_config_curve(const struct gc_config *cfg, int from, int to);
+/* The native table when it was measured on a communicator of `size` processes holding
+ * count[g] processes of configuration cluster g (count: [nclusters]); NULL otherwise
+ * (no table, or another layout: a rank outside every cluster is never measured). */
+const struct gc_native *gc_config_native(const struct gc_config *cfg, int size,
+                                         const int *cluster_count);
 /* network.wan.aggregate between two clusters; 0 when not given (or an index outside
  * [0, nclusters), or from == to): the models then have no backbone term. */
 double gc_config_wan_aggregate(const struct gc_config *cfg, int from, int to);

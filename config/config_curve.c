@@ -31,7 +31,7 @@ static int point_value(struct gc_loader *ld, config_setting_t *e, const char *ke
 }
 
 /* The points of list s into *out; key names s in messages ("network.lan.curve"). */
-static int parse_points(struct gc_loader *ld, config_setting_t *s, const char *key,
+int gc_config_curve_points(struct gc_loader *ld, config_setting_t *s, const char *key,
                         struct gc_curve *out)
 {
   char got[96], sub[320], why[GC_ERR_MAX];
@@ -67,7 +67,7 @@ static int parse_points(struct gc_loader *ld, config_setting_t *s, const char *k
 int gc_key_curve(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
                  const struct gc_key *k)
 {
-  return parse_points(ld, s, key, (struct gc_curve *)((char *)base + k->off));
+  return gc_config_curve_points(ld, s, key, (struct gc_curve *)((char *)base + k->off));
 }
 
 /* The index of the cluster named `name`, -1 when none. */
@@ -119,7 +119,7 @@ static int load_entry(struct gc_loader *ld, config_setting_t *e, const char *key
     return gc_config_fail(ld, pair, sub, "the pair '%s', '%s' already has a curve (an entry "
                           "serves both directions)", a, b);
   snprintf(sub, sizeof sub, "%s.curve", key);
-  if (parse_points(ld, points, sub, &cfg->wan_curve[x * n + y]) < 0)
+  if (gc_config_curve_points(ld, points, sub, &cfg->wan_curve[x * n + y]) < 0)
     return -1;
   cfg->wan_curve[y * n + x] = cfg->wan_curve[x * n + y];
   return 0;

@@ -121,6 +121,7 @@ static void drop_clusters(struct gc_config *cfg) {
   free(cfg->clusters);
   cfg->clusters = NULL;
   cfg->nclusters = 0;
+  gc_config_free_native(&cfg->native); /* measured on the clusters that go */
 }
 
 static void drop_wan(struct gc_config *cfg) {

@@ -104,6 +104,12 @@ unsigned long long gc_config_hash(const struct gc_config *cfg) {
     tag(&f, 'W');
     curve(&f, &cfg->wan_curve[i]);
   }
+  if (cfg->native.procs > 0) { /* nothing when absent: a file without hashes as before */
+    tag(&f, 'N'), u64(&f, (uint64_t)cfg->native.procs);
+    for (int c = 0; c < cfg->nclusters; c++) u64(&f, (uint64_t)cfg->native.sizes[c]);
+    curve(&f, &cfg->native.alltoall);
+    for (int c = 0; cfg->native.bcast && c < cfg->nclusters; c++) tag(&f, 'B'), curve(&f, &cfg->native.bcast[c]);
+  }
   for (int op = 0; op < GC_OP_LAST; op++) str(&f, cfg->algorithm[op]); /* in op id order */
   num(&f, cfg->bcast_segment);
   num(&f, cfg->alltoall_pairwise);

@@ -14,7 +14,7 @@
 #include "units.h"
 
 /* Settings parsed after the walk, once what they depend on is known. */
-enum gc_deferred { GC_DEFER_CLUSTERS, GC_DEFER_WAN_LATENCY, GC_DEFER_WAN_BANDWIDTH, GC_DEFER_WAN_AGGREGATE, GC_DEFER_WAN_CURVES, GC_DEFER_LAST };
+enum gc_deferred { GC_DEFER_CLUSTERS, GC_DEFER_WAN_LATENCY, GC_DEFER_WAN_BANDWIDTH, GC_DEFER_WAN_AGGREGATE, GC_DEFER_WAN_CURVES, GC_DEFER_NATIVE, GC_DEFER_LAST };
 
 struct gc_loader {
   struct gc_config *cfg;
@@ -75,6 +75,13 @@ int gc_config_load_clusters(struct gc_loader *ld);
 int gc_config_load_wan(struct gc_loader *ld);
 /* network.wan.curves, after the clusters they name (config_curve.c). */
 int gc_config_load_wan_curves(struct gc_loader *ld);
+
+/* The points of list s (key names it in messages) into *out: 0, or -1 (config_curve.c). */
+int gc_config_curve_points(struct gc_loader *ld, config_setting_t *s, const char *key,
+                           struct gc_curve *out);
+/* `native`, after the clusters it names (config_native.c); and what it owns freed. */
+int gc_config_load_native(struct gc_loader *ld);
+void gc_config_free_native(struct gc_native *n);
 
 char *gc_strdup(const char *s);
 

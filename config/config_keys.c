@@ -91,6 +91,8 @@ const struct gc_key gc_config_top_keys[] = {
     {.name = "learn", .parse = gc_key_bool, .off = CFG(learn)},
     {.name = "clusters", .parse = gc_key_defer, .which = GC_DEFER_CLUSTERS},
     {.name = "network", .parse = gc_key_group, .sub = network_keys},
+    /* The MPI library's own collectives as measured (config_native.c). */
+    {.name = "native", .parse = gc_key_defer, .which = GC_DEFER_NATIVE},
     /* Not one key: every operation's group, in op id order (gc_key_op_group). */
     {.name = "(operations)", .parse = gc_key_op_group},
     {.name = "log", .parse = gc_key_group, .sub = log_keys},

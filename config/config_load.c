@@ -151,6 +151,7 @@ static int load(struct gc_loader *ld, config_t *lc, const char *path) {
   if (gc_config_load_clusters(ld) < 0) return -1;
   if (gc_config_load_wan(ld) < 0) return -1;
   if (gc_config_load_wan_curves(ld) < 0) return -1;
+  if (gc_config_load_native(ld) < 0) return -1;
   ld->cfg->network_given = network_given(config_root_setting(lc));
   return 0;
 }

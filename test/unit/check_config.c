@@ -640,7 +640,7 @@ END_TEST
 
 START_TEST(unknown_keys) {
   load_fails("verbose = 1;\ncolour = \"red\";\n", 2, "colour",
-             "unknown key; allowed at the top level: strict, verbose, probe, learn, clusters, network, alltoall, bcast, alltoallv, log");
+             "unknown key; allowed at the top level: strict, verbose, probe, learn, clusters, network, native, alltoall, bcast, alltoallv, log");
   load_fails("network = {\n  lan = {\n    alhpa = \"60 us\";\n  };\n};\n", 3, "network.lan.alhpa",
              "allowed in this group: alpha, beta, gamma, delta, threshold");
   load_fails("network = { wan = { jitter = 1; }; };\n", 1, "network.wan.jitter", "allowed in this group: latency, bandwidth");
@@ -970,6 +970,66 @@ START_TEST(curves_absent) {
 }
 END_TEST
 
+/* `native` (config_native.c): the MPI library's own collectives measured on a layout. */
+#define NATIVE_A2A "( (\"1 B\", \"30 us\"), (\"1 KiB\", \"40 us\"), (\"1 MiB\", \"9 ms\") )"
+START_TEST(native_table) {
+  ck_assert_msg(load(TWO "native = {\n procs = 4;\n sizes = [ 2, 2 ];\n alltoall = " NATIVE_A2A ";\n"
+                     " bcast = ( { root = \"b\"; curve = ( (1, \"20 us\"), (\"1 MiB\", \"5 ms\") ); } );\n};\n") == 0,
+                "%s", err);
+  ck_assert_int_eq(cfg.native.procs, 4);
+  ck_assert_int_eq(cfg.native.line, 5);
+  ck_assert(cfg.native.sizes[0] == 2 && cfg.native.sizes[1] == 2);
+  ck_assert(cfg.native.alltoall.n == 3 && cfg.native.alltoall.m[1] == 1024 && cfg.native.alltoall.t[2] == 9e-3);
+  ck_assert(cfg.native.bcast[0].n == 0 && cfg.native.bcast[1].n == 2 && cfg.native.bcast[1].t[0] == 20e-6);
+  /* It applies to the layout it was measured on, and to no other. */
+  ck_assert(gc_config_native(&cfg, 4, (int[]){2, 2}) == &cfg.native);
+  ck_assert(gc_config_native(&cfg, 4, (int[]){3, 1}) == NULL);
+  ck_assert(gc_config_native(&cfg, 3, (int[]){2, 1}) == NULL);
+  /* Hashed when present; with it gone, the hash is a file's without it. */
+  unsigned long long with = gc_config_hash(&cfg);
+  cfg.native.alltoall.t[0] = 31e-6;
+  ck_assert(gc_config_hash(&cfg) != with);
+  cfg.native.procs = 0;
+  unsigned long long gone = gc_config_hash(&cfg);
+  ck_assert_msg(load(TWO) == 0, "%s", err);
+  ck_assert(cfg.native.procs == 0 && cfg.native.sizes == NULL && cfg.native.bcast == NULL);
+  ck_assert(gc_config_hash(&cfg) == gone && gone != with);
+  ck_assert(gc_config_native(&cfg, 4, (int[]){2, 2}) == NULL);
+  /* A table of the broadcast alone. */
+  ck_assert_msg(load(TWO "native = { procs = 3; sizes = [ 0, 3 ];\n bcast = ( { root = \"b\"; curve = ( (1, 1e-5), (2, 1e-5) ); } ); };\n") == 0,
+                "%s", err);
+  ck_assert(cfg.native.alltoall.n == 0 && cfg.native.bcast[1].n == 2);
+  ck_assert(gc_config_native(&cfg, 3, (int[]){0, 3}) == &cfg.native);
+}
+END_TEST
+
+START_TEST(bad_native) {
+  load_fails("native = {\n procs = 2; sizes = [ 2 ]; };\n", 1, "native", "defines none");
+  load_fails(TWO "native = 4;\n", 5, "native", "expected a group");
+  load_fails(TWO "native = {\n sizes = [ 2, 2 ]; };\n", 5, "native", "got no procs");
+  load_fails(TWO "native = {\n procs = 1; sizes = [ 1, 0 ]; };\n", 6, "native.procs", "2 or more");
+  load_fails(TWO "native = {\n procs = 4;\n sizes = [ 4 ]; };\n", 7, "native.sizes", "an array of 2 process counts");
+  load_fails(TWO "native = {\n procs = 4;\n sizes = [ 5, -1 ]; };\n", 7, "native.sizes[1]", "0 or more");
+  load_fails(TWO "native = {\n procs = 4;\n sizes = [ 2, 3 ]; };\n", 7, "native.sizes", "5 processes are not procs = 4");
+  load_fails(TWO "native = { procs = 4; sizes = [ 2, 2 ];\n speed = 1; };\n", 6, "native.speed", "unknown key");
+  load_fails(TWO "native = { procs = 4; sizes = [ 2, 2 ];\n alltoall = ( (1, \"1 us\") ); };\n", 6, "native.alltoall", "got 1 point");
+  load_fails(TWO "native = { procs = 4; sizes = [ 2, 2 ]; alltoall = (\n (1, \"1 us\"),\n (2, \"7200 s\") ); };\n", 7,
+             "native.alltoall[1]", "1 hour");
+  load_fails(TWO "native = { procs = 4; sizes = [ 2, 2 ]; alltoall = (\n (\"8 KiB\", \"1 us\"),\n (\"4 KiB\", \"2 us\") ); };\n", 7,
+             "native.alltoall[1]", "sizes must increase");
+  load_fails(TWO "native = { procs = 4; sizes = [ 2, 2 ];\n bcast = 1; };\n", 6, "native.bcast", "a list of one or more groups");
+  load_fails(TWO "native = { procs = 4; sizes = [ 2, 2 ]; bcast = (\n { root = \"z\"; curve = ( (1, 1e-5), (2, 1e-5) ); } ); };\n", 6,
+             "native.bcast[0].root", "no cluster is named 'z'");
+  load_fails(TWO "native = { procs = 2; sizes = [ 2, 0 ]; bcast = (\n { root = \"b\"; curve = ( (1, 1e-5), (2, 1e-5) ); } ); };\n", 6,
+             "native.bcast[0].root", "no process");
+  load_fails(TWO "native = { procs = 4; sizes = [ 2, 2 ]; bcast = ( { root = \"a\"; curve = ( (1, 1e-5), (2, 1e-5) ); },\n"
+             " { root = \"a\"; curve = ( (1, 1e-5), (2, 1e-5) ); } ); };\n", 6, "native.bcast[1].root", "already has a curve");
+  load_fails(TWO "native = { procs = 4; sizes = [ 2, 2 ]; bcast = (\n { root = \"a\"; } ); };\n", 6, "native.bcast[0]", "got no curve");
+  load_fails(TWO "native = { procs = 4; sizes = [ 2, 2 ]; bcast = (\n { root = \"a\"; curve = ( (1, 1e-5), (2, 0) ); } ); };\n", 6,
+             "native.bcast[0].curve[1]", "time");
+}
+END_TEST
+
 START_TEST(bad_curves) {
   load_fails("network = { lan = {\n curve = 5; }; };\n", 2, "network.lan.curve", "expected a list of 2 to 48 points");
   load_fails("network = { lan = {\n curve = ( (1, \"1 us\") ); }; };\n", 2, "network.lan.curve", "got 1 point");
@@ -1044,6 +1104,7 @@ static Suite *config_suite(void) {
   tcase_add_test(core, hetero);
   tcase_add_test(core, curves);
   tcase_add_test(core, curves_absent);
+  tcase_add_test(core, native_table);
   tcase_add_test(core, env_curves);
   tcase_add_test(limits, unreadable);
   tcase_add_test(limits, syntax);
@@ -1064,6 +1125,7 @@ static Suite *config_suite(void) {
   tcase_add_test(limits, physical_matrices);
   tcase_add_test(limits, wide_integers);
   tcase_add_test(limits, bad_curves);
+  tcase_add_test(limits, bad_native);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);
   return s;
