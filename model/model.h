@@ -46,6 +46,7 @@ enum gc_model_id {
   GC_MODEL_LG_BACKBONE,       /* gc_model_lg_backbone: LG, shared links, staged bytes */
   GC_MODEL_LINEAR_GRID_V,     /* gc_model_linear_grid_v: native alltoallv, posted at once */
   GC_MODEL_LGV_BACKBONE,      /* gc_model_lgv_backbone: LG-v, shared links, staged bytes */
+  GC_MODEL_MEASURED,          /* the configuration's `native` table (gc_curve_time) */
   GC_MODEL_LAST
 };
 

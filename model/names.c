@@ -53,6 +53,10 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
                              .desc = "LG-v: alpha + staged bytes*beta*gamma, then alpha + W + "
                                      "max(pair total/bw, bytes*beta), each pair's average "
                                      "block"},
+  [GC_MODEL_MEASURED] = {.id = GC_MODEL_MEASURED, .name = "measured",
+                         .source = "gridcoll-calibrate, the MPI library's own call timed",
+                         .desc = "the configuration's native table on the layout it was "
+                                 "measured on, interpolated between its sizes"},
 };
 
 const struct gc_model_info *gc_model_info(enum gc_model_id id)

@@ -21,6 +21,7 @@ void gc_network_free(struct gc_network *net)
   free(net->hetero);
   free(net->proc_C);
   free(net->proc_t);
+  free(net->native);
   gc_scratch_free(&net->scratch);
   memset(net, 0, sizeof *net);
 }
@@ -65,6 +66,49 @@ static int wan_curves(struct gc_network *net, const struct gc_config *cfg,
       }
     }
   return 0;
+}
+
+/* The native table, copied when the configuration's was measured on this layout (its size,
+ * and the processes of every configured cluster). 0, or -1 when out of memory. */
+static int native_table(struct gc_network *net, const struct gc_config *cfg,
+                        const struct gc_layout *layout)
+{
+  int k = layout->nclusters, match = 1;
+  if (cfg->native.procs <= 0 || cfg->native.procs != layout->size)
+    return 0;
+  int *count = calloc((size_t)cfg->nclusters, sizeof *count);
+  if (!count)
+    return -1;
+  for (int c = 0; c < k; c++) {
+    int g = layout->global_id[c];
+    if (g < 0 || g >= cfg->nclusters)
+      match = 0; /* a rank outside every cluster: not the layout measured */
+    else
+      count[g] += layout->cluster_size[c];
+  }
+  const struct gc_native *n = match ? gc_config_native(cfg, layout->size, count) : NULL;
+  free(count);
+  if (!n)
+    return 0;
+  if (!(net->native = calloc((size_t)k + 1, sizeof *net->native)))
+    return -1;
+  net->native[0] = n->alltoall;
+  for (int c = 0; n->bcast && c < k; c++)
+    net->native[1 + c] = n->bcast[layout->global_id[c]];
+  return 0;
+}
+
+double gc_network_native(const struct gc_network *net, const struct gc_layout *layout,
+                         int root, double m)
+{
+  const struct gc_curve *c = NULL;
+  if (!net->native)
+    return -1;
+  if (root < 0)
+    c = &net->native[0];
+  else if (root < layout->size)
+    c = &net->native[1 + layout->cluster_of[root]];
+  return c && gc_curve_set(c) ? gc_curve_time(c, m) : -1;
 }
 
 int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
@@ -128,7 +172,7 @@ int gc_network_build(struct gc_network *net, const struct gc_config *cfg,
   net->eager = cfg->bcast_eager;
   net->grid = (struct gc_model_grid){k, layout->cluster_size, net->lan, net->latency,
                                      net->bandwidth, net->aggregate, cfg->wan_window, NULL, NULL};
-  if (wan_curves(net, cfg, layout) != 0) {
+  if (wan_curves(net, cfg, layout) != 0 || native_table(net, cfg, layout) != 0) {
     gc_network_free(net);
     return -1;
   }

@@ -23,6 +23,11 @@ struct gc_network {
                                 curve.h), NULL when none has */
   const struct gc_curve **wan_curve; /* [k*k] into curves, NULL for a pair without; NULL
                                 when the configuration gives no network.wan.curves */
+  /* The configuration's `native` table when it was measured on this communicator's size
+   * and cluster sizes (the world calibrated), copied; NULL elsewhere, and the native rows
+   * then predict from their formulas. [1 + k]: [0] MPI_Alltoall over its block, [1 + c]
+   * MPI_Bcast from local cluster c; n 0 where not measured. */
+  struct gc_curve *native;
   double pairwise;           /* alltoall.native_pairwise: block bytes from which the MPI
                                 library's own all-to-all is a pairwise exchange */
   double *local_sends;       /* [k] ceil(log2 cluster size): messages a leader sends itself
@@ -62,6 +67,12 @@ int gc_network_scratch(struct gc_network *net, const struct gc_layout *layout);
 
 /* The 004 model of local cluster c's processors, node x = member x (h points into net);
  * 0, or -1 when the cluster has no 004 parameters. */
+/* The measured time of the MPI library's own call (net->native): the all-to-all of
+ * block m (root < 0) or the broadcast of m bytes from communicator rank root; < 0 when
+ * the view has no table, or none for that call. */
+double gc_network_native(const struct gc_network *net, const struct gc_layout *layout,
+                         int root, double m);
+
 int gc_network_hetero(const struct gc_network *net, const struct gc_layout *layout, int c,
                       struct gc_model_hetero *h);
 

@@ -22,8 +22,12 @@ int gc_alltoall_lg_applies(const struct gc_layout *layout)
 double gc_alltoall_native_predict(const struct gc_network *net, const struct gc_layout *layout,
                                   const struct gc_shape *shape, const char **model)
 {
-  double t = -1, m = shape->m;
+  double t = gc_network_native(net, layout, -1, shape->m), m = shape->m;
   int rc;
+  if (t >= 0) { /* measured on this layout: whatever the library runs, as it ran */
+    *model = gc_model_name(GC_MODEL_MEASURED);
+    return t;
+  }
   if (layout->nclusters == 1) {
     *model = gc_model_name(GC_MODEL_SIGNATURE);
     rc = gc_model_alltoall_signature(layout->size, (size_t)m, &net->lan[0], &t);

@@ -92,10 +92,12 @@ static double tree_predict(gc_tree_builder build, const struct gc_network *net,
 double gc_bcast_native_predict(const struct gc_network *net, const struct gc_layout *layout,
                                const struct gc_shape *shape, const char **model)
 {
-  double t = -1, m = shape->m;
+  double t = gc_network_native(net, layout, shape->root, shape->m), m = shape->m;
   int root = shape->root;
   struct gc_model_hetero h;
-  if (layout->nclusters == 1 && gc_network_hetero(net, layout, 0, &h) == 0) {
+  if (t >= 0) { /* measured on this layout, from the root's cluster */
+    *model = gc_model_name(GC_MODEL_MEASURED);
+  } else if (layout->nclusters == 1 && gc_network_hetero(net, layout, 0, &h) == 0) {
     /* node x is communicator rank x (one cluster: members in rank order), and
      * gc_model_hetero_bcast_binomial walks the same relative-rank tree as MPICH. */
     *model = gc_model_name(GC_MODEL_HETERO_BCAST);
