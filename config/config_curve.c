@@ -32,7 +32,7 @@ static int point_value(struct gc_loader *ld, config_setting_t *e, const char *ke
 
 /* The points of list s into *out; key names s in messages ("network.lan.curve"). */
 int gc_config_curve_points(struct gc_loader *ld, config_setting_t *s, const char *key,
-                        struct gc_curve *out)
+                        int falls, struct gc_curve *out)
 {
   char got[96], sub[320], why[GC_ERR_MAX];
   struct gc_curve c = {0};
@@ -54,7 +54,8 @@ int gc_config_curve_points(struct gc_loader *ld, config_setting_t *s, const char
                     &c.t[i]) < 0)
       return -1;
   }
-  int bad = gc_curve_check(c.m, c.t, n, why, sizeof why);
+  int bad = falls ? gc_curve_check_falls(c.m, c.t, n, why, sizeof why)
+                  : gc_curve_check(c.m, c.t, n, why, sizeof why);
   if (bad) {
     snprintf(sub, sizeof sub, "%s[%d]", key, bad - 1);
     return gc_config_fail(ld, config_setting_get_elem(s, (unsigned)(bad - 1)), sub, "%s", why);
@@ -67,7 +68,7 @@ int gc_config_curve_points(struct gc_loader *ld, config_setting_t *s, const char
 int gc_key_curve(struct gc_loader *ld, config_setting_t *s, const char *key, void *base,
                  const struct gc_key *k)
 {
-  return gc_config_curve_points(ld, s, key, (struct gc_curve *)((char *)base + k->off));
+  return gc_config_curve_points(ld, s, key, 0, (struct gc_curve *)((char *)base + k->off));
 }
 
 /* The index of the cluster named `name`, -1 when none. */
@@ -119,7 +120,7 @@ static int load_entry(struct gc_loader *ld, config_setting_t *e, const char *key
     return gc_config_fail(ld, pair, sub, "the pair '%s', '%s' already has a curve (an entry "
                           "serves both directions)", a, b);
   snprintf(sub, sizeof sub, "%s.curve", key);
-  if (gc_config_curve_points(ld, points, sub, &cfg->wan_curve[x * n + y]) < 0)
+  if (gc_config_curve_points(ld, points, sub, 0, &cfg->wan_curve[x * n + y]) < 0)
     return -1;
   cfg->wan_curve[y * n + x] = cfg->wan_curve[x * n + y];
   return 0;

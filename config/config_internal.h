@@ -76,9 +76,10 @@ int gc_config_load_wan(struct gc_loader *ld);
 /* network.wan.curves, after the clusters they name (config_curve.c). */
 int gc_config_load_wan_curves(struct gc_loader *ld);
 
-/* The points of list s (key names it in messages) into *out: 0, or -1 (config_curve.c). */
+/* The points of list s (key names it in messages) into *out: 0, or -1 (config_curve.c).
+ * falls: times may fall by any amount (gc_curve_check_falls: a collective's, native). */
 int gc_config_curve_points(struct gc_loader *ld, config_setting_t *s, const char *key,
-                           struct gc_curve *out);
+                           int falls, struct gc_curve *out);
 /* `native`, after the clusters it names (config_native.c); and what it owns freed. */
 int gc_config_load_native(struct gc_loader *ld);
 void gc_config_free_native(struct gc_native *n);

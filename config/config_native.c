@@ -9,7 +9,9 @@
  *     bcast = ( { root = "east"; curve = ( ("1 B", "20 us"), ... ); }, ... );
  *   };
  * Each list is a curve as the `curve` keys take it (config_curve.c): the time of one
- * call over its size, interpolated (model/curve.h).  A broadcast's time depends on the
+ * call over its size, interpolated (model/curve.h), except that it may fall by any
+ * amount (gc_curve_check_falls): the library switches algorithm by size, and a larger
+ * call can be much faster.  A broadcast's time depends on the
  * root's cluster (the wide area is crossed from there), so it has one curve per root
  * cluster, measured from that cluster's first rank. */
 #include <stdlib.h>
@@ -101,7 +103,7 @@ static int load_bcast(struct gc_loader *ld, config_setting_t *e, const char *key
   if (gc_curve_set(&cfg->native.bcast[c]))
     return gc_config_fail(ld, root, sub, "'%s' already has a curve", name);
   snprintf(sub, sizeof sub, "%s.curve", key);
-  return gc_config_curve_points(ld, points, sub, &cfg->native.bcast[c]);
+  return gc_config_curve_points(ld, points, sub, 1, &cfg->native.bcast[c]);
 }
 
 int gc_config_load_native(struct gc_loader *ld) {
@@ -128,7 +130,7 @@ int gc_config_load_native(struct gc_loader *ld) {
   cfg->native.line = config_setting_source_line(s);
   if (load_layout(ld, s) < 0) return -1;
   config_setting_t *a2a = config_setting_get_member(s, "alltoall");
-  if (a2a && gc_config_curve_points(ld, a2a, "native.alltoall", &cfg->native.alltoall) < 0)
+  if (a2a && gc_config_curve_points(ld, a2a, "native.alltoall", 1, &cfg->native.alltoall) < 0)
     return -1;
   config_setting_t *b = config_setting_get_member(s, "bcast");
   if (!b) return 0;

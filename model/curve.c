@@ -36,7 +36,7 @@ double gc_curve_time(const struct gc_curve *c, double m)
   return segment(c, lo, m);
 }
 
-int gc_curve_check(const double *m, const double *t, int n, char *why, size_t len)
+static int check(const double *m, const double *t, int n, double slack, char *why, size_t len)
 {
   char dummy[8];
   if (!why || !len)
@@ -59,14 +59,24 @@ int gc_curve_check(const double *m, const double *t, int n, char *why, size_t le
       snprintf(why, len, "sizes must increase: %.17g B after %.17g B", m[i], m[i - 1]);
       return i + 1;
     }
-    if (t[i] < top * (1 - GC_CURVE_SLACK)) {
+    if (t[i] < top * (1 - slack)) {
       snprintf(why, len, "times may not fall by more than %.0f%% below a smaller size's: "
-               "%g s at %.17g B after %g s", 100 * GC_CURVE_SLACK, t[i], m[i], top);
+               "%g s at %.17g B after %g s", 100 * slack, t[i], m[i], top);
       return i + 1;
     }
     top = fmax(top, t[i]);
   }
   return 0;
+}
+
+int gc_curve_check(const double *m, const double *t, int n, char *why, size_t len)
+{
+  return check(m, t, n, GC_CURVE_SLACK, why, len);
+}
+
+int gc_curve_check_falls(const double *m, const double *t, int n, char *why, size_t len)
+{
+  return check(m, t, n, 1, why, len);
 }
 
 /* 1 when every point strictly between a and b lies within tol (relative) of the line
@@ -100,8 +110,8 @@ static int reduce(const double *m, const double *t, int n, double tol, struct gc
   return kept;
 }
 
-int gc_curve_from_samples(const double *m, const double *t, int n, double tol,
-                          struct gc_curve *out)
+static int from_samples(const double *m, const double *t, int n, double tol, int lift,
+                        struct gc_curve *out)
 {
   double lifted[GC_CURVE_SAMPLES_MAX], top = 0;
   if (n > GC_CURVE_SAMPLES_MAX)
@@ -110,7 +120,7 @@ int gc_curve_from_samples(const double *m, const double *t, int n, double tol,
   for (int i = 0; i < n; i++) {
     /* Halfway into the slack (and from a hair above its edge), so that a curve written to
      * fewer digits still loads. */
-    lifted[i] = t[i] < top * (1 - GC_CURVE_SLACK + 1e-3) ? top * (1 - GC_CURVE_SLACK / 2) : t[i];
+    lifted[i] = lift && t[i] < top * (1 - GC_CURVE_SLACK + 1e-3) ? top * (1 - GC_CURVE_SLACK / 2) : t[i];
     top = fmax(top, t[i]);
   }
   if (n < 2)
@@ -123,4 +133,16 @@ int gc_curve_from_samples(const double *m, const double *t, int n, double tol,
     ;
   out->n = kept;
   return kept;
+}
+
+int gc_curve_from_samples(const double *m, const double *t, int n, double tol,
+                          struct gc_curve *out)
+{
+  return from_samples(m, t, n, tol, 1, out);
+}
+
+int gc_curve_from_samples_falls(const double *m, const double *t, int n, double tol,
+                                struct gc_curve *out)
+{
+  return from_samples(m, t, n, tol, 0, out);
 }

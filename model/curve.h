@@ -40,6 +40,10 @@ double gc_curve_time(const struct gc_curve *c, double m);
  * before.  Otherwise the index of the first bad point plus one (or -1 for a bad count),
  * and a fragment in why (may be NULL) such as "sizes must increase: 4096 B after 8192 B". */
 int gc_curve_check(const double *m, const double *t, int n, char *why, size_t len);
+/* The same, with falls of any size allowed: a collective's time, where the MPI library
+ * switches algorithm by size (SMPI's all-to-all of 16 ranks: 40 ms at 4 B, its log rounds
+ * across a 10 ms wide area, then 12 ms at 16 KiB, every message at once). */
+int gc_curve_check_falls(const double *m, const double *t, int n, char *why, size_t len);
 
 /* The points of a measured sweep (sizes increasing) worth keeping: a time more than
  * GC_CURVE_SLACK below the largest before it is noise, raised
@@ -50,5 +54,10 @@ int gc_curve_check(const double *m, const double *t, int n, char *why, size_t le
  * samples are read (the rest are ignored); returns out->n. */
 int gc_curve_from_samples(const double *m, const double *t, int n, double tol,
                           struct gc_curve *out);
+
+/* gc_curve_from_samples with nothing raised: the samples of a collective whose time may
+ * fall (gc_curve_check_falls). */
+int gc_curve_from_samples_falls(const double *m, const double *t, int n, double tol,
+                                struct gc_curve *out);
 
 #endif

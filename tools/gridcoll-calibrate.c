@@ -18,7 +18,10 @@
  *   4. inside every cluster of two processes or more: MPI_Alltoall on the cluster's own
  *      communicator over at least four sizes, the contention signature gamma, delta, M
  *      fitted where the network saturates (gc_fit_signature_saturated, 000 Eq. 5) with
- *      that cluster's alpha and beta.
+ *      that cluster's alpha and beta;
+ *   5. on all processes: the MPI library's own MPI_Alltoall, and its MPI_Bcast from each
+ *      cluster's first rank, timed as black boxes (native.c; --no-native: not), written
+ *      as the native table that gridcoll predicts them from on this layout.
  * Every fit is checked against physical sense (gc_fit_check_*): a refused one is not
  * written (what the cluster was described with is, with the reason), a suspect one is
  * marked; stderr ends with a table of what was measured, fitted, and how well.
@@ -116,6 +119,7 @@ static void measure(struct run *r)
     if (r->cl[c].n >= 2)
       calibrate_signature(r, cc, mine, c);
   MPI_Comm_free(&cc);
+  calibrate_native(r);
 }
 
 /* Rank 0: write the file, then reload it with gridcoll's own loader. 0, or 1. */
@@ -168,6 +172,7 @@ static int calibrate(const struct options *o)
   free(r.recv);
   free(r.t);
   free(r.wan);
+  free(r.native_bcast);
   gc_config_free(&r.cfg);
   return rc;
 }

@@ -11,6 +11,8 @@
 #                     the calibrate, platform, simulate loop (test/smpi/calibrate-loop.sh),
 #                     one message's curve against its line under SimGrid's default network
 #                     (test/smpi/curve.sh),
+#                     the MPI library's own collectives predicted from the native table that
+#                     gridcoll-calibrate measured, against their formulas (test/smpi/native.sh),
 #                     the log's actual time against the simulated one and a late rank's wait
 #                     apart, exact in simulated time (test/smpi/log-actual.sh),
 #                     auto learning under a configuration wrong by 2x (test/smpi/learn.sh)
@@ -69,6 +71,7 @@ check-smpi:
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/alltoallv.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/calibrate-loop.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/curve.sh
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/native.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/log-actual.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/learn.sh
 

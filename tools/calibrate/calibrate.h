@@ -6,6 +6,7 @@
  *   write.c     the configuration file written at the end, and the final table;
  *   curve_text.c  a ping-pong sweep's curve, and its text (pure C);
  *   platform.c  the SimGrid platform and host file of what was measured (-p; pure C);
+ *   native.c    the MPI library's own collectives timed on the world (black boxes);
  *   fromlog.c   --from-log: refit from a run's records (pure C).
  * Rank 0 alone speaks (say) and fits; every rank takes part in every step. */
 #ifndef GC_TOOLS_CALIBRATE_H
@@ -33,6 +34,8 @@ struct options {
   double budget; /* s; 0 = none */
   double curve_lo, curve_hi; /* --curve LO:HI: the ping-pong sweep of every link's curve
                                 (powers of 2 and their midpoints); curve_hi 0: none */
+  int native;   /* time the MPI library's own MPI_Alltoall and MPI_Bcast (native.c);
+                   0 after --no-native */
 };
 
 /* A cluster as measured: who is in it, how it was described, what was found. */
@@ -98,6 +101,9 @@ struct run {
   double share;         /* each step's share of the time budget, s */
   char *send, *recv;    /* buffers for the largest size times the largest cluster */
   double *t;            /* [ns + 1] one step's times and their spread, on rank 0 */
+  int native_measured;  /* sizes of the native sweeps (native.c), 0 when none */
+  struct gc_curve native_a2a;    /* MPI_Alltoall on the world over its block */
+  struct gc_curve *native_bcast; /* [k] MPI_Bcast from cluster c's first rank */
 };
 
 /* say.c: this process's rank and the world's size, MPI_Wtime at start (set by main), and
@@ -150,6 +156,9 @@ void calibrate_wan(struct run *r, int a, int b);
 void calibrate_backbone(struct run *r, int a, int b);
 void calibrate_signature(struct run *r, MPI_Comm cc, int mine, int c);
 void calibrate_check_alike(struct run *r);
+/* native.c: 5. MPI_Alltoall and MPI_Bcast (from each cluster's first rank) on the world,
+ * unless --no-native; the curves on every rank. */
+void calibrate_native(struct run *r);
 
 /* write.c: the configuration; 0, or -1 on a write error. The final table on stderr. */
 int calibrate_write_config(FILE *f, const struct run *r, double elapsed);

@@ -2,15 +2,22 @@
 #include "curve_text.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "physical.h"
 
 void calibrate_write_curve(FILE *f, const char *indent, const struct gc_curve *c, int exact)
 {
-  fprintf(f, "curve = (");
+  calibrate_write_points(f, indent, "curve", c, exact);
+}
+
+void calibrate_write_points(FILE *f, const char *indent, const char *key,
+                            const struct gc_curve *c, int exact)
+{
+  fprintf(f, "%s = (", key);
   for (int i = 0; i < c->n; i++) {
     if (i > 0 && i % 4 == 0)
-      fprintf(f, "\n%s         ", indent);
+      fprintf(f, "\n%s%*s", indent, (int)strlen(key) + 4, "");
     if (exact)
       fprintf(f, " (\"%.17g B\", \"%.17g s\")", c->m[i], c->t[i]);
     else

@@ -12,6 +12,9 @@
  * line indented by `indent`.  exact: base units with 17 digits (read back, every value is
  * the same double); else bytes and microseconds to 6 digits, for people. */
 void calibrate_write_curve(FILE *f, const char *indent, const struct gc_curve *c, int exact);
+/* The same points under another key: `KEY = ( (SIZE, TIME), ... );` (native.alltoall). */
+void calibrate_write_points(FILE *f, const char *indent, const char *key,
+                            const struct gc_curve *c, int exact);
 
 /* The curve of a ping-pong sweep, t[i] the one-way time at sizes[i]: times under the
  * loader's shortest (1 ns) raised to it, then gc_curve_from_samples with a tolerance of

@@ -14,6 +14,7 @@ static void usage(FILE *f)
   fprintf(f,
           "usage: mpiexec -n N " PROG " [-c FILE | -C RANGES] [-o OUT] [-p XML] [-s LO:HI]\n"
           "                                [-r REPS] [-t SECONDS] [--curve LO:HI | --no-curve]\n"
+          "                                [--no-native]\n"
           "       " PROG " --from-log -c FILE [-o OUT] LOG.csv...\n"
           "Measure alpha, beta inside every cluster, latency and bandwidth of one flow and of\n"
           "many flows between clusters, the all-to-all contention signature of every cluster;\n"
@@ -32,6 +33,9 @@ static void usage(FILE *f)
           "                      2 and their midpoints (default 1B:4MiB), written as its\n"
           "                      curve beside alpha and beta (where the MPI library changes\n"
           "                      protocol a line cannot follow); --no-curve: none\n"
+          "      --no-native     do not time the MPI library's own MPI_Alltoall and MPI_Bcast\n"
+          "                      on all processes (by default written as the native table:\n"
+          "                      gridcoll predicts them from it on that layout)\n"
           "  -r, --reps N        repetitions per size (default 20)\n"
           "  -t, --time SECONDS  time budget: fewer repetitions (at least 3) to fit it\n"
           "                      (default 0: no budget)\n"
@@ -112,9 +116,10 @@ int calibrate_parse_options(int argc, char **argv, struct options *o)
       {"reps", required_argument, NULL, 'r'},   {"time", required_argument, NULL, 't'},
       {"platform", required_argument, NULL, 'p'}, {"from-log", no_argument, NULL, 'L'},
       {"curve", required_argument, NULL, 'K'},  {"no-curve", no_argument, NULL, 'N'},
+      {"no-native", no_argument, NULL, 'V'},
       {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
   *o = (struct options){.out = "gridcoll.cfg", .lo = 64, .hi = 1 << 20, .reps = 20,
-                         .curve_lo = 1, .curve_hi = 1 << 22};
+                         .curve_lo = 1, .curve_hi = 1 << 22, .native = 1};
   opterr = 0;
   for (int ch, rc = 0; (ch = getopt_long(argc, argv, ":c:C:o:p:s:r:t:h", longopts, NULL)) != -1;) {
     switch (ch) {
@@ -126,6 +131,7 @@ int calibrate_parse_options(int argc, char **argv, struct options *o)
     case 's': rc = parse_sizes(optarg, o); break;
     case 'K': rc = parse_curve(optarg, o); break;
     case 'N': o->curve_lo = o->curve_hi = 0; break;
+    case 'V': o->native = 0; break;
     case 'r': rc = parse_reps(optarg, o); break;
     case 't': rc = parse_budget(optarg, o); break;
     case 'h': if (world_rank == 0) usage(stdout); return 1;

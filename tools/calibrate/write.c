@@ -214,6 +214,35 @@ static void write_wan_curves(FILE *f, const struct run *r)
     fprintf(f, " );\n");
 }
 
+/* native: the MPI library's own collectives on the world, the layout they were timed on. */
+static void write_native(FILE *f, const struct run *r)
+{
+  if (!r->native_measured)
+    return;
+  fprintf(f, "\n# The MPI library's own MPI_Alltoall (per block) and MPI_Bcast (per message, from\n"
+             "# each cluster's first rank) on all %d processes, %d sizes, the median of %d after a\n"
+             "# warm-up, from a barrier to the slowest exit: gridcoll predicts its native rows\n"
+             "# from these on a communicator of these cluster sizes, from their formulas elsewhere.\n"
+             "native = {\n  procs = %d;\n  sizes = [", world_size, r->native_measured, 5, world_size);
+  for (int c = 0; c < r->k; c++)
+    fprintf(f, "%s %d", c ? "," : "", r->cl[c].n);
+  fprintf(f, " ];\n  ");
+  calibrate_write_points(f, "  ", "alltoall", &r->native_a2a, 0);
+  int first = 1;
+  for (int c = 0; c < r->k; c++) {
+    if (!gc_curve_set(&r->native_bcast[c]))
+      continue;
+    fprintf(f, "%s{ root = \"%s\";\n              ", first ? "  bcast = ( " : ",\n            ",
+            r->cl[c].name);
+    calibrate_write_curve(f, "              ", &r->native_bcast[c], 0);
+    fprintf(f, "            }");
+    first = 0;
+  }
+  if (!first)
+    fprintf(f, " );\n");
+  fprintf(f, "};\n");
+}
+
 int calibrate_write_config(FILE *f, const struct run *r, double elapsed)
 {
   write_header(f, r, elapsed);
@@ -241,7 +270,9 @@ int calibrate_write_config(FILE *f, const struct run *r, double elapsed)
     write_wan_curves(f, r);
     fprintf(f, "  };\n");
   }
-  fprintf(f, "};\n\nalltoall = { algorithm = \"auto\"; };\nbcast    = { algorithm = \"auto\"; };\n");
+  fprintf(f, "};\n");
+  write_native(f, r);
+  fprintf(f, "\nalltoall = { algorithm = \"auto\"; };\nbcast    = { algorithm = \"auto\"; };\n");
   return ferror(f) ? -1 : 0;
 }
 
