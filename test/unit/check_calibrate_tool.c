@@ -274,6 +274,15 @@ START_TEST(refit_recovers)
   cfg.alltoall_pairwise = 12345;
   cfg.learn = 0;
   snprintf(cfg.algorithm[GC_OP_ALLTOALLV], GC_NAME_MAX, "lg");
+  /* The native table, kept as measured (it may fall: the library switching algorithm). */
+  cfg.native.procs = 0;
+  cfg.native.sizes = calloc((size_t)cfg.nclusters, sizeof *cfg.native.sizes);
+  cfg.native.bcast = calloc((size_t)cfg.nclusters, sizeof *cfg.native.bcast);
+  ck_assert(cfg.native.sizes && cfg.native.bcast);
+  for (int c = 0; c < cfg.nclusters; c++)
+    cfg.native.procs += cfg.native.sizes[c] = 2 + c;
+  cfg.native.alltoall = (struct gc_curve){3, {1, 4096, 1048576}, {40.1e-3, 12.3e-3, 0.2}};
+  cfg.native.bcast[cfg.nclusters - 1] = (struct gc_curve){2, {1, 1048576}, {1.5e-5, 9.25e-3}};
   f = fopen(path, "w");
   ck_assert_int_eq(gc_config_write(f, &cfg, "refitted\nby a test"), 0);
   fclose(f);
@@ -283,6 +292,8 @@ START_TEST(refit_recovers)
   ck_assert(gc_config_hash(&back) == gc_config_hash(&cfg));
   ck_assert(back.alltoall_pairwise == 12345 && back.learn == 0);
   ck_assert_str_eq(back.algorithm[GC_OP_ALLTOALLV], "lg");
+  ck_assert(back.native.procs == cfg.native.procs && back.native.alltoall.t[1] == 12.3e-3);
+  ck_assert(back.native.bcast[cfg.nclusters - 1].t[1] == 9.25e-3 && back.native.bcast[0].n == 0);
   gc_config_free(&back);
   gc_config_free(&cfg);
   free(rec);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fromlog.h"
+#include "curve_text.h" /* the native table's points */
 #include "physical.h"
 #include "ranges.h"
 
@@ -496,6 +497,35 @@ static void write_matrix(FILE *f, const char *key, const double *m, int k, const
   fprintf(f, " );\n");
 }
 
+/* The native table as it was: a refit scales the network's parameters, not what the MPI
+ * library's own calls were measured to take. */
+static void write_native(FILE *f, const struct gc_config *cfg)
+{
+  const struct gc_native *n = &cfg->native;
+  if (n->procs <= 0)
+    return;
+  fprintf(f, "native = {\n  procs = %d;\n  sizes = [", n->procs);
+  for (int c = 0; c < cfg->nclusters; c++)
+    fprintf(f, "%s %d", c ? "," : "", n->sizes[c]);
+  fprintf(f, " ];\n");
+  if (gc_curve_set(&n->alltoall)) {
+    fprintf(f, "  ");
+    calibrate_write_points(f, "  ", "alltoall", &n->alltoall, 1);
+  }
+  int first = 1;
+  for (int c = 0; n->bcast && c < cfg->nclusters; c++) {
+    if (!gc_curve_set(&n->bcast[c]))
+      continue;
+    fprintf(f, "%s{ root = ", first ? "  bcast = ( " : ",\n            ");
+    write_string(f, cfg->clusters[c].name);
+    fprintf(f, "; ");
+    calibrate_write_curve(f, "              ", &n->bcast[c], 1);
+    fprintf(f, "            }");
+    first = 0;
+  }
+  fprintf(f, "%s};\n", first ? "" : " );\n");
+}
+
 int gc_config_write(FILE *f, const struct gc_config *cfg, const char *header)
 {
   for (const char *p = header; p && *p;) {
@@ -552,6 +582,7 @@ int gc_config_write(FILE *f, const struct gc_config *cfg, const char *header)
     fprintf(f, "  };\n");
   }
   fprintf(f, "};\n");
+  write_native(f, cfg);
   /* Every operation's group (op_info.h), with the keys some add (config_keys.c). */
   for (int op = 0; op < GC_OP_LAST; op++) {
     fprintf(f, "%s = { algorithm = ", gc_op_table[op].name);
