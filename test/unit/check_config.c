@@ -1086,6 +1086,21 @@ START_TEST(env_curves) {
 }
 END_TEST
 
+/* The native table was measured on the file's clusters: new members keep it (it applies
+ * where the layout still matches), other clusters drop it (it could match none). */
+START_TEST(env_native) {
+  const char *file = TWO "native = { procs = 4; sizes = [ 2, 2 ]; alltoall = ( (1, 1e-3), (2, 1e-3) ); };\n";
+  ck_assert_msg(load(file) == 0, "%s", err);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "0-1,2-3", NULL}), 0);
+  ck_assert(gc_config_native(&cfg, 4, (int[]){2, 2}) == &cfg.native);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "0-1,2,3", NULL}), 0);
+  ck_assert(cfg.native.procs == 0 && cfg.native.sizes == NULL && gc_config_native(&cfg, 4, (int[]){2, 1, 1}) == NULL);
+  ck_assert_msg(load(file) == 0, "%s", err);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "host", NULL}), 0);
+  ck_assert(cfg.native.procs == 0);
+}
+END_TEST
+
 static Suite *config_suite(void) {
   Suite *s = suite_create("config");
   TCase *core = tcase_create("core"), *limits = tcase_create("limits");
@@ -1111,6 +1126,7 @@ static Suite *config_suite(void) {
   tcase_add_test(core, curves_absent);
   tcase_add_test(core, native_table);
   tcase_add_test(core, env_curves);
+  tcase_add_test(core, env_native);
   tcase_add_test(limits, unreadable);
   tcase_add_test(limits, syntax);
   tcase_add_test(limits, bytes);
