@@ -71,13 +71,36 @@ int gc_key_curve(struct gc_loader *ld, config_setting_t *s, const char *key, voi
   return gc_config_curve_points(ld, s, key, 0, (struct gc_curve *)((char *)base + k->off));
 }
 
-/* The index of the cluster named `name`, -1 when none. */
-static int cluster_index(const struct gc_config *cfg, const char *name)
+int gc_config_cluster_index(const struct gc_config *cfg, const char *name)
 {
   for (int i = 0; name && i < cfg->nclusters; i++)
     if (strcmp(cfg->clusters[i].name, name) == 0)
       return i;
   return -1;
+}
+
+int gc_config_curve_entry(struct gc_loader *ld, config_setting_t *e, const char *key,
+                          const char *what, const char *what_example, const char *example,
+                          config_setting_t **which, config_setting_t **points)
+{
+  char got[96], sub[320];
+  if (!config_setting_is_group(e))
+    return gc_config_fail(ld, e, key, "expected a group such as %s, got %s", example,
+                          gc_config_describe(e, got, sizeof got));
+  for (int i = 0; i < config_setting_length(e); i++) {
+    const char *name = config_setting_name(config_setting_get_elem(e, (unsigned)i));
+    if (strcmp(name, what) != 0 && strcmp(name, "curve") != 0) {
+      snprintf(sub, sizeof sub, "%s.%s", key, name);
+      return gc_config_fail(ld, config_setting_get_elem(e, (unsigned)i), sub,
+                            "unknown key; allowed in this group: %s, curve", what);
+    }
+  }
+  *which = config_setting_get_member(e, what);
+  *points = config_setting_get_member(e, "curve");
+  if (!*which || !*points)
+    return gc_config_fail(ld, e, key, "expected both %s and curve = ( ... ), got no %s",
+                          what_example, *which ? "curve" : what);
+  return 0;
 }
 
 /* One entry of network.wan.curves into cfg->wan_curve, both directions. */
@@ -86,28 +109,17 @@ static int load_entry(struct gc_loader *ld, config_setting_t *e, const char *key
   struct gc_config *cfg = ld->cfg;
   char got[96], sub[320];
   int n = cfg->nclusters;
-  if (!config_setting_is_group(e))
-    return gc_config_fail(ld, e, key, "expected a group such as { pair = [ \"east\", \"west\" ]; "
-                          "curve = %s; }, got %s", CURVE_EXAMPLE, gc_config_describe(e, got, sizeof got));
-  for (int i = 0; i < config_setting_length(e); i++) {
-    const char *name = config_setting_name(config_setting_get_elem(e, (unsigned)i));
-    if (strcmp(name, "pair") != 0 && strcmp(name, "curve") != 0) {
-      snprintf(sub, sizeof sub, "%s.%s", key, name);
-      return gc_config_fail(ld, config_setting_get_elem(e, (unsigned)i), sub,
-                            "unknown key; allowed in this group: pair, curve");
-    }
-  }
-  config_setting_t *pair = config_setting_get_member(e, "pair");
-  config_setting_t *points = config_setting_get_member(e, "curve");
-  if (!pair || !points)
-    return gc_config_fail(ld, e, key, "expected both pair = [ \"east\", \"west\" ] and curve = "
-                          "( ... ), got no %s", pair ? "curve" : "pair");
+  config_setting_t *pair, *points;
+  if (gc_config_curve_entry(ld, e, key, "pair", "pair = [ \"east\", \"west\" ]",
+                            "{ pair = [ \"east\", \"west\" ]; curve = " CURVE_EXAMPLE "; }",
+                            &pair, &points) < 0)
+    return -1;
   snprintf(sub, sizeof sub, "%s.pair", key);
   const char *a = NULL, *b = NULL;
   if (config_setting_is_aggregate(pair) && !config_setting_is_group(pair) &&
       config_setting_length(pair) == 2)
     a = config_setting_get_string_elem(pair, 0), b = config_setting_get_string_elem(pair, 1);
-  int x = cluster_index(cfg, a), y = cluster_index(cfg, b);
+  int x = gc_config_cluster_index(cfg, a), y = gc_config_cluster_index(cfg, b);
   if (!a || !b)
     return gc_config_fail(ld, pair, sub, "expected two cluster names such as [ \"east\", "
                           "\"west\" ], got %s", gc_config_describe(pair, got, sizeof got));

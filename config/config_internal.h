@@ -80,6 +80,15 @@ int gc_config_load_wan_curves(struct gc_loader *ld);
  * falls: times may fall by any amount (gc_curve_check_falls: a collective's, native). */
 int gc_config_curve_points(struct gc_loader *ld, config_setting_t *s, const char *key,
                            int falls, struct gc_curve *out);
+/* The index of the cluster named `name` in ld's configuration, -1 when none. */
+int gc_config_cluster_index(const struct gc_config *cfg, const char *name);
+/* One group naming a curve, { <what> = ...; curve = ( ... ); } (network.wan.curves'
+ * pairs, native.bcast's roots): a group, those two keys only, both there, else the
+ * message names file, line and key (what_example and example show what is expected);
+ * 0 with *which and *points set, or -1 (config_curve.c). */
+int gc_config_curve_entry(struct gc_loader *ld, config_setting_t *e, const char *key,
+                          const char *what, const char *what_example, const char *example,
+                          config_setting_t **which, config_setting_t **points);
 /* `native`, after the clusters it names (config_native.c); and what it owns freed. */
 int gc_config_load_native(struct gc_loader *ld);
 void gc_config_free_native(struct gc_native *n);

@@ -28,12 +28,6 @@ void gc_config_free_native(struct gc_native *n) {
   memset(n, 0, sizeof *n);
 }
 
-static int cluster_index(const struct gc_config *cfg, const char *name) {
-  for (int i = 0; name && i < cfg->nclusters; i++)
-    if (strcmp(cfg->clusters[i].name, name) == 0) return i;
-  return -1;
-}
-
 /* procs and sizes: sizes has one count >= 0 per cluster, and they add up to procs. */
 static int load_layout(struct gc_loader *ld, config_setting_t *s) {
   struct gc_config *cfg = ld->cfg;
@@ -74,26 +68,14 @@ static int load_layout(struct gc_loader *ld, config_setting_t *s) {
 static int load_bcast(struct gc_loader *ld, config_setting_t *e, const char *key) {
   struct gc_config *cfg = ld->cfg;
   char got[96], sub[160];
-  if (!config_setting_is_group(e))
-    return gc_config_fail(ld, e, key, "expected a group such as { root = \"east\"; curve = "
-                          "( (\"1 B\", \"20 us\"), (\"1 MiB\", \"5 ms\") ); }, got %s",
-                          gc_config_describe(e, got, sizeof got));
-  for (int i = 0; i < config_setting_length(e); i++) {
-    const char *name = config_setting_name(config_setting_get_elem(e, (unsigned)i));
-    if (strcmp(name, "root") != 0 && strcmp(name, "curve") != 0) {
-      snprintf(sub, sizeof sub, "%s.%s", key, name);
-      return gc_config_fail(ld, config_setting_get_elem(e, (unsigned)i), sub,
-                            "unknown key; allowed in this group: root, curve");
-    }
-  }
-  config_setting_t *root = config_setting_get_member(e, "root");
-  config_setting_t *points = config_setting_get_member(e, "curve");
-  if (!root || !points)
-    return gc_config_fail(ld, e, key, "expected both root = \"east\" and curve = ( ... ), got "
-                          "no %s", root ? "curve" : "root");
+  config_setting_t *root, *points;
+  if (gc_config_curve_entry(ld, e, key, "root", "root = \"east\"",
+                            "{ root = \"east\"; curve = ( (\"1 B\", \"20 us\"), "
+                            "(\"1 MiB\", \"5 ms\") ); }", &root, &points) < 0)
+    return -1;
   snprintf(sub, sizeof sub, "%s.root", key);
   const char *name = config_setting_get_string(root);
-  int c = cluster_index(cfg, name);
+  int c = gc_config_cluster_index(cfg, name);
   if (!name)
     return gc_config_fail(ld, root, sub, "expected a cluster's name such as \"east\", got %s",
                           gc_config_describe(root, got, sizeof got));
