@@ -18,13 +18,7 @@
 #   BUILD=build SMPIRUN=smpirun test/smpi/calibrate-loop.sh
 set -u
 cd "$(dirname "$0")/../.."
-BUILD=${BUILD:-build}
-SMPIRUN=${SMPIRUN:-smpirun}
-T=$(realpath "$BUILD")
-ROOT=$PWD
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TMPDIR=$tmp # smpirun -tmpdir is broken in SimGrid 3.32
+. test/smpi/setup.sh # BUILD, SMPIRUN, T, ROOT, tmp, TMPDIR
 FLAGS=(--cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
        --cfg=smpi/auto-shared-malloc-thresh:33554432 --log=root.thres:critical)
 passed=0

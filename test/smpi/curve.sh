@@ -16,13 +16,7 @@
 #   BUILD=build SMPIRUN=smpirun test/smpi/curve.sh   (KEEP=1: keep its folder)
 set -u
 cd "$(dirname "$0")/../.."
-BUILD=${BUILD:-build}
-SMPIRUN=${SMPIRUN:-smpirun}
-T=$(realpath "$BUILD")
-ROOT=$PWD
-tmp=$(mktemp -d)
-[ -n "${KEEP:-}" ] && echo "keeping $tmp" || trap 'rm -rf "$tmp"' EXIT
-export TMPDIR=$tmp # smpirun -tmpdir is broken in SimGrid 3.32
+. test/smpi/setup.sh # BUILD, SMPIRUN, T, ROOT, tmp, TMPDIR
 # SimGrid's default network: no lat-factor, no bw-factor.
 FLAGS=(--cfg=smpi/simulate-computation:no --cfg=smpi/auto-shared-malloc-thresh:33554432
        --log=root.thres:critical)

@@ -15,13 +15,7 @@
 #   BUILD=build SMPIRUN=smpirun test/smpi/native.sh   (KEEP=1: keep its folder)
 set -u
 cd "$(dirname "$0")/../.."
-BUILD=${BUILD:-build}
-SMPIRUN=${SMPIRUN:-smpirun}
-T=$(realpath "$BUILD")
-ROOT=$PWD
-tmp=$(mktemp -d)
-[ -n "${KEEP:-}" ] && echo "keeping $tmp" || trap 'rm -rf "$tmp"' EXIT
-export TMPDIR=$tmp # smpirun -tmpdir is broken in SimGrid 3.32
+. test/smpi/setup.sh # BUILD, SMPIRUN, T, ROOT, tmp, TMPDIR
 FLAGS=(--cfg=smpi/simulate-computation:no --cfg=smpi/auto-shared-malloc-thresh:33554432
        --log=root.thres:critical)
 start=$SECONDS
