@@ -423,7 +423,7 @@ entry_log_ok() {
   local r
   for r in 0 1 2; do
     [ "$(ops_in "ep-$r.csv")" = "$entry_ops" ] || return 1
-    awk -F, 'NR > 1 && (NF != 17 || ($6 ~ /^native-/ && ($11 != "" || $12 != "" || $14 != "" || $15 != "")) || ($6 !~ /^native-/ && ($12 == "" || $14 == "" || $15 == ""))) { exit 1 }' "ep-$r.csv" || return 1
+    awk -F, 'NR > 1 && (NF != 18 || ($6 ~ /^native-/ && ($11 != "" || $12 != "" || $14 != "" || $15 != "")) || ($6 !~ /^native-/ && ($12 == "" || $14 == "" || $15 == ""))) { exit 1 }' "ep-$r.csv" || return 1
   done
   [ "$entry_grid" = 0 ] && return 0 # nothing timed: gridcoll-report has no records to show
   "$ROOT/scripts/gridcoll-report" ep-*.csv >rep.out 2>&1 &&
