@@ -359,7 +359,7 @@ static void summary_add(int comm_size, const struct gc_call_line *l,
                         const struct gc_span_time *t)
 {
   gc_summary_add(l->op, l->algorithm, l->call == 0, comm_size, l->bytes, l->predicted, t->actual,
-                 t->own, l->root >= 0 ? t->root_late : t->spread);
+                 t->own, l->root >= 0 ? t->root_late : t->spread, l->explored);
 }
 
 /* The window's reader (span.h): settled calls' lines into the text, and comm rank 0's

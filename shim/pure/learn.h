@@ -13,10 +13,11 @@
  *      the model's observed error (the spread of those ratios; GC_LEARN_PRIOR while one
  *      algorithm alone was measured). The next call measures the unmeasured candidate
  *      with the lowest corrected prediction that, widened, could still beat the best
- *      measured time; then, among algorithms within GC_LEARN_CLEAR of the best, those
- *      measured once are measured again (an algorithm clearly slower after one
+ *      measured time; then the best and its nearest rival, when within GC_LEARN_CLEAR
+ *      of each other, are measured a second time (an algorithm clearly slower after one
  *      measurement never is). A first run of an algorithm on its communicator (cold:
- *      sub-communicators made, buffers grown) bounds it from above only.
+ *      sub-communicators made, buffers grown) that does not contend bounds it from
+ *      above only.
  *   2. Budget. A candidate ruled out by its prediction alone (never measured warm) is
  *      measured once the calls made at the key let one exploratory call's expected
  *      regret (its corrected prediction above the best) fit GC_LEARN_BUDGET of the key's

@@ -60,7 +60,7 @@ skipped=0
 skip() { skipped=$((skipped + 1)); echo "skip $1 ($2)"; }
 
 # Lines gridcoll wrote on stderr, the summary table aside.
-warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |alltoallv |bcast |first call on each|one-process communicators)'; }
+warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |alltoallv |bcast |first call on each|one-process communicators|learning )'; }
 # "${own_err[@]}" program args: each rank's stderr in its own file, err.RANK, for cases
 # that compare the ranks' lines: a launcher may cut two ranks' lines into each other
 # (Open MPI's forwarding does, under load).
