@@ -129,11 +129,18 @@ static double estimate(const struct gc_learn *e, const struct lesson *l, int k)
 /* The candidate the next measured call runs, or -1 when nothing more is worth it. */
 static int worth_measuring(const struct gc_learn *e, const struct lesson *l)
 {
-  /* Unmeasured (or cold only) whose corrected prediction, widened by the error, could
-   * beat the best: the lowest corrected first. */
+  /* After a drift: a stale candidate whose former estimate beats the best measured since,
+   * the lowest first (what the drift did to it, no model can say). */
   int next = -1;
   for (int k = 0; k < e->ncandidates; k++)
-    if (!e->runs[k] && corrected(e, l, k) / l->w < l->best &&
+    if (e->stale[k] && e->before[k] < l->best && (next < 0 || e->before[k] < e->before[next]))
+      next = k;
+  if (next >= 0)
+    return next;
+  /* Unmeasured (or cold only) whose corrected prediction, widened by the error, could
+   * beat the best: the lowest corrected first. */
+  for (int k = 0; k < e->ncandidates; k++)
+    if (!e->runs[k] && !e->stale[k] && corrected(e, l, k) / l->w < l->best &&
         (next < 0 || corrected(e, l, k) < corrected(e, l, next)))
       next = k;
   if (next >= 0)
@@ -186,7 +193,7 @@ static void settle(struct gc_learn *e)
   e->phase = GC_LEARN_SETTLED;
   e->next = -1;
   for (int k = 0; k < e->ncandidates; k++)
-    e->pending[k] = k != best && !e->runs[k];
+    e->pending[k] = k != best && !e->runs[k], e->stale[k] = 0;
 }
 
 static void plan(struct gc_learn *e)
@@ -252,13 +259,15 @@ void gc_learn_record(struct gc_learn *e, int algorithm, double seconds, int warm
   if (!(isfinite(seconds) && seconds >= 0))
     seconds = INFINITY;
   /* A cold run (the algorithm's first on the communicator: its set-up) counts as a
-   * measurement where it already contends (within GC_LEARN_CLEAR of another's time);
-   * otherwise it bounds the algorithm from above, and a warm time replaces it. */
+   * measurement within GC_LEARN_COLD of another's time; beyond, it may be mostly set-up
+   * (LG's sub-communicators): it bounds the algorithm from above, a warm time replaces
+   * it. */
   double other = INFINITY;
   for (int j = 0; j < e->ncandidates; j++)
     if (j != k && e->runs[j] && e->best[j] < other)
       other = e->best[j];
-  int counts = warm || (isfinite(other) && seconds <= other * GC_LEARN_CLEAR);
+  int counts = warm || (isfinite(other) && seconds <= other * GC_LEARN_COLD);
+  e->stale[k] = 0;
   if (e->best[k] < 0 || seconds < e->best[k] || (counts && !e->runs[k]))
     e->best[k] = seconds;
   if (counts && e->runs[k] < 255)
@@ -311,9 +320,13 @@ int gc_learn_watch(struct gc_learn *e, int algorithm, double seconds)
     if (k != kept && (runner < 0 || estimate(e, &l, k) < estimate(e, &l, runner)))
       runner = k;
   if (runner >= 0 && mean > GC_LEARN_DRIFT * estimate(e, &l, runner)) {
-    /* The kept one's time is now its window's; the runner-up's old one is stale. */
+    /* The kept one's time is now its window's; every other time predates the drift. */
+    for (int k = 0; k < e->ncandidates; k++)
+      if (k != kept) {
+        e->before[k] = estimate(e, &l, k);
+        e->stale[k] = 1, e->best[k] = -1, e->runs[k] = 0, e->pending[k] = 0;
+      }
     e->best[kept] = mean;
-    e->best[runner] = -1, e->runs[runner] = 0;
     return explore_again(e, runner);
   }
   if (e->window < GC_LEARN_WATCH_MAX)

@@ -16,8 +16,8 @@
  *      measured time; then the best and its nearest rival, when within GC_LEARN_CLEAR
  *      of each other, are measured a second time (an algorithm clearly slower after one
  *      measurement never is). A first run of an algorithm on its communicator (cold:
- *      sub-communicators made, buffers grown) that does not contend bounds it from
- *      above only.
+ *      sub-communicators made, buffers grown) beyond GC_LEARN_COLD of another's time
+ *      bounds it from above only.
  *   2. Budget. A candidate ruled out by its prediction alone (never measured warm) is
  *      measured once the calls made at the key let one exploratory call's expected
  *      regret (its corrected prediction above the best) fit GC_LEARN_BUDGET of the key's
@@ -26,7 +26,9 @@
  *   3. Watch. The kept algorithm's times at the key are averaged over windows
  *      (GC_LEARN_WATCH_FIRST calls, doubling while the choice holds, as STAR-MPI's); a
  *      window whose mean is more than GC_LEARN_DRIFT above the runner-up's estimate (its
- *      last measurement, else its corrected prediction) measures the runner-up again. The
+ *      last measurement, else its corrected prediction) makes every other time stale:
+ *      the candidates are measured again, lowest former estimate first, while that
+ *      estimate could beat the best time measured since the drift. The
  *      choice changes only for an algorithm faster by more than GC_LEARN_HYSTERESIS; with
  *      the drift's 10% that keeps two close algorithms from alternating.
  *
@@ -60,6 +62,9 @@ enum { GC_LEARN_WAYS = 4 };
 #define GC_LEARN_WIDEN_MIN 1.25
 /* Clearly slower: measured above the best by more than this factor; never measured twice. */
 #define GC_LEARN_CLEAR 1.10
+/* A first run on the communicator within this factor of another's time counts as a
+ * measurement; a slower one may be its set-up, and bounds it only. */
+#define GC_LEARN_COLD 1.5
 /* The regret (time above the best) exploration after settling may spend: this share of
  * the key's calls at the best time. */
 #define GC_LEARN_BUDGET 0.01
@@ -83,6 +88,11 @@ struct gc_learn {
   double best[GC_LEARN_MAX];    /* fastest measured (cold included), seconds; < 0: none */
   unsigned char runs[GC_LEARN_MAX]; /* warm measurements */
   unsigned char pending[GC_LEARN_MAX]; /* ruled out by prediction alone: for the budget */
+  /* After a drift: the candidates whose times predate it, with what they were expected
+   * to take then (measured, else corrected); each is measured again while that could
+   * beat the best time measured since. */
+  unsigned char stale[GC_LEARN_MAX];
+  double before[GC_LEARN_MAX];
   enum gc_learn_phase phase;
   int next;    /* while exploring: the candidate (index into candidate[]) measured next */
   int choice;  /* the algorithm kept (settled), -1 before the first settling */
@@ -138,8 +148,8 @@ void gc_learn_record(struct gc_learn *e, int algorithm, double seconds, int warm
 
 /* The own time of a settled call at e's key that ran `algorithm` (the watch;
  * exploration's measured calls go to gc_learn_record). Returns 1 when the kept algorithm
- * drifted: e is exploring again (the runner-up next), and the decision the dispatch keeps
- * for the key must be dropped. */
+ * drifted: e is exploring again (the former runner-up next), and the decision the
+ * dispatch keeps for the key must be dropped. */
 int gc_learn_watch(struct gc_learn *e, int algorithm, double seconds);
 
 /* calls more settled calls at e's key (timed or not: the budget counts them all). Returns

@@ -154,6 +154,30 @@ START_TEST(drift_moves_to_the_new_best)
 }
 END_TEST
 
+/* A congested link slows the kept tree and its two rivals, not a fourth the models
+ * predicted 2x slower (never measured): after one window the stale times are measured
+ * again, lowest first, until the fourth is found; each rival once. */
+START_TEST(drift_reopens_every_stale_time)
+{
+  int cand[4] = {1, 2, 3, 4};
+  double pred[4] = {1.0, 1.1, 1.2, 2.0}, times[5] = {9, 1.0, 1.1, 1.2, 2.0};
+  struct run r = start(1 << 18, 4, cand, pred, 1.0);
+  r.t->ran = 31;
+  for (int i = 0; i < 40; i++)
+    call(&r, times);
+  ck_assert_int_eq(gc_learn_choice(r.e), 1);
+  ck_assert_int_eq(r.e->runs[3], 0);
+  int before = r.measured, moved = -1;
+  times[1] = 5.4, times[2] = 5.4, times[3] = 5.8, times[4] = 2.0;
+  for (int i = 0; i < 200; i++)
+    if (call(&r, times) == 4 && moved < 0)
+      moved = i;
+  ck_assert_int_eq(gc_learn_choice(r.e), 4);
+  ck_assert_int_le(moved, 16 + 2 + 4);
+  ck_assert_int_le(r.measured - before, 4);
+}
+END_TEST
+
 /* A pending candidate that really is 3x slower: over N calls its measurement costs at most
  * the budget's share. */
 START_TEST(budget_bounds_the_regret)
@@ -292,6 +316,7 @@ static Suite *learn_suite(void)
   tcase_add_test(core, wrong_by_5x_not_locked_out);
   tcase_add_test(core, close_algorithms_do_not_alternate);
   tcase_add_test(core, drift_moves_to_the_new_best);
+  tcase_add_test(core, drift_reopens_every_stale_time);
   tcase_add_test(core, budget_bounds_the_regret);
   tcase_add_test(core, neighbour_class_informs);
   tcase_add_test(core, cold_run_is_a_bound);
