@@ -84,7 +84,7 @@ void gc_dispatch_measured(const struct gc_span_settled *s)
   for (int i = 0; s->st && i < n; i++)
     watch(s->st, &s->line[i], s->time[i].own);
   if (s->teach) /* the last call of its half */
-    gc_learn_record(s->teach, s->taught, s->time[s->n - 1].own, s->teach->warm);
+    gc_learn_record(s->teach, s->taught, s->time[s->n - 1].own);
 }
 
 static int run_native(const struct gc_op *op, void *call, struct gc_comm_state *st)
@@ -231,14 +231,12 @@ static int decide(const struct gc_op *op, const void *call, struct gc_comm_state
     return pick;
   a = gc_learn_next(e);
   if (!op->algorithms[a].supports(call, st)) { /* another root of the cluster */
-    gc_learn_record(e, a, HUGE_VAL, 1); /* the same on every rank: never chosen */
+    gc_learn_record(e, a, HUGE_VAL); /* the same on every rank: never chosen */
     return pick;
   }
-  e->warm = (int)((os->learn->ran >> a) & 1u);
   if (!gc_log_enabled())
-    gc_debug(3, "%s of %zu B (root cluster %d): auto measures %s (measured call %d%s)",
-             op->name, c->bytes, rc_of, op->algorithms[a].about->name, e->measured + 1,
-             e->warm ? "" : ", its first run here");
+    gc_debug(3, "%s of %zu B (root cluster %d): auto measures %s (measured call %d)",
+             op->name, c->bytes, rc_of, op->algorithms[a].about->name, e->measured + 1);
   *explore = e;
   return a;
 }
@@ -330,8 +328,6 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
     if (op->settle)
       op->settle(call, st, ran);
     line = (struct gc_call_line){.algorithm = (signed char)a};
-    if (os->learn)
-      os->learn->ran |= 1u << ran;
     if (ran == a)
       arm(op, call, st, os, &c, &line);
     return rc;
@@ -375,8 +371,6 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
   }
   if (op->settle)
     op->settle(call, st, ran);
-  if (os->learn)
-    os->learn->ran |= 1u << ran;
   /* Settled without measuring: the same call again makes the same choice (call.h). A
    * line with candidates is no template (the memo's lines carry none). */
   if (ran == a && kept && !explore && !candidates) {

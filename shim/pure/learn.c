@@ -106,7 +106,7 @@ static struct lesson lesson_of(const struct gc_learn *e)
   if (count)
     l.g = exp(logsum / count);
   if (count >= 2)
-    l.w = fmax(GC_LEARN_WIDEN_MIN, hi / lo);
+    l.w = fmin(GC_LEARN_WIDEN_MAX, fmax(GC_LEARN_WIDEN_MIN, hi / lo));
   return l;
 }
 
@@ -249,7 +249,7 @@ int gc_learn_choice(const struct gc_learn *e)
   return e->phase == GC_LEARN_SETTLED ? e->choice : -1;
 }
 
-void gc_learn_record(struct gc_learn *e, int algorithm, double seconds, int warm)
+void gc_learn_record(struct gc_learn *e, int algorithm, double seconds)
 {
   if (e->ncandidates < 1 || algorithm < 0 || algorithm != gc_learn_next(e))
     return;
@@ -258,13 +258,14 @@ void gc_learn_record(struct gc_learn *e, int algorithm, double seconds, int warm
    * choice: the run counts, as slower than any real one, so that learning ends. */
   if (!(isfinite(seconds) && seconds >= 0))
     seconds = INFINITY;
-  /* A cold run (the algorithm's first on the communicator: its set-up) counts as a
-   * measurement within GC_LEARN_COLD of another's time; beyond, it may be mostly set-up
-   * (LG's sub-communicators): it bounds the algorithm from above, a warm time replaces
-   * it. */
+  /* A cold run (the algorithm's first at this key: its set-up) counts as a measurement
+   * within GC_LEARN_COLD of another's time; beyond, it may be mostly set-up: it bounds
+   * the algorithm from above, a warm time replaces it. */
+  int warm = e->seen[k];
+  e->seen[k] = 1;
   double other = INFINITY;
   for (int j = 0; j < e->ncandidates; j++)
-    if (j != k && e->runs[j] && e->best[j] < other)
+    if (j != k && e->best[j] >= 0 && e->best[j] < other)
       other = e->best[j];
   int counts = warm || (isfinite(other) && seconds <= other * GC_LEARN_COLD);
   e->stale[k] = 0;

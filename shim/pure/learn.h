@@ -15,8 +15,8 @@
  *      with the lowest corrected prediction that, widened, could still beat the best
  *      measured time; then the best and its nearest rival, when within GC_LEARN_CLEAR
  *      of each other, are measured a second time (an algorithm clearly slower after one
- *      measurement never is). A first run of an algorithm on its communicator (cold:
- *      sub-communicators made, buffers grown) beyond GC_LEARN_COLD of another's time
+ *      measurement never is). An algorithm's first run at the key (cold: trees built,
+ *      buffers grown, sub-communicators made) beyond GC_LEARN_COLD of another's time
  *      bounds it from above only.
  *   2. Budget. A candidate ruled out by its prediction alone (never measured warm) is
  *      measured once the calls made at the key let one exploratory call's expected
@@ -62,9 +62,13 @@ enum { GC_LEARN_WAYS = 4 };
 #define GC_LEARN_WIDEN_MIN 1.25
 /* Clearly slower: measured above the best by more than this factor; never measured twice. */
 #define GC_LEARN_CLEAR 1.10
-/* A first run on the communicator within this factor of another's time counts as a
- * measurement; a slower one may be its set-up, and bounds it only. */
+/* A first run at a key within this factor of another's time counts as a measurement; a
+ * slower one may be its set-up (korea8's first broadcast from a new root cluster: 8x),
+ * and bounds it only. */
 #define GC_LEARN_COLD 1.5
+/* The widest error assumed, however far apart the measured ratios: what lies beyond is
+ * left to the budget. */
+#define GC_LEARN_WIDEN_MAX 2.5
 /* The regret (time above the best) exploration after settling may spend: this share of
  * the key's calls at the best time. */
 #define GC_LEARN_BUDGET 0.01
@@ -86,7 +90,8 @@ struct gc_learn {
   double predicted[GC_LEARN_MAX]; /* the models' seconds at bytes */
   double hint[GC_LEARN_MAX];    /* measured / predicted at a neighbouring class; < 0: none */
   double best[GC_LEARN_MAX];    /* fastest measured (cold included), seconds; < 0: none */
-  unsigned char runs[GC_LEARN_MAX]; /* warm measurements */
+  unsigned char runs[GC_LEARN_MAX]; /* measurements that count (not a first run's bound) */
+  unsigned char seen[GC_LEARN_MAX]; /* measured at this key before: the next run is warm */
   unsigned char pending[GC_LEARN_MAX]; /* ruled out by prediction alone: for the budget */
   /* After a drift: the candidates whose times predate it, with what they were expected
    * to take then (measured, else corrected); each is measured again while that could
@@ -96,8 +101,6 @@ struct gc_learn {
   enum gc_learn_phase phase;
   int next;    /* while exploring: the candidate (index into candidate[]) measured next */
   int choice;  /* the algorithm kept (settled), -1 before the first settling */
-  int warm;    /* set by the caller as it runs the measured call: 1 when that algorithm
-                  had run on the communicator before (gc_learn_record's warm) */
   int measured; /* measured calls so far, and the sum of their times: the regret spent */
   double measured_sum;
   /* Calls at the key (measured, and settled ones the watch saw) and the kept algorithm's
@@ -109,7 +112,6 @@ struct gc_learn {
 
 struct gc_learn_table {
   struct gc_learn entry[GC_DECISIONS][GC_LEARN_WAYS];
-  unsigned ran; /* algorithms that ran on the communicator (bit per index): warm */
   unsigned next_way[GC_DECISIONS]; /* the way a new key replaces, round robin */
 };
 
@@ -140,11 +142,12 @@ int gc_learn_choice(const struct gc_learn *e);
 
 /* The own time of a measured call that ran `algorithm` for e (span_time.h: the wait for
  * late ranks left out; seconds; NaN, an infinity or a negative time counts as a run
- * slower than any real one). warm: the algorithm had run on the communicator before
- * (a cold run bounds it from above only). Then the next measurement is planned, or the
+ * slower than any real one). An algorithm's first run at the key (cold: its tree built,
+ * its buffers grown, its sub-communicators made) counts within GC_LEARN_COLD of another's
+ * time, else bounds it from above only. Then the next measurement is planned, or the
  * entry settles (a tie keeps the kept one, then the native one, then the earlier
  * candidate). A measurement of an algorithm other than gc_learn_next's changes nothing. */
-void gc_learn_record(struct gc_learn *e, int algorithm, double seconds, int warm);
+void gc_learn_record(struct gc_learn *e, int algorithm, double seconds);
 
 /* The own time of a settled call at e's key that ran `algorithm` (the watch;
  * exploration's measured calls go to gc_learn_record). Returns 1 when the kept algorithm
