@@ -259,15 +259,20 @@ void gc_learn_record(struct gc_learn *e, int algorithm, double seconds)
   if (!(isfinite(seconds) && seconds >= 0))
     seconds = INFINITY;
   /* A cold run (the algorithm's first at this key: its set-up) counts as a measurement
-   * within GC_LEARN_COLD of another's time; beyond, it may be mostly set-up: it bounds
-   * the algorithm from above, a warm time replaces it. */
+   * within GC_LEARN_COLD of another's time, or where it is no slower than its own
+   * corrected prediction widened (a set-up shows as a surprise, not as what the models
+   * expected); otherwise it may be mostly set-up: it bounds the algorithm from above, a
+   * warm time replaces it. */
   int warm = e->seen[k];
   e->seen[k] = 1;
+  struct lesson before = lesson_of(e);
+  double expected = corrected(e, &before, k) * before.w;
   double other = INFINITY;
   for (int j = 0; j < e->ncandidates; j++)
     if (j != k && e->best[j] >= 0 && e->best[j] < other)
       other = e->best[j];
-  int counts = warm || (isfinite(other) && seconds <= other * GC_LEARN_COLD);
+  int counts = warm || (isfinite(other) && seconds <= other * GC_LEARN_COLD) ||
+               (before.best_k >= 0 && seconds <= expected);
   e->stale[k] = 0;
   if (e->best[k] < 0 || seconds < e->best[k] || (counts && !e->runs[k]))
     e->best[k] = seconds;
