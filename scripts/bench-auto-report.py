@@ -19,6 +19,7 @@ def main():
     times = {}     # (scenario, op, root, m, algorithm) -> seconds (the last rep)
     picks = {}     # (scenario, op, root, m) -> what auto ran at its last rep
     auto_all = defaultdict(list)  # (scenario, op, root, m) -> auto's every timed call, learning included
+    explored = defaultdict(list)  # (scenario, op, root, m) -> per timed call: measured for learning
     with open(os.path.join(out, "raw.csv")) as f:
         for r in csv.DictReader(f):
             key = (r["scenario"], r["op"], int(r["root"]), int(r["m"]))
@@ -26,6 +27,7 @@ def main():
             if r["algorithm"] == "auto":
                 picks[key] = r["ran"]
                 auto_all[key].append(float(r["seconds"]))
+                explored[key].append((r.get("explored") or "") == "1")
     pred, model = {}, {}
     with open(os.path.join(out, "predicted.csv")) as f:
         for r in csv.DictReader(f):
@@ -116,6 +118,8 @@ def main():
             print(f"auto's mean over all its calls, learning included: median "
                   f"{statistics.median(ok):.1f}%, worst {max(ok):.1f}% above the best")
 
+    learning_table(out, cases, times, auto_all, explored)
+
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["scenario"])
         w.writeheader()
@@ -126,6 +130,55 @@ def main():
         w.writeheader()
         w.writerows(err_rows)
     plot(out, rows, cases)
+
+
+def learning_table(out, cases, times, auto_all, explored):
+    """What learning cost (issue 26), per scenario, size and root: auto's mean over its first
+    15 and first 1000 timed calls against the best forced algorithm's time, its steady loss
+    (last call), the calls it measured, and its worst measured call among the first 15
+    against the best time auto had seen before it. Written to OUT/learning.csv too."""
+    rows = []
+    for case in cases:
+        calls = auto_all.get(case, [])
+        forced = {a: times[case + (a,)] for (*c, a) in times if tuple(c) == case and a != "auto"}
+        if not calls or not forced:
+            continue
+        best = min(forced, key=forced.get)
+        b = forced[best]
+        pct = lambda v: 100.0 * (v / b - 1)
+        first15, first1000 = calls[:15], calls[:1000]
+        flags = explored.get(case, [])
+        worst = 0.0
+        for i, t in enumerate(first15):
+            if i and i < len(flags) and flags[i]:
+                worst = max(worst, t / min(first15[:i]))
+        rows.append(dict(scenario=case[0], op=case[1], root=case[2], m=case[3], best=best,
+                         best_s=b, calls=len(calls),
+                         first15_pct=f"{pct(statistics.mean(first15)):.1f}",
+                         first1000_pct=f"{pct(statistics.mean(first1000)):.1f}",
+                         steady_pct=f"{pct(calls[-1]):.1f}",
+                         explored=sum(flags) if flags else "",
+                         worst_explore_x=f"{worst:.2f}" if flags else ""))
+    if not rows:
+        return
+    print("\n== auto's learning: mean of its first 15 and first 1000 timed calls (or all, when "
+          "fewer) and its last, % above the best forced algorithm; explored = timed calls "
+          "measured for learning; worst = its slowest measured call among the first 15 over "
+          "the best time seen before it")
+    print(f"{'scenario':>11} {'op':>8} {'root':>4} {'bytes':>8} {'best':>10} {'ms':>9} "
+          f"{'calls':>5} {'first15':>8} {'first1000':>9} {'steady':>7} {'explored':>8} {'worst':>6}")
+    for r in rows:
+        print(f"{r['scenario']:>11} {r['op']:>8} {r['root']:>4} {r['m']:>8} {r['best']:>10} "
+              f"{1000 * r['best_s']:>9.2f} {r['calls']:>5} {r['first15_pct']:>7}% "
+              f"{r['first1000_pct']:>8}% {r['steady_pct']:>6}% {r['explored']!s:>8} "
+              f"{r['worst_explore_x']:>5}x")
+    f15 = [float(r["first15_pct"]) for r in rows]
+    print(f"first 15 within 5% of the best in {sum(v <= 5 for v in f15)} of {len(rows)} cases "
+          f"(median {statistics.median(f15):.1f}%, worst {max(f15):.1f}%)")
+    with open(os.path.join(out, "learning.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
 
 
 def plot(out, rows, cases):

@@ -15,7 +15,9 @@
 # size; `auto` runs REPS_AUTO calls per size and root (default 15: learning measures up to 6
 # candidates twice, the untimed first call included, so the last calls run what it kept).
 # Its steady-state time is its last call's (its pick comes from its local-mode log); the
-# report also gives the mean of all its calls, what learning costs over REPS_AUTO calls.
+# report also gives the mean of all its calls, what learning costs over REPS_AUTO calls,
+# and its learning table: the means of the first 15 and first 1000 calls against the best
+# forced algorithm, the steady loss and the calls learning measured (the log's explored).
 # The predictions come from gridcoll-predict on the same configuration: the same formulas
 # the library evaluates. scripts/bench-auto-report.py then prints, per
 # scenario, size and root, every algorithm's simulated time, auto's pick, the % auto lost
@@ -24,7 +26,10 @@
 # Knobs: SCENARIOS (names above), SIZES (bytes, comma-separated; all-to-all and broadcast),
 # A2A_SIZES (the all-to-all's, default up to 256 KiB: a 64-rank 1 MiB all-to-all costs
 # minutes of wall time per algorithm), JOBS (parallel simulations, default 2), OUT
-# (out/bench-auto), PLATFORMS (the SimGrid platforms: platforms by default).
+# (out/bench-auto), PLATFORMS (the SimGrid platforms: platforms by default), REPS_AUTO
+# (auto's timed calls per size and root: 15; 1000 for the report's first-1000 mean, at
+# about 1.5 s of wall time per 100 calls of a 32-rank broadcast, 3 s of a 64-rank
+# all-to-all: some 40 minutes for every scenario on 2 cores).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -147,14 +152,15 @@ one() {
   # The algorithm that ran each timed call: rank 0's log, calls in order (an untimed first
   # call per size and root, then reps timed ones).
   local picks="$dir/picks"
+  # and whether learning measured it (the log's explored column; empty in older logs).
   if [ -s "$dir/log.0.csv" ]; then
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "algorithm") a = i; next } { print $a }' \
-      "$dir/log.0.csv" >"$picks"
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "explored") x = i }; next }
+             { print $a "," (x ? $x : "") }' "$dir/log.0.csv" >"$picks"
   fi
   awk -F, -v sc="$sc" -v alg="$alg" -v reps="$reps" -v picks="$picks" '
     BEGIN { n = 0; while ((getline l < picks) > 0) p[n++] = l }
     /^call,/ { i = int(k / reps) * (reps + 1) + 1 + (k % reps); k++
-               print sc "," $2 "," alg "," $4 "," $5 "," $6 "," $7 "," (i < n ? p[i] : "") }' "$dir/out"
+               print sc "," $2 "," alg "," $4 "," $5 "," $6 "," $7 "," (i < n ? p[i] : ",") }' "$dir/out"
 }
 export -f one
 export A2A_SIZES SIZES REPS_AUTO BENCH SMPIRUN work
@@ -162,7 +168,7 @@ export A2A_SIZES SIZES REPS_AUTO BENCH SMPIRUN work
 export DECL="$(declare -p PLAT ROOTS)"
 
 start=$SECONDS
-echo "scenario,op,algorithm,m,root,rep,seconds,ran" >"$OUT/raw.csv"
+echo "scenario,op,algorithm,m,root,rep,seconds,ran,explored" >"$OUT/raw.csv"
 for sc in $SCENARIOS; do
   case $sc in
     korea8) for a in $BCAST; do echo "korea8 bcast $a"; done

@@ -1,6 +1,8 @@
 /* A call's bookkeeping (call.h). */
 #include "call.h"
 
+#include <limits.h>
+
 #include "clock.h"
 #include "gridcoll.h"
 #include "log.h"
@@ -29,6 +31,8 @@ void gc_call_memo_arm(const struct gc_op *op, const void *call, const struct gc_
   memo->line = *what;
   memo->armed = what->algorithm == GC_NATIVE && !gc_log_enabled() ? GC_MEMO_LIBRARY
                                                                    : GC_MEMO_AGAIN;
+  memo->left = memo->granted = ULLONG_MAX;
+  memo->learn = NULL;
 }
 
 void gc_call_start(struct gc_comm_state *st, struct gc_call_clock *clock)
@@ -47,6 +51,7 @@ void gc_call_stop(struct gc_comm_state *st, const struct gc_call_clock *clock,
     return;
   struct gc_call_line line;
   gc_call_line_of(rec, &line);
+  line.explored = teach != NULL;
   /* Measured for learning only: no line is written, none of its candidates. */
   gc_span_leave(st, clock->t0, clock->t1, &line, clock->logged ? rec->candidates : NULL, teach, taught);
 }

@@ -33,6 +33,11 @@ struct gc_call_memo {
   struct gc_call_seen seen;
   struct gc_call_line line; /* what ran (record.h): its algorithm, prediction and model,
                                and with logging on the log's other columns */
+  /* Calls the memo may still serve (ULLONG_MAX: no limit): where a learnt key waits for
+   * its budget (learn.h), the calls until then, granted of them at arming, credited to
+   * learn at the next full dispatch. */
+  unsigned long long left, granted;
+  struct gc_learn *learn;
 };
 
 /* One operation's part of the state. */

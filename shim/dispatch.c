@@ -12,8 +12,8 @@
  *      untouched), learning's last measured time settled (span.h), then what `auto` knows
  *      (the decision cache, a finished learning), else the probe (once per
  *      communicator), every algorithm asked and predicted, gc_select and `auto`'s decision
- *      (learning explores the algorithms predicted within 2.5x of the best, learn.h: the
- *      call runs the next of them, timed); the plan run, GC_FALLBACK to row 0, the record
+ *      (learning, learn.h, names what is worth measuring: the call runs it, timed); the
+ *      plan run, GC_FALLBACK to row 0, the record
  *      (of what ran), the op's history, the memo armed when the choice was settled
  *      without measuring.
  * Five exits: the library before any state (1, 2), the library from the state (3), the
@@ -54,8 +54,35 @@ void gc_dispatch_configure(const struct gc_op *op)
 
 /* Learning compares algorithms on the collective's own time: a rank that came late is
  * no slower algorithm, and counted it would teach whichever one ran with it. */
+/* A learnt key that wants a measured call again (learn.h: the budget, a drift): the
+ * decision kept for it dropped, the memo disarmed, so that the next call of that key
+ * takes the full dispatch. Run where every rank runs it, after the same calls. */
+static void learn_reopened(struct gc_op_state *os, const struct gc_learn *e,
+                           unsigned long long version)
+{
+  if (gc_decision_find(os->decision, e->bytes, e->root_cluster, version) >= 0)
+    gc_decision_put(os->decision, e->bytes, e->root_cluster, version, -1);
+  os->memo.armed = GC_MEMO_OFF;
+}
+
+/* The watch (learn.h, point 3): every settled call of a learnt key, with the times every
+ * rank agreed (the log's sync windows: no communication of its own). */
+static void watch(struct gc_comm_state *st, const struct gc_call_line *l, double own)
+{
+  if (l->op >= GC_OP_LAST || !is_auto[l->op] || !st->op[l->op].learn || l->algorithm < 0)
+    return;
+  struct gc_op_state *os = &st->op[l->op];
+  int rc_of = l->root >= 0 && l->root < st->size ? st->layout.cluster_of[l->root] : -1;
+  struct gc_learn *e = gc_learn_find(os->learn, l->bytes, rc_of, st->version);
+  if (e && e->bytes == l->bytes && gc_learn_watch(e, l->algorithm, own))
+    learn_reopened(os, e, st->version);
+}
+
 void gc_dispatch_measured(const struct gc_span_settled *s)
 {
+  int n = s->teach ? s->n - 1 : s->n;
+  for (int i = 0; s->st && i < n; i++)
+    watch(s->st, &s->line[i], s->time[i].own);
   if (s->teach) /* the last call of its half */
     gc_learn_record(s->teach, s->taught, s->time[s->n - 1].own);
 }
@@ -149,10 +176,10 @@ static int known(const struct gc_op *op, const void *call, struct gc_comm_state 
   if (a < 0 && os->learn) {
     const struct gc_learn *e = gc_learn_find(os->learn, c->bytes, rc_of, st->version);
     /* Measured (more than one candidate), so the choice serves the whole class. */
-    if (e && e->ncandidates > 1 && e->choice >= 0 &&
-        op->algorithms[e->choice].supports(call, st)) {
-      keep(op, os, c, rc_of, st->version, e->choice, " (measured fastest)");
-      return e->choice;
+    int kept = e ? gc_learn_choice(e) : -1;
+    if (e && e->ncandidates > 1 && kept >= 0 && op->algorithms[kept].supports(call, st)) {
+      keep(op, os, c, rc_of, st->version, kept, " (measured fastest)");
+      return kept;
     }
   }
   /* The MPI library's own serves every call: no question asked. */
@@ -182,19 +209,19 @@ static int decide(const struct gc_op *op, const void *call, struct gc_comm_state
     e = NULL; /* decided at once for other bytes: these may have other candidates */
   if (!e) {
     int n = rec->ncandidates, supported[GC_MAX_ALGORITHMS], cand[GC_LEARN_MAX];
-    double predicted[GC_MAX_ALGORITHMS];
+    double predicted[GC_MAX_ALGORITHMS], cand_predicted[GC_LEARN_MAX];
     for (int i = 0; i < n; i++) {
       predicted[i] = rec->candidates[i].predicted;
       supported[i] = predicted[i] >= 0 || i == pick;
     }
-    int k = gc_learn_candidates(n, supported, predicted, pick, cand);
-    e = gc_learn_start(os->learn, c->bytes, rc_of, st->version, k, cand);
+    int k = gc_learn_candidates(n, supported, predicted, pick, cand, cand_predicted);
+    e = gc_learn_start(os->learn, c->bytes, rc_of, st->version, k, cand, cand_predicted);
     if (k == 1) { /* nothing to compare: the models' pick at once, at no cost */
       keep(op, os, c, rc_of, st->version, pick, "");
       return pick;
     }
   }
-  if (e->choice >= 0) { /* measured, but the choice cannot serve this call */
+  if (gc_learn_choice(e) >= 0) { /* measured, but the choice cannot serve this call */
     keep(op, os, c, rc_of, st->version, pick, "");
     return pick;
   }
@@ -208,9 +235,8 @@ static int decide(const struct gc_op *op, const void *call, struct gc_comm_state
     return pick;
   }
   if (!gc_log_enabled())
-    gc_debug(3, "%s of %zu B (root cluster %d): auto measures %s (run %d of %d)", op->name,
-             c->bytes, rc_of, op->algorithms[a].about->name, e->runs + 1,
-             GC_LEARN_ROUNDS * e->ncandidates);
+    gc_debug(3, "%s of %zu B (root cluster %d): auto measures %s (measured call %d)",
+             op->name, c->bytes, rc_of, op->algorithms[a].about->name, e->measured + 1);
   *explore = e;
   return a;
 }
@@ -242,6 +268,37 @@ static void fell_back(const struct gc_op *op, struct gc_call_line *line)
   line->model = NULL;
 }
 
+/* The budget's count (learn.h, point 2): the calls the memo served since it was armed,
+ * then this one, credited to their learnt keys; a key whose budget now allows a measured
+ * call is reopened before anything is decided. */
+static void learn_count(struct gc_op_state *os, struct gc_comm_state *st, const struct gc_call *c)
+{
+  struct gc_learn *m = os->memo.learn;
+  os->memo.learn = NULL;
+  if (m && m->stamp == st->version + 1 && gc_learn_count(m, os->memo.granted - os->memo.left))
+    learn_reopened(os, m, st->version);
+  struct gc_learn *e = gc_learn_find(os->learn, c->bytes, root_cluster(st, c), st->version);
+  if (e && e->bytes == c->bytes && gc_learn_count(e, 1))
+    learn_reopened(os, e, st->version);
+}
+
+/* Arms the memo for a settled call; where its learnt key waits for the budget, for the
+ * calls until then only (learn.h: gc_learn_quiet). */
+static void arm(const struct gc_op *op, void *call, struct gc_comm_state *st,
+                struct gc_op_state *os, const struct gc_call *c, const struct gc_call_line *line)
+{
+  struct gc_learn *e = os->learn && is_auto[op->id]
+                           ? gc_learn_find(os->learn, c->bytes, root_cluster(st, c), st->version)
+                           : NULL;
+  if (e && e->bytes == c->bytes && gc_learn_next(e) >= 0)
+    return; /* the key wants a measured call: the full dispatch again */
+  gc_call_memo_arm(op, call, st, &os->memo, line);
+  if (e && e->bytes == c->bytes && gc_learn_choice(e) >= 0) {
+    os->memo.left = os->memo.granted = gc_learn_quiet(e);
+    os->memo.learn = e;
+  }
+}
+
 /* Step 5. Out of line, so that steps 2-4 save no registers. */
 static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void *call,
                                                    struct gc_comm_state *st,
@@ -253,8 +310,11 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
     return run_native(op, call, NULL);
   int logging = gc_log_enabled(), automatic = is_auto[op->id];
   int candidates = logging && gc_g.cfg.log_candidates;
-  if (os->learn) /* what the previous measured call taught, before anything is decided */
+  if (os->learn) { /* what the previous measured call taught, before anything is decided */
     gc_span_settle_taught(st);
+    if (automatic)
+      learn_count(os, st, &c);
+  }
 
   /* `auto`, and what it knows: only what runs is predicted, for its record (a log costs
    * its record, not a prediction of every algorithm); without a log, nothing. */
@@ -269,7 +329,7 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
       op->settle(call, st, ran);
     line = (struct gc_call_line){.algorithm = (signed char)a};
     if (ran == a)
-      gc_call_memo_arm(op, call, st, &os->memo, &line);
+      arm(op, call, st, os, &c, &line);
     return rc;
   }
 
@@ -315,7 +375,7 @@ static __attribute__((noinline)) int dispatch_call(const struct gc_op *op, void 
    * line with candidates is no template (the memo's lines carry none). */
   if (ran == a && kept && !explore && !candidates) {
     gc_call_line_of(&rec, &line);
-    gc_call_memo_arm(op, call, st, &os->memo, &line);
+    arm(op, call, st, os, &c, &line);
   }
   return rc;
 }
@@ -362,11 +422,13 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
   struct gc_op_state *os = &st->op[op->id];
   if (!os->known)
     os = classify(op, os, st);
-  if (os->native_only ||
-      (os->memo.armed == GC_MEMO_LIBRARY && gc_call_seen_again(op, call, st, &os->memo.seen)))
+  if (os->native_only)
     return run_native(op, call, st);
-  if (os->memo.armed && gc_call_seen_again(op, call, st, &os->memo.seen))
-    return again(op, call, st, os);
+  /* left: the calls the memo may serve before learning's budget asks (ULLONG_MAX). */
+  if (os->memo.armed && os->memo.left && gc_call_seen_again(op, call, st, &os->memo.seen)) {
+    os->memo.left--;
+    return os->memo.armed == GC_MEMO_LIBRARY ? run_native(op, call, st) : again(op, call, st, os);
+  }
   return dispatch_call(op, call, st, os);
 }
 

@@ -30,7 +30,7 @@ static struct {
 
 static const char header[] =
     "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,"
-    "candidates,elapsed_s,own_s,spread_s,root_late_s\n";
+    "candidates,elapsed_s,own_s,spread_s,root_late_s,explored\n";
 
 /* 1 when the pattern has a %r (not a %%r): each rank then names its own file. */
 static int names_rank(const char *pattern)
@@ -290,7 +290,7 @@ static void put_line(unsigned long long comm_id, int comm_size, const struct gc_
   /* the head, the call (20) and its comma, the middle, the times, the candidates' comma */
   size_t need = GC_HEAD_MAX + 21 + (hit ? middle.n : middle_room(l)) + time_room(actual) +
                 time_room(l->elapsed) + time_room(t->own) + time_room(t->spread) +
-                time_room(t->root_late) + 1;
+                time_room(t->root_late) + 2;
   for (int a = 0; a < ncand; a++) /* ";name=%.6g" */
     if (cand[a].predicted >= 0)
       need += strlen(cand[a].name) + 2 + GC_FMT_MAX;
@@ -324,7 +324,8 @@ static void put_line(unsigned long long comm_id, int comm_size, const struct gc_
   p = put_time_as(p, t->own, actual, time, ntime);
   p = put_time(p, t->spread);
   p = put_time(p, t->root_late);
-  p[-1] = '\n'; /* the last time's comma */
+  *p++ = l->explored ? '1' : '0'; /* measured for learning (learn.h) */
+  *p++ = '\n';
   if (!heap) {
     out.n += (size_t)(p - start);
     return;
@@ -358,7 +359,7 @@ static void summary_add(int comm_size, const struct gc_call_line *l,
                         const struct gc_span_time *t)
 {
   gc_summary_add(l->op, l->algorithm, l->call == 0, comm_size, l->bytes, l->predicted, t->actual,
-                 t->own, l->root >= 0 ? t->root_late : t->spread);
+                 t->own, l->root >= 0 ? t->root_late : t->spread, l->explored);
 }
 
 /* The window's reader (span.h): settled calls' lines into the text, and comm rank 0's

@@ -56,6 +56,7 @@ struct gc_call_line {
   unsigned char op;          /* the summary's row: op (< GC_OP_LAST) and algorithm */
   signed char algorithm;     /* (< GC_MAX_ALGORITHMS) */
   unsigned char ncandidates; /* with log.candidates only (<= GC_MAX_ALGORITHMS) */
+  unsigned char explored;    /* measured for learning (learn.h): the log's last column */
 };
 
 _Static_assert(GC_OP_LAST <= 255 && GC_MAX_ALGORITHMS <= 127, "struct gc_call_line's small fields");
@@ -73,7 +74,8 @@ static inline void gc_call_line_of(const struct gc_record *r, struct gc_call_lin
                              r->clusters,
                              (unsigned char)r->op,
                              (signed char)r->algorithm,
-                             (unsigned char)r->ncandidates};
+                             (unsigned char)r->ncandidates,
+                             0};
 }
 
 #endif

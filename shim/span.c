@@ -15,6 +15,7 @@ struct half {
   MPI_Request req;              /* MPI_REQUEST_NULL when not in flight */
   struct gc_learn *teach;       /* the measured call, always the last one: posted at once */
   int taught;
+  int alone;                    /* its times are the rank's own (own_times), not agreed */
   struct gc_call_line *line;    /* [cap]: record.h, 72 bytes a call */
   /* [cap]: each call's numbers (span_time.h: GC_SPAN_NUMBERS doubles, in the reference's
    * clock) until it settles, then its times, in place (the same 32 bytes, through memcpy:
@@ -88,7 +89,7 @@ static void read_one(const struct gc_comm_state *st, const struct gc_call_line *
     memcpy(c[0], candidates, sizeof c[0][0] * (size_t)line->ncandidates);
   struct gc_span_settled s = {st->id, st->size, st->rank, 1, &l,
                               candidates ? (const struct gc_candidate(*)[GC_MAX_ALGORITHMS])c : NULL,
-                              &time, NULL, 0, 1};
+                              &time, NULL, 0, 1, NULL};
   read_all(&s);
 }
 
@@ -112,17 +113,20 @@ static void settle(struct gc_span_window *w, int k)
                               h->time,
                               h->teach,
                               h->taught,
-                              sp.lines};
+                              sp.lines,
+                              h->alone ? NULL : w->st};
   if (h->n)
     read_all(&s);
   h->n = 0;
   h->teach = NULL;
+  h->alone = 0;
 }
 
 /* No completion time to be had: each call keeps the rank's own. */
 static void own_times(struct half *h)
 {
   double q[GC_SPAN_NUMBERS];
+  h->alone = 1;
   for (int i = 0; i < h->n; i++) {
     gc_span_numbers_alone(q, h->line[i].elapsed);
     numbers_put(&h->time[i], q);

@@ -53,6 +53,10 @@ struct gc_span_settled {
   struct gc_learn *teach; /* the last call's: it was measured for learning; NULL: none */
   int taught;             /* with teach: the algorithm measured */
   int logged;             /* the log wants these lines */
+  /* The communicator, where the times are agreed by every member (a half window
+   * assembled): what learning's watch reads; NULL otherwise (local mode, an untimed
+   * record, a rank's own times). */
+  struct gc_comm_state *st;
 };
 
 typedef void gc_span_reader(const struct gc_span_settled *s);

@@ -16,7 +16,9 @@
  * others. Communicator sizes are any int, so the rows a rank used are kept sparse (a
  * hash table) and merged at MPI_Finalize over the union of every rank's keys. */
 /* Summed fields of a row, reduced with MPI_SUM. */
-enum { F_CALLS, F_ACTUAL, F_OWN, F_WAIT, F_WAIT_CALLS, F_PREDICTED, F_PREDICTED_CALLS, F_LAST };
+enum { F_CALLS, F_ACTUAL, F_OWN, F_WAIT, F_WAIT_CALLS, F_PREDICTED, F_PREDICTED_CALLS,
+       F_EXPLORED, F_EXPLORED_OWN, /* calls `auto` measured for learning, their own time */
+       F_LAST };
 
 /* A row's key, ordered as the table prints: phase, op, algorithm, communicator size,
  * bucket (0 to 64, gc_summary_bucket). Never 0 (a row's communicator has 2 processes or
@@ -127,9 +129,14 @@ void gc_summary_reset(int enabled)
   sm.enabled = enabled;
 }
 
-static void row_add(struct row *r, double predicted, double actual, double own, double wait)
+static void row_add(struct row *r, double predicted, double actual, double own, double wait,
+                    int explored)
 {
   r->sums[F_CALLS] += 1;
+  if (explored) {
+    r->sums[F_EXPLORED] += 1;
+    r->sums[F_EXPLORED_OWN] += own;
+  }
   r->sums[F_ACTUAL] += actual;
   r->sums[F_OWN] += own;
   if (actual > r->max_actual)
@@ -147,7 +154,7 @@ static void row_add(struct row *r, double predicted, double actual, double own, 
 }
 
 void gc_summary_add(enum gc_op_id op, int algorithm, int first, int comm_size, size_t bytes,
-                    double predicted, double actual, double own, double wait)
+                    double predicted, double actual, double own, double wait, int explored)
 {
   if (!sm.enabled || algorithm < 0 || algorithm >= GC_MAX_ALGORITHMS ||
       (unsigned)op >= GC_OP_LAST || comm_size < 1)
@@ -163,7 +170,7 @@ void gc_summary_add(enum gc_op_id op, int algorithm, int first, int comm_size, s
   } else {
     struct row *r = row_at(key_of(first != 0, op, algorithm, comm_size, gc_summary_bucket(bytes)));
     if (r)
-      row_add(r, predicted, actual, own, wait);
+      row_add(r, predicted, actual, own, wait, explored);
   }
   if (lock)
     pthread_mutex_unlock(&sm.lock);
@@ -274,6 +281,58 @@ static void print_rows(FILE *f, const char *prefix, int phase, const struct tabl
       print_row(f, prefix, t, i, name);
 }
 
+/* Learning's cost (learn.h), per operation, communicator size and size bucket, the
+ * first call on each communicator left out (its set-up is no exploration's): the calls
+ * `auto` measured, their regret (own time above the fastest algorithm's mean own time in
+ * the bucket), and the algorithm kept (the one most calls ran unmeasured). Lines start
+ * "learning", so that readers of the table above skip them. */
+static void print_learning(FILE *f, const char *prefix, const struct table *t,
+                           gc_summary_namer *name)
+{
+  int header = 0;
+  for (int i = 0; i < t->m; i++) {
+    row_key k = t->keys[i];
+    if (key_phase(k))
+      continue;
+    int first = 1, kept = -1;
+    double calls = 0, explored = 0, explored_own = 0, own = 0, best = INFINITY, most = -1;
+    for (int j = 0; j < t->m; j++) {
+      row_key q = t->keys[j];
+      if (key_phase(q) || key_op(q) != key_op(k) || key_comm_size(q) != key_comm_size(k) ||
+          key_bucket(q) != key_bucket(k))
+        continue;
+      if (j < i) { /* the group was printed at its first row */
+        first = 0;
+        break;
+      }
+      const double *sums = t->cells[j].sums;
+      calls += sums[F_CALLS], own += sums[F_OWN];
+      explored += sums[F_EXPLORED], explored_own += sums[F_EXPLORED_OWN];
+      if (sums[F_CALLS] >= 1 && sums[F_OWN] / sums[F_CALLS] < best)
+        best = sums[F_OWN] / sums[F_CALLS];
+      if (sums[F_CALLS] - sums[F_EXPLORED] > most)
+        most = sums[F_CALLS] - sums[F_EXPLORED], kept = key_algorithm(q);
+    }
+    if (!first || explored < 1)
+      continue;
+    if (!header) {
+      fprintf(f, "%slearning (auto): explored = calls measured for learning; regret = their own "
+                 "time above the fastest algorithm's mean own time in the row, and its share of "
+                 "the row's own time; kept = what most other calls ran\n", prefix);
+      fprintf(f, "%slearning %-9s %5s %-20s %7s %8s %12s %8s %-10s\n", prefix, "op", "procs",
+              "message size", "calls", "explored", "regret", "share", "kept");
+      header = 1;
+    }
+    double regret = fmax(0, explored_own - explored * best);
+    char size[80], r[32];
+    bucket_label(key_bucket(k), size, sizeof size);
+    fprintf(f, "%slearning %-9s %5d %-20s %7.0f %8.0f %12s %7.1f%% %-10s\n", prefix,
+            name(key_op(k), -1), key_comm_size(k), size, calls, explored,
+            human_time(regret, r, sizeof r), own > 0 ? 100 * regret / own : 0.0,
+            kept >= 0 ? name(key_op(k), kept) : "-");
+  }
+}
+
 /* "network: ..." of the heading: a reader must know whether the predictions come from a
  * measured grid or from the built-in Gigabit Ethernet defaults (100-2500 % off on a real
  * run, issue 25). */
@@ -338,6 +397,7 @@ static void print_table(FILE *f, const char *prefix, const struct gc_config *cfg
     print_rows(f, prefix, 1, t, name);
   }
   print_trivial(f, prefix, t, name);
+  print_learning(f, prefix, t, name);
 }
 
 /* Whether every rank has what it allocated (ok), agreed over MPI_COMM_WORLD: a rank short

@@ -17,9 +17,10 @@ void gc_summary_reset(int enabled);
  * processes (1: counted apart, not scored); predicted < 0: none. actual, own: its
  * completion and own times (span_time.h), the prediction scored against own, signed
  * ((predicted - own) / own); wait: the arrival spread, a broadcast's root lateness
- * (< 0: none, as in local mode). */
+ * (< 0: none, as in local mode); explored: measured for learning (learn.h: the table's
+ * learning lines say what it cost). */
 void gc_summary_add(enum gc_op_id op, int algorithm, int first, int comm_size, size_t bytes,
-                    double predicted, double actual, double own, double wait);
+                    double predicted, double actual, double own, double wait, int explored);
 
 /* Names of the table's rows: the operation's name (algorithm < 0) or its algorithm's.
  * Given by the caller that knows the operations (startup.c): a row may hold only other

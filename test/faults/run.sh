@@ -122,7 +122,7 @@ run() {
 }
 
 # Lines gridcoll wrote on stderr, the summary table aside (as test/mpi/run.sh counts them).
-gc_lines() { grep '^gridcoll:' err | grep -v -E '^gridcoll: (summary of|op  |alltoall |alltoallv |bcast |first call on each|one-process communicators)'; }
+gc_lines() { grep '^gridcoll:' err | grep -v -E '^gridcoll: (summary of|op  |alltoall |alltoallv |bcast |first call on each|one-process communicators|learning )'; }
 
 # where LINE: the injector's record LINE's frames named "function (file:line)", innermost
 # first, from the library's debug information.

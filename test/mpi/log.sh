@@ -9,9 +9,9 @@ check_log() { # mode (ns_re: a time's text)
   calls=$(sed -n 's/.* \([0-9]*\) calls per rank/\1/p' out)
   no_failures || return 1
   for r in 0 1 2; do
-    [ "$(head -1 "log-$mode-$r.csv")" = "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,candidates,elapsed_s,own_s,spread_s,root_late_s" ] || return 1
+    [ "$(head -1 "log-$mode-$r.csv")" = "rank,comm,comm_size,call,op,algorithm,root,bytes,clusters,model,predicted_s,actual_s,candidates,elapsed_s,own_s,spread_s,root_late_s,explored" ] || return 1
     [ "$(tail -n +2 "log-$mode-$r.csv" | wc -l)" = "$calls" ] || return 1
-    awk -F, -v r=$r 'NR > 1 && ($1 != r || NF != 17 || $3 != 3 || $5 != "alltoall" || $9 != 2 || $12 < 0 || $14 < 0 || $17 != "") { exit 1 }' "log-$mode-$r.csv" || return 1
+    awk -F, -v r=$r 'NR > 1 && ($1 != r || NF != 18 || $3 != 3 || $5 != "alltoall" || $9 != 2 || $12 < 0 || $14 < 0 || $17 != "") { exit 1 }' "log-$mode-$r.csv" || return 1
     awk -F, -v t="$ns_re" 'NR > 1 && ($11 !~ t || $12 !~ t || $14 !~ t || $15 !~ t) { exit 1 }' "log-$mode-$r.csv" || return 1
   done
   # Same communicator id and call index on every rank, line by line.
@@ -19,8 +19,8 @@ check_log() { # mode (ns_re: a time's text)
     awk 'NR > 1 && ($1 != $2 || $2 != $3) { exit 1 }' || return 1
   if [ "$mode" = sync ]; then
     paste -d, "log-$mode-0.csv" "log-$mode-1.csv" "log-$mode-2.csv" |
-      awk -F, -v t="$ns_re" 'NR > 1 && ($12 != $29 || $12 != $46 || $12 < $14 - 1e-6 || $12 < $31 - 1e-6 || $12 < $48 - 1e-6 ||
-                                         $15 != $32 || $15 != $49 || $15 > $12 || $16 != $33 || $16 != $50 || $16 !~ t) { exit 1 }' || return 1
+      awk -F, -v t="$ns_re" 'NR > 1 && ($12 != $30 || $12 != $48 || $12 < $14 - 1e-6 || $12 < $32 - 1e-6 || $12 < $50 - 1e-6 ||
+                                         $15 != $33 || $15 != $51 || $15 > $12 || $16 != $34 || $16 != $52 || $16 !~ t) { exit 1 }' || return 1
   else # local: the rank's own time
     awk -F, 'NR > 1 && ($12 != $14 || $15 != $14 || $16 != "") { exit 1 }' "log-$mode-0.csv" || return 1
   fi
@@ -47,9 +47,9 @@ for clock in auto monotonic mpi; do
   no_failures && [ "$(warnings)" = 0 ] &&
     paste -d, skew-0.csv skew-1.csv skew-2.csv |
     awk -F, 'NR == 1 { next }
-             $12 != $29 || $12 != $46 || $15 != $32 || $15 != $49 || $16 != $33 || $16 != $50 || $17 != $34 || $17 != $51 { bad = 1 }
+             $12 != $30 || $12 != $48 || $15 != $33 || $15 != $51 || $16 != $34 || $16 != $52 || $17 != $35 || $17 != $53 { bad = 1 }
              $4 == 2 && !($5 == "bcast" && $12 >= 0.25 && $12 < 2 && $14 < $12 && $15 == $12 && $16 >= 0.25 && $17 != "" && $17 < 0.1) { bad = 1 }
-             $4 == 3 && !($5 == "bcast" && $12 < $14 && $12 < $48 && $15 < 0.1 && $16 >= 0.25 && $17 >= 0.25) { bad = 1 }
+             $4 == 3 && !($5 == "bcast" && $12 < $14 && $12 < $50 && $15 < 0.1 && $16 >= 0.25 && $17 >= 0.25) { bad = 1 }
              $4 == 4 && !($5 == "alltoall" && $12 >= 0.25 && $12 < 2 && $15 < 0.1 && $16 >= 0.25 && $17 == "") { bad = 1 }
              { n++ } END { exit bad || n != 5 }' &&
     pass "log: completion time and wait apart across late ranks, no barrier skew (sync, clock $clock)" ||
@@ -65,12 +65,12 @@ done
 # relative to the calls: a 4-byte all-to-all's own time is 4-20 ms on a loaded 2-core
 # machine (3 ranks, the scheduler's ticks), the 300 ms runs above bound it absolutely.
 mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/wait-%r.csv" GRIDCOLL_LOG_MODE=sync -- "$T/skew" 20
-no_failures && [ "$(warnings)" = 0 ] && [ "$(head -1 wait-0.csv | cut -d, -f15-)" = "own_s,spread_s,root_late_s" ] &&
+no_failures && [ "$(warnings)" = 0 ] && [ "$(head -1 wait-0.csv | cut -d, -f15-17)" = "own_s,spread_s,root_late_s" ] &&
   paste -d, wait-0.csv wait-1.csv wait-2.csv |
   awk -F, 'NR == 1 { next }
-           $15 != $32 || $15 != $49 || $16 != $33 || $16 != $50 || $17 != $34 || $17 != $51 { bad = 1 }
+           $15 != $33 || $15 != $51 || $16 != $34 || $16 != $52 || $17 != $35 || $17 != $53 { bad = 1 }
            $4 == 2 && !($5 == "bcast" && $16 >= 0.015 && $17 != "" && $17 < $16 && $15 == $12) { bad = 1 }
-           $4 == 3 && !($5 == "bcast" && $17 >= 0.015 && $16 >= 0.015 && $15 <= ($14 > $48 ? $14 : $48) - 0.010) { bad = 1 }
+           $4 == 3 && !($5 == "bcast" && $17 >= 0.015 && $16 >= 0.015 && $15 <= ($14 > $50 ? $14 : $50) - 0.010) { bad = 1 }
            $4 == 4 && !($5 == "alltoall" && $16 >= 0.015 && $15 <= $12 - 0.015 && $17 == "") { bad = 1 }
            { n++ } END { exit bad || n != 5 }' &&
   pass "log: a rank 20 ms late in spread_s and root_late_s, not in own_s" ||
@@ -165,7 +165,7 @@ for entry in sync:2900 sync:3000 local:2900; do
   rm -f order-*.csv
   LIMIT=60 mpirun 1 GRIDCOLL_LOG="$tmp/order-%r.csv" GRIDCOLL_LOG_MODE="$mode" GRIDCOLL_SUMMARY=0 -- "$T/nofinalize" "$calls"
   grep -q "nofinalize: $calls calls per rank, 0 failed" out &&
-    awk -F, -v n="$calls" -v t="$ns_re" 'NR > 1 && ($4 != NR - 2 || NF != 17 || $12 !~ t || $14 !~ t || $15 != $12) { bad = 1 }
+    awk -F, -v n="$calls" -v t="$ns_re" 'NR > 1 && ($4 != NR - 2 || NF != 18 || $12 !~ t || $14 !~ t || $15 != $12) { bad = 1 }
                                          END { exit bad || NR != n + 1 }' order-0.csv &&
     pass "log: $calls records in call order across chunks and windows, at exit ($mode)" ||
     fail "log: $calls records in call order across chunks and windows, at exit ($mode)"

@@ -60,7 +60,7 @@ skipped=0
 skip() { skipped=$((skipped + 1)); echo "skip $1 ($2)"; }
 
 # Lines gridcoll wrote on stderr, the summary table aside.
-warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |alltoallv |bcast |first call on each|one-process communicators)'; }
+warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |alltoallv |bcast |first call on each|one-process communicators|learning )'; }
 # "${own_err[@]}" program args: each rank's stderr in its own file, err.RANK, for cases
 # that compare the ranks' lines: a launcher may cut two ranks' lines into each other
 # (Open MPI's forwarding does, under load).
@@ -423,7 +423,7 @@ entry_log_ok() {
   local r
   for r in 0 1 2; do
     [ "$(ops_in "ep-$r.csv")" = "$entry_ops" ] || return 1
-    awk -F, 'NR > 1 && (NF != 17 || ($6 ~ /^native-/ && ($11 != "" || $12 != "" || $14 != "" || $15 != "")) || ($6 !~ /^native-/ && ($12 == "" || $14 == "" || $15 == ""))) { exit 1 }' "ep-$r.csv" || return 1
+    awk -F, 'NR > 1 && (NF != 18 || ($6 ~ /^native-/ && ($11 != "" || $12 != "" || $14 != "" || $15 != "")) || ($6 !~ /^native-/ && ($12 == "" || $14 == "" || $15 == ""))) { exit 1 }' "ep-$r.csv" || return 1
   done
   [ "$entry_grid" = 0 ] && return 0 # nothing timed: gridcoll-report has no records to show
   "$ROOT/scripts/gridcoll-report" ep-*.csv >rep.out 2>&1 &&

@@ -50,7 +50,7 @@ mpirun() {
   rc=$?
   secs=$((SECONDS - t0))
 }
-warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |alltoallv |bcast |first call on each|one-process communicators)'; }
+warnings() { grep '^gridcoll:' err | grep -c -v -E '^gridcoll: (summary of|op  |alltoall |alltoallv |bcast |first call on each|one-process communicators|learning )'; }
 no_failures() { [ "$rc" = 0 ] && grep -q ' 0 failed' out && ! grep -q '^FAIL' out && sanitizer_quiet; }
 # Nothing from the sanitizers (a report makes the rank exit non-zero too, but say so).
 sanitizer_quiet() { ! grep -q -E 'ERROR: (Address|Leak)Sanitizer|runtime error:|WARNING: ThreadSanitizer' err; }

@@ -15,7 +15,8 @@
 #                     gridcoll-calibrate measured, against their formulas (test/smpi/native.sh),
 #                     the log's actual time against the simulated one and a late rank's wait
 #                     apart, exact in simulated time (test/smpi/log-actual.sh),
-#                     auto learning under a configuration wrong by 2x (test/smpi/learn.sh)
+#                     auto learning under a configuration wrong by 2x (test/smpi/learn.sh),
+#                     auto moving when a wide-area link slows mid-run (test/smpi/drift.sh)
 #   make bench-grid   simulated timings, tables, CSVs and PNGs: all-to-all (scripts/bench-grid.sh)
 #                     then broadcast (scripts/bench-grid-bcast.sh)
 #   make bench-grid-bcast  the broadcast part alone
@@ -63,7 +64,9 @@ $(SMPI_BUILD)/gridcoll-calibrate: $(CALIBRATE_SRC) tools/calibrate/calibrate.h $
 # run.sh: byte-for-byte tests; calibrate-loop.sh: calibrate a simulated grid, write its
 # platform (-p), predictions from the written configuration against runs on it (~30 s);
 # log-actual.sh: the logged completion time equals the simulated one (~5 s); learn.sh: auto
-# converges to the fastest measured broadcast under a configuration wrong by 2x (~20 s).
+# converges to the fastest measured broadcast under a configuration wrong by 2x (~20 s);
+# drift.sh: auto moves to the new best when a wide-area link slows under a running job
+# (~25 s).
 check-smpi:
 	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
 	$(MAKE) smpi $(TOOLS)
@@ -74,6 +77,7 @@ check-smpi:
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/native.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/log-actual.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/learn.sh
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/drift.sh
 
 bench-grid:
 	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh
