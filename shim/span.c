@@ -12,6 +12,12 @@
 /* Half a window: the calls gathered since the last post, or posted and in flight. */
 struct half {
   int n;
+  int cap;                      /* calls it holds now (GC_SPAN_WINDOW, doubled on a full
+                                   half while every member has the memory) */
+  void *block;                  /* its own storage once grown; NULL: the window's */
+  void *next;                   /* posted full: the storage of twice the calls, NULL when
+                                   this rank has none; its fate settled with the half */
+  int asked;                    /* posted with the agreement's number (below) */
   MPI_Request req;              /* MPI_REQUEST_NULL when not in flight */
   struct gc_learn *teach;       /* the measured call, always the last one: posted at once */
   int taught;
@@ -26,8 +32,7 @@ struct half {
 
 struct gc_span_window {
   struct half h[2];
-  int cap;     /* calls a half holds: GC_SPAN_WINDOW with the log's lines, else 1 (learning
-                  alone: its measured call is posted as soon as it is in) */
+  int grow;    /* halves may still double (the log's lines, no member short of memory) */
   int filling; /* the half receiving calls; the other may be in flight */
   struct gc_comm_state *st;
   struct gc_span_window *next, *prev; /* every live one, for MPI_Finalize and exit */
@@ -37,6 +42,25 @@ enum { GC_SPAN_READERS = 2 }; /* the log, learning */
 
 _Static_assert(sizeof(struct gc_span_time) == GC_SPAN_NUMBERS * sizeof(double),
                "a call's times take the place of its numbers");
+
+/* The storage of a half of cap calls, carved from p: its lines, its times (one more entry:
+ * a full half's reduction carries the agreement to grow, below) and its candidates. Every
+ * part is a multiple of 8 bytes, so each stays aligned. */
+static size_t half_bytes(int cap, int candidates)
+{
+  return (sizeof(struct gc_call_line) + sizeof(struct gc_span_time) +
+          (candidates ? sizeof(struct gc_candidate[GC_MAX_ALGORITHMS]) : 0)) *
+             (size_t)cap +
+         sizeof(struct gc_span_time);
+}
+
+static void half_carve(struct half *h, void *p, int cap, int candidates)
+{
+  h->cap = cap;
+  h->line = p, p = (char *)p + sizeof(struct gc_call_line) * (size_t)cap;
+  h->time = p, p = (char *)p + sizeof(struct gc_span_time) * (size_t)(cap + 1);
+  h->candidates = candidates ? p : NULL;
+}
 
 static void numbers_put(struct gc_span_time *t, const double q[GC_SPAN_NUMBERS])
 {
@@ -122,6 +146,40 @@ static void settle(struct gc_span_window *w, int k)
   h->alone = 0;
 }
 
+/* The verdict a posted full half carried, read once its reduction is complete and before
+ * it settles (settling empties it): 0 every member has the storage, 1 one lacks it. */
+static double verdict_of(const struct half *h)
+{
+  return h->asked ? ((const double *)&h->time[h->n])[0] : 1;
+}
+
+/* A full half grows for the next time it fills: the storage for twice its calls was
+ * taken when it was posted, and the reduction carried, after its calls' numbers, a 1 from
+ * any member that could not get it (MPI_MAX: the same verdict on every member). All have
+ * it: every member takes it, so the halves' sizes stay the same everywhere; one lacks it:
+ * none does, and the window grows no more (that member says why, once). A busy
+ * communicator so pays one reduction per GC_SPAN_WINDOW_MAX calls, not per
+ * GC_SPAN_WINDOW (issue 24: the reduction was most of what the window cost).
+ * Half h, settled, after its verdict (agreed: 1, the reduction completed; 0: none came,
+ * and nothing grows). */
+static void half_grow(struct gc_span_window *w, struct half *h, double verdict, int agreed)
+{
+  if (!h->asked)
+    return;
+  if (agreed && !(verdict > 0) && h->next) {
+    free(h->block);
+    h->block = h->next;
+    half_carve(h, h->block, 2 * h->cap, sp.candidates);
+  } else {
+    if (agreed && !h->next)
+      gc_warn_oom("the log's window; it stays at %d calls", h->cap);
+    free(h->next);
+    w->grow = 0;
+  }
+  h->next = NULL;
+  h->asked = 0;
+}
+
 /* No completion time to be had: each call keeps the rank's own. */
 static void own_times(struct half *h)
 {
@@ -137,7 +195,9 @@ static void wait_half(struct gc_span_window *w, int k)
 {
   if (w->h[k].req != MPI_REQUEST_NULL) {
     PMPI_Wait(&w->h[k].req, MPI_STATUS_IGNORE);
+    double verdict = verdict_of(&w->h[k]);
     settle(w, k);
+    half_grow(w, &w->h[k], verdict, 1);
   }
 }
 
@@ -147,11 +207,19 @@ static void post(struct gc_span_window *w)
   int k = w->filling;
   struct half *h = &w->h[k];
   wait_half(w, !k);
-  if (PMPI_Iallreduce(MPI_IN_PLACE, h->time, GC_SPAN_NUMBERS * h->n, MPI_DOUBLE, MPI_MAX,
-                      w->st->private_comm, &h->req) != MPI_SUCCESS) {
+  /* Full and the window may grow: the same on every member (the same calls, the same
+   * verdicts before). */
+  h->asked = w->grow && h->n == h->cap && h->cap < GC_SPAN_WINDOW_MAX;
+  if (h->asked) {
+    h->next = malloc(half_bytes(2 * h->cap, sp.candidates));
+    ((double *)&h->time[h->n])[0] = h->next ? 0 : 1;
+  }
+  if (PMPI_Iallreduce(MPI_IN_PLACE, h->time, GC_SPAN_NUMBERS * h->n + h->asked, MPI_DOUBLE,
+                      MPI_MAX, w->st->private_comm, &h->req) != MPI_SUCCESS) {
     h->req = MPI_REQUEST_NULL;
     own_times(h);
     settle(w, k);
+    half_grow(w, h, 1, 0);
   }
   w->filling = !k;
 }
@@ -181,7 +249,7 @@ void gc_span_leave(struct gc_comm_state *st, double t0, double t1,
     h->teach = teach;
     h->taught = taught;
   }
-  if (h->n == w->cap || teach)
+  if (h->n == h->cap || teach)
     post(w);
 }
 
@@ -207,25 +275,20 @@ int gc_span_make(struct gc_comm_state *st)
     learns |= st->op[op].learn != NULL;
   if (!sp.lines && !learns)
     return 0;
+  /* Calls a half holds at first: GC_SPAN_WINDOW with the log's lines, growing while the
+   * communicator stays busy; else 1 (learning alone: its measured call is posted as soon
+   * as it is in). */
   int cap = sp.lines ? GC_SPAN_WINDOW : 1;
-  size_t lines = sizeof(struct gc_call_line) * (size_t)cap,
-         times = sizeof(struct gc_span_time) * (size_t)cap,
-         cands = sp.candidates ? sizeof(struct gc_candidate[GC_MAX_ALGORITHMS]) * (size_t)cap : 0;
-  /* One block: the window, then each half's lines, times and candidates (every part a
-   * multiple of 8 bytes, so each stays aligned): ~26 KiB with the log's lines. */
-  struct gc_span_window *w = calloc(1, sizeof *w + 2 * (lines + times + cands));
+  size_t half = half_bytes(cap, sp.candidates);
+  /* One block: the window, then its two halves (~26 KiB with the log's lines). */
+  struct gc_span_window *w = calloc(1, sizeof *w + 2 * half);
   if (!w)
     return -1;
-  void *p = w + 1;
   for (int k = 0; k < 2; k++) {
-    struct half *h = &w->h[k];
-    h->req = MPI_REQUEST_NULL;
-    h->line = p, p = (char *)p + lines;
-    h->time = p, p = (char *)p + times;
-    if (cands)
-      h->candidates = p, p = (char *)p + cands;
+    w->h[k].req = MPI_REQUEST_NULL;
+    half_carve(&w->h[k], (char *)(w + 1) + (size_t)k * half, cap, sp.candidates);
   }
-  w->cap = cap;
+  w->grow = sp.lines;
   w->st = st;
   pthread_mutex_lock(&sp.lock);
   w->next = sp.windows;
@@ -267,6 +330,10 @@ void gc_span_drop(struct gc_comm_state *st)
       own_times(h);
     settle(w, w->filling);
   }
+  for (int k = 0; k < 2; k++) {
+    free(w->h[k].block);
+    free(w->h[k].next);
+  }
   free(w);
   st->span = NULL;
 }
@@ -279,6 +346,7 @@ void gc_span_abandon(void)
       own_times(&w->h[k]);
       w->h[k].req = MPI_REQUEST_NULL;
       settle(w, k);
+      half_grow(w, &w->h[k], 1, 0);
     }
 }
 

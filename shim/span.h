@@ -29,11 +29,13 @@
 #include "record.h"
 #include "span_time.h"
 
-/* Calls a half window holds: one allreduce of GC_SPAN_NUMBERS * GC_SPAN_WINDOW doubles
- * (4 KiB) per that many
- * logged calls, posted when the half fills and completed a half later, when nobody
- * waits for it any more. */
+/* Calls a half window holds at first: one allreduce of GC_SPAN_NUMBERS * GC_SPAN_WINDOW
+ * doubles (4 KiB) per that many logged calls, posted when the half fills and completed a
+ * half later, when nobody waits for it any more. A half that fills doubles (agreed by
+ * that reduction: span.c), up to GC_SPAN_WINDOW_MAX calls (~104 KiB a half with the
+ * log's lines): a busy communicator pays one reduction per 1024 calls. */
 #define GC_SPAN_WINDOW 128
+#define GC_SPAN_WINDOW_MAX 1024
 
 /* Calls settled, as their readers see them: a half window at a time (one call in local
  * mode, an untimed record, or learning alone), in call order. */

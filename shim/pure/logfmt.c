@@ -221,6 +221,10 @@ int gc_fmt_fixed9(char *out, double v)
   /* A positive double's bits order as its value: below 10^9's, the sign bit clear, is
    * +0 <= v < 10^9. -0, negatives, NaN and the infinities are above: printf's road. */
   if (bits < 0x41cdcd6500000000ULL) { /* 1e9 */
+    if (!bits) { /* +0: a spread or a lateness of none, as often as not */
+      memcpy(out, "0.000000000", 12);
+      return 11;
+    }
     /* v = m 2^(e-1075) exactly, so v 10^9 = m 5^9 2^(e-1066): an integer product (74
      * bits at most) and a shift, rounded with the bits shifted out: above half up, a
      * true half to even, as glibc's printf (the last digit's parity is the integer's). */

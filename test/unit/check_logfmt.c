@@ -255,6 +255,20 @@ START_TEST(limits_of_the_fixed_fast_path)
 }
 END_TEST
 
+START_TEST(zero_and_its_neighbours)
+{
+  /* +0 is written as a constant (a spread or lateness of none); its neighbours are not. */
+  text_f(0.0, "0.000000000");
+  same_f(-0.0), same_f(DBL_TRUE_MIN), same_f(-DBL_TRUE_MIN), same_f(4.999999999e-10);
+  same_f(5e-10), same_f(nextafter(5e-10, 0)), same_f(nextafter(5e-10, 1));
+  /* Consecutive nanoseconds through every carry of the nine digits and into the seconds. */
+  for (long long ns = 999999990LL; ns <= 1000000010LL; ns++)
+    same_f((double)ns * 1e-9);
+  for (long long ns = 0; ns < 200000; ns += 7)
+    same_f((double)ns * 1e-9), same_f((double)ns * 1e-9 + 1), same_f(-(double)ns * 1e-9);
+}
+END_TEST
+
 static Suite *logfmt_suite(void)
 {
   Suite *s = suite_create("logfmt");
@@ -268,6 +282,7 @@ static Suite *logfmt_suite(void)
   tcase_add_test(core, integers);
   tcase_add_test(limits, limits_of_the_fast_path);
   tcase_add_test(limits, limits_of_the_fixed_fast_path);
+  tcase_add_test(limits, zero_and_its_neighbours);
   tcase_set_timeout(core, 60);
   suite_add_tcase(s, core);
   suite_add_tcase(s, limits);
