@@ -39,7 +39,9 @@
 # gen8"; also g5k2 g5k2-16x48 korea8), SIZES (bytes, comma-separated; the broadcast's),
 # A2A_SIZES (the all-to-all's, default up to 256 KiB: a 1 MiB all-to-all of 32 to 64 ranks
 # costs minutes of wall time per algorithm), REPS_AUTO, JOBS (parallel simulations, default
-# 2), OUT (out/bench-auto), PLATFORMS (the SimGrid platforms: platforms by default).
+# 2), OUT (out/bench-auto), PLATFORMS (the SimGrid platforms: platforms by default),
+# PREDICT_ONLY=1 (no simulation: the predictions again from OUT's configurations, host
+# files and raw.csv, after a change to a model; OUT/cfg keeps them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -156,10 +158,16 @@ declare -A ROOTS=([demo]=0,8 [gen3]=0,1 [gen4]=0,1 [gen8]=0,1 [g5k2]=0 [g5k2-16x
 segmented() { sed 's/^bcast *= .*/bcast = { algorithm = "auto"; segment = "64 KiB"; };/' "$1"; }
 
 start=$SECONDS
-for sc in $SCENARIOS; do prepare "$sc" || exit 1; done
+if [ -n "${PREDICT_ONLY:-}" ]; then
+  [ -s "$OUT/raw.csv" ] && [ -d "$OUT/cfg" ] || { echo "bench-auto: no $OUT/raw.csv or $OUT/cfg" >&2; exit 1; }
+  cp -r "$OUT/cfg/." "$work/"
+  SCENARIOS=$(awk -F, 'NR > 1 && $2 != "korea8-seg" { print $2 }' "$OUT/raw.csv" | sort -u | tr '\n' ' ')
+  NETS=$(awk -F, 'NR > 1 && !($1 in s) { s[$1]; printf "%s ", $1 }' "$OUT/raw.csv")
+fi
+for sc in $SCENARIOS; do [ -n "${PREDICT_ONLY:-}" ] || prepare "$sc" || exit 1; done
 # The configurations: $work/<net>/<scenario>.cfg, calibrated where CALIBRATE says.
 cal_start=$SECONDS
-for net in $NETS; do
+[ -n "${PREDICT_ONLY:-}" ] || for net in $NETS; do
   mkdir -p "$work/$net"
   for sc in $SCENARIOS; do
     if [[ " $CALIBRATE " == *" $net "* ]]; then
@@ -177,7 +185,12 @@ for net in $NETS; do
     [ "$sc" = korea8 ] && segmented "$work/$net/korea8.cfg" >"$work/$net/korea8-seg.cfg"
   done
 done
-echo "bench-auto: configurations ready in $((SECONDS - cal_start)) s (wall; calibrated under: $CALIBRATE)"
+if [ -z "${PREDICT_ONLY:-}" ]; then
+  echo "bench-auto: configurations ready in $((SECONDS - cal_start)) s (wall; calibrated under: $CALIBRATE)"
+  rm -rf "$OUT/cfg" && mkdir -p "$OUT/cfg" &&
+    for net in $NETS; do mkdir -p "$OUT/cfg/$net" && cp "$work/$net"/*.cfg "$OUT/cfg/$net/"; done &&
+    cp "$work"/*.hosts "$OUT/cfg/"
+fi
 
 # The algorithms of an operation: gridcoll-predict's columns (its tables: a new algorithm
 # is measured without a change here), then auto.
@@ -218,8 +231,8 @@ export A2A_SIZES SIZES REPS_AUTO BENCH SMPIRUN work
 export DECL="$(declare -p ROOTS)"
 
 sim_start=$SECONDS
-echo "network,scenario,op,algorithm,m,root,rep,seconds,ran" >"$OUT/raw.csv"
-for net in $NETS; do
+[ -n "${PREDICT_ONLY:-}" ] || echo "network,scenario,op,algorithm,m,root,rep,seconds,ran" >"$OUT/raw.csv"
+[ -n "${PREDICT_ONLY:-}" ] || for net in $NETS; do
   for sc in $SCENARIOS; do
     case $sc in
       korea8) for a in $BCAST; do echo "$net korea8 bcast $a"; done
@@ -229,7 +242,8 @@ for net in $NETS; do
     esac
   done
 done | xargs -P "$JOBS" -L 1 bash -c 'eval "$DECL"; one "$0" "$1" "$2" "$3"' >>"$OUT/raw.csv"
-echo "bench-auto: $(($(wc -l <"$OUT/raw.csv") - 1)) timings in $((SECONDS - sim_start)) s (wall)"
+[ -n "${PREDICT_ONLY:-}" ] ||
+  echo "bench-auto: $(($(wc -l <"$OUT/raw.csv") - 1)) timings in $((SECONDS - sim_start)) s (wall)"
 
 # Predictions: gridcoll-predict on each configuration, every root, every size.
 echo "network,scenario,op,root,bytes,algorithm,model,predicted" >"$OUT/predicted.csv"
