@@ -40,7 +40,9 @@
 # A2A_SIZES (the all-to-all's, default up to 256 KiB: a 1 MiB all-to-all of 32 to 64 ranks
 # costs minutes of wall time per algorithm), REPS_AUTO, JOBS (parallel simulations, default
 # 2), OUT (out/bench-auto), PLATFORMS (the SimGrid platforms: platforms by default),
-# PREDICT_ONLY=1 (no simulation: the predictions again from OUT's configurations, host
+# CAL_ARGS (gridcoll-calibrate's sizes and repetitions, default "-s 1KiB:1MiB -r 3": the
+# calibrations take most of the wall time, the 8-cluster grid's native table most of
+# them), PREDICT_ONLY=1 (no simulation: the predictions again from OUT's configurations, host
 # files and raw.csv, after a change to a model; OUT/cfg keeps them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -55,6 +57,7 @@ SCENARIOS=${SCENARIOS:-"demo gen3 gen4 gen8"}
 NETS=${NETS:-"default fluid"}
 CALIBRATE=${CALIBRATE:-default}
 JOBS=${JOBS:-2} REPS_AUTO=${REPS_AUTO:-15}
+CAL_ARGS=${CAL_ARGS:-"-s 1KiB:1MiB -r 3"}
 BENCH=$(realpath "$BUILD/smpi/auto_bench")
 CALIB=$(realpath "$BUILD/smpi/gridcoll-calibrate")
 PREDICT=$(realpath "$BUILD/gridcoll-predict")
@@ -174,7 +177,7 @@ cal_start=$SECONDS
       lists_of "$work/$sc.hosts" | write_clusters >"$work/$net/$sc.clusters.cfg"
       # shellcheck disable=SC2046
       (cd "$work/$net" && timeout 1800 "$SMPIRUN" -platform "$work/$sc.xml" -hostfile "$work/$sc.hosts" \
-        $(net_flags "$net") "$CALIB" -c "$sc.clusters.cfg" -s 1KiB:1MiB -r 3 -o "$sc.cfg" \
+        $(net_flags "$net") "$CALIB" -c "$sc.clusters.cfg" $CAL_ARGS -o "$sc.cfg" \
         >"$sc.calibrate.out" 2>&1)
       [ -s "$work/$net/$sc.cfg" ] ||
         { echo "bench-auto: gridcoll-calibrate failed on $sc ($net):" >&2; tail -5 "$work/$net/$sc.calibrate.out" >&2; exit 1; }
