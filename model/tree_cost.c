@@ -148,9 +148,10 @@ void gc_tree_edge_alone(const struct gc_tree_input *in, int c, int n, double *la
 {
   *latency = c == n ? 0.0 : edge_latency(in, c, n);
   *rate = gc_tree_edge_rate(in, c, n);
-  if (in->curve && c != n)
-    gc_model_curve_message(in->curve[(size_t)c * (size_t)in->k + (size_t)n], in->bytes,
-                           latency, rate);
+  const struct gc_curve *cv = in->curve && c != n ? in->curve[(size_t)c * (size_t)in->k + (size_t)n] : NULL;
+  if (gc_curve_set(cv)) /* the rate its largest sizes move at, as the all-to-alls take it */
+    *rate = gc_model_curve_rate(cv);
+  gc_model_curve_message(cv, in->bytes, latency, rate);
 }
 
 int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree *t,

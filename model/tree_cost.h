@@ -98,9 +98,12 @@ static inline double gc_tree_edge_rate(const struct gc_tree_input *in, int c, in
 
 /* Edge c -> n alone: *latency before its bytes move, then at most *rate bytes/s.  Without
  * a curve W[c][n] and gc_tree_edge_rate(c,n) (INFINITY without bandwidths); with one
- * (in->curve) they are set so that alone the message takes the curve's time at m
+ * (in->curve) the rate is the curve's largest sizes' (gc_model_curve_rate) and the
+ * latency such that alone the message takes the curve's time at m
  * (gc_model_curve_message, model/link.c): the curve measured what the MPI library's
- * protocols make of one message on that link, which the line cannot bend to. */
+ * protocols make of one message on that link, which the line cannot bend to (and the
+ * line's rate, fitted across the bend, may be 20 times too low: a shared edge then took
+ * too long, +18% at 1 MiB on gen3). */
 void gc_tree_edge_alone(const struct gc_tree_input *in, int c, int n, double *latency,
                         double *rate);
 

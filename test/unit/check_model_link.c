@@ -199,6 +199,12 @@ START_TEST(exchange_and_trees_follow_the_curve)
                                .scratch = gc_test_scratch(64, 3)};
     double times[3];
     ck_assert_rel(gc_tree_edge_lat(&in, 0, 1), gc_curve_time(&wan, m), 1e-9);
+    /* Its rate is the curve's largest sizes' (the line's fit may be far off), the rest of
+     * the curve's time its latency. */
+    double lat, rate;
+    gc_tree_edge_alone(&in, 0, 1, &lat, &rate);
+    ck_assert(rate == gc_model_curve_rate(&wan));
+    ck_assert_rel(lat + m / rate, gc_curve_time(&wan, m), 1e-9);
     in.nic = NULL;
     ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
     ck_assert_rel(times[1], gc_curve_time(&wan, m), 1e-9);
