@@ -65,6 +65,9 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
            $c["root"], $c["bytes"], late * 1e3, own * 1e3, (own - late) * 1e3, p * 1e3,
            100 * (p - (own - late)) / (own - late) }' "$out/gridcoll-0.csv"
 
+echo "   (an all-to-all's own time starts at its last entry, but LG's members wait for late ones"
+echo "    in its local phase: where ranks came apart (the wait column) LG can take longer than"
+echo "    its prediction, made for ranks entering together, which step 4 times)"
 echo "== 4. the MPI library's own algorithm against gridcoll's (the collective's own time)"
 bench() { # NET VAR ALG PROGRAM ARGS...: "m seconds"
   local net=$1 var=$2 alg=$3 prog=$4 more=()
