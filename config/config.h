@@ -163,7 +163,11 @@ struct gc_config {
   int network_given;  /* 1 when the file gave network values: a setting of network.lan, a
                          wan latency, bandwidth or aggregate matrix, or a cluster's own
                          lan; 0 when the models run on the defaults alone (no file, or none
-                         of these in it), which the summary says: not calibrated */
+                         of these in it), which the summary says: not calibrated.
+                         GRIDCOLL_CLUSTERS dropping the file's clusters or matrices leaves
+                         it to network_lan_given */
+  int network_lan_given; /* 1 when the file gave network.lan a setting: what network_given
+                            keeps once the clusters' own lan and the matrices are gone */
   enum gc_clock_source clock; /* GRIDCOLL_CLOCK; each rank reads its own, so not hashed */
 };
 

@@ -122,6 +122,9 @@ static void drop_clusters(struct gc_config *cfg) {
   cfg->clusters = NULL;
   cfg->nclusters = 0;
   gc_config_free_native(&cfg->native); /* measured on the clusters that go */
+  /* The clusters' own lan went with them, and a wan matrix goes with them or refuses the
+   * variable: only network.lan can still make the network given. */
+  cfg->network_given = cfg->network_lan_given;
 }
 
 static void drop_wan(struct gc_config *cfg) {

@@ -153,6 +153,8 @@ static int load(struct gc_loader *ld, config_t *lc, const char *path) {
   if (gc_config_load_wan_curves(ld) < 0) return -1;
   if (gc_config_load_native(ld) < 0) return -1;
   ld->cfg->network_given = network_given(config_root_setting(lc));
+  const config_setting_t *net = config_setting_get_member(config_root_setting(lc), "network");
+  ld->cfg->network_lan_given = has_values(net, "lan");
   return 0;
 }
 

@@ -25,18 +25,36 @@
 #include "model_util.h"
 
 /* The capacity of the link from c to d shared by all its flows: network.wan.aggregate
- * when the configuration measured one, else the wide-area bandwidth itself; and what
+ * when the configuration measured one, else what one flow reaches (its curve's last
+ * segment where it has one, else the wide-area bandwidth); and what
  * one flow may take: the bandwidth when an aggregate is given, else no more than the
  * link. */
 static double link_cap(const struct gc_model_grid *g, int c, int d)
 {
   size_t cd = (size_t)c * (size_t)g->k + (size_t)d;
-  return g->wan_aggregate && g->wan_aggregate[cd] > 0 ? g->wan_aggregate[cd] : g->wan_bandwidth[cd];
+  if (g->wan_aggregate && g->wan_aggregate[cd] > 0)
+    return g->wan_aggregate[cd];
+  const struct gc_curve *cv = gc_model_link_curve(g, c, d);
+  return cv ? gc_model_curve_rate(cv) : g->wan_bandwidth[cd];
 }
 
 static double flow_cap(const struct gc_model_grid *g, int c, int d)
 {
   return gc_model_wan_rate(g, c, d);
+}
+
+/* A wide-area message of msg bytes from c to d alone on its link: its latency, and the rate
+ * it then moves at (*rate).  Without a curve W_cd and flow_cap; with one, the curve's
+ * last segment's rate (gc_model_curve_rate), and a latency such that alone it takes the
+ * curve's time at msg (gc_model_curve_message, link.c: a protocol switch shows here as
+ * in every model), the link and interfaces shared as before. */
+static double wan_alone(const struct gc_model_grid *g, int c, int d, double msg, double *rate)
+{
+  double lat = g->wan_latency[(size_t)c * (size_t)g->k + (size_t)d];
+  const struct gc_curve *cv = gc_model_link_curve(g, c, d);
+  *rate = cv ? gc_model_curve_rate(cv) : flow_cap(g, c, d);
+  gc_model_curve_message(cv, msg, &lat, rate);
+  return lat;
 }
 
 static double nic_time(const struct gc_model_grid *g, int c, double bytes)
@@ -125,7 +143,9 @@ static double staggered(int k, const double *lat, const double *busy)
  * them after.  send_c = staggered(its flows): L_c from 0, T_cd / n_c beta_c from W_cd;
  * recv_c the same with T_dc / n_c and W_dc; rate_cd the rate one flow may reach
  * (network.wan.window).  Latency and link are paired per cluster pair: the most loaded
- * link may be a short one.  One cluster: alpha + (n-1) m beta gamma. */
+ * link may be a short one.  Where the configuration measured the pair's curve, W_cd and
+ * rate_cd are the curve's at one block (wan_alone).  One cluster: alpha + (n-1) m beta
+ * gamma. */
 int gc_model_linear_grid_v(const struct gc_model_grid *g, const double *bytes, double *t)
 {
   if (!t || gc_model_grid_check(g) != GC_MODEL_OK || !pairs_ok(g, bytes))
@@ -151,19 +171,22 @@ int gc_model_linear_grid_v(const struct gc_model_grid *g, const double *bytes, d
         busy_out[d] = busy_in[d] = local[c];
         continue;
       }
-      lat_out[d] = g->wan_latency[cd], lat_in[d] = g->wan_latency[dc];
+      /* Each flow carries one block: alone, its curve's time where there is one. */
+      double flows = nc * g->size[d], rate_out, rate_in;
+      lat_out[d] = wan_alone(g, c, d, bytes[cd] / flows, &rate_out);
+      lat_in[d] = wan_alone(g, d, c, bytes[dc] / flows, &rate_in);
       busy_out[d] = bytes[cd] / nc * g->lan[c].beta;
       busy_in[d] = bytes[dc] / nc * g->lan[c].beta;
       /* The wide-area flows get their interfaces once the local ones are done (they
        * weigh a latency ratio less), so a link starts at the latest of its latency and
        * the local exchanges at both ends. */
-      double both = gc_model_max(local[c], local[d]), flows = nc * g->size[d];
+      double both = gc_model_max(local[c], local[d]);
       pair = gc_model_max(pair, gc_model_max(lat_out[d], both) +
                                     gc_model_max(bytes[cd] / link_cap(g, c, d),
-                                                 bytes[cd] / flows / flow_cap(g, c, d)));
+                                                 bytes[cd] / flows / rate_out));
       pair = gc_model_max(pair, gc_model_max(lat_in[d], both) +
                                     gc_model_max(bytes[dc] / link_cap(g, d, c),
-                                                 bytes[dc] / flows / flow_cap(g, d, c)));
+                                                 bytes[dc] / flows / rate_in));
     }
     double nic = gc_model_max(staggered(k, lat_out, busy_out), staggered(k, lat_in, busy_in));
     worst = gc_model_max(worst, g->lan[c].alpha + gc_model_max(nic, pair));
@@ -253,7 +276,9 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
  *   T2 = max_c alpha_c + max(staggered(c's bytes to or from d from W_cd) beta_c,
  *                            max over d of W_cd + max(T_cd / bw_cd, a b_cd / rate_cd))
  * rate_cd the rate one flow may reach (network.wan.window).  T = T1 + T2: every block
- * crosses the wide area once, so T2 alone is at least the shared-link bound. */
+ * crosses the wide area once, so T2 alone is at least the shared-link bound.  Where the
+ * configuration measured the pair's curve, W_cd and rate_cd are the curve's at a flow's
+ * a b_cd bytes (wan_alone). */
 int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, double *t)
 {
   if (!t || gc_model_grid_check(g) != GC_MODEL_OK || !pairs_ok(g, bytes))
@@ -288,14 +313,18 @@ int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, do
         kept += block;
         out = (double)((a + r - 1) / r) * r * block;
       }
-      lat[d] = g->wan_latency[cd];
       busy[d] = gc_model_max(out, bytes[dc] / nc) * g->lan[c].beta;
       double a = gc_model_min_int(g->size[c], g->size[d]);
       double back = bytes[dc] / (nc * g->size[d]);
-      pair = gc_model_max(pair, g->wan_latency[cd] + gc_model_max(bytes[cd] / link_cap(g, c, d),
-                                                                  a * block / flow_cap(g, c, d)));
-      pair = gc_model_max(pair, g->wan_latency[dc] + gc_model_max(bytes[dc] / link_cap(g, d, c),
-                                                                  a * back / flow_cap(g, d, c)));
+      /* A flow carries a blocks: alone, its curve's time where there is one. */
+      double rate_out, rate_in;
+      double lat_out = wan_alone(g, c, d, a * block, &rate_out);
+      double lat_in = wan_alone(g, d, c, a * back, &rate_in);
+      lat[d] = lat_out;
+      pair = gc_model_max(pair, lat_out + gc_model_max(bytes[cd] / link_cap(g, c, d),
+                                                       a * block / rate_out));
+      pair = gc_model_max(pair, lat_in + gc_model_max(bytes[dc] / link_cap(g, d, c),
+                                                      a * back / rate_in));
     }
     if (g->size[c] > 1 && n > kept_blocks)
       t1 = gc_model_max(t1, g->lan[c].alpha + nic_time(g, c, gc_model_max(row - kept, 0.0)));

@@ -8,9 +8,9 @@
  * pairwise-grid's messages).  What it leaves: every term of concurrency, which a curve
  * measured one message at a time cannot know: the contention signature (gamma, delta,
  * 000 Eq. 5), the interface shared by a process's flows, the wide-area link shared by a
- * pair's flows (network.wan.aggregate), the window cap; the all-to-all models of
- * grid_exchange.c (linear-grid, lg-backbone and their -v forms) are made of those alone
- * and read no curve.  Where a model moves a message at a rate that concurrency may lower,
+ * pair's flows (network.wan.aggregate), the window cap.  The wide-area messages of the
+ * all-to-all models (grid_exchange.c) and of the broadcast trees (tree_cost.c) take their
+ * pair's curve too.  Where a model moves a message at a rate that concurrency may lower,
  * the curve enters as a latency and a rate (gc_model_curve_message): the message alone takes the
  * curve's time, shared it takes longer by what the share costs. */
 #include "model.h"
@@ -47,4 +47,13 @@ int gc_model_curve_message(const struct gc_curve *cv, double m, double *latency,
     *rate = m / t;
   }
   return 1;
+}
+
+double gc_model_curve_rate(const struct gc_curve *cv)
+{
+  if (!gc_curve_set(cv))
+    return 0.0;
+  int last = cv->n - 1;
+  double dt = cv->t[last] - cv->t[last - 1], dm = cv->m[last] - cv->m[last - 1];
+  return dt > 0.0 ? dm / dt : INFINITY;
 }

@@ -118,6 +118,13 @@ const struct gc_curve *gc_model_link_curve(const struct gc_model_grid *g, int c,
  * curve, measured one message at a time, says nothing of), the share still slows the
  * message down.  Returns 1 when a curve set them, 0 otherwise. */
 int gc_model_curve_message(const struct gc_curve *cv, double m, double *latency, double *rate);
+/* The rate curve cv's largest sizes move at (its last segment's slope): what one flow
+ * gets of its link once latency no longer counts; INFINITY where that segment does not
+ * rise, 0 without a curve.  The wide-area rate the all-to-all models read where a pair
+ * has a curve: the line's fit over 1 KiB-1 MiB may be far from it where the MPI library
+ * switches protocol (SimGrid's default network, the demo's grid: 5.6 MB/s fitted on a
+ * 125 MB/s link, the curve's last segment 112 MB/s). */
+double gc_model_curve_rate(const struct gc_curve *cv);
 
 
 /* As the algorithms run (grid_exchange.c; issue 13): latency once per posted batch, each

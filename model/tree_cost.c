@@ -143,6 +143,17 @@ static double edge_latency(const struct gc_tree_input *in, int c, int n)
   return in->W ? in->W[(size_t)c * (size_t)in->k + (size_t)n] : in->uniform;
 }
 
+void gc_tree_edge_alone(const struct gc_tree_input *in, int c, int n, double *latency,
+                        double *rate)
+{
+  *latency = c == n ? 0.0 : edge_latency(in, c, n);
+  *rate = gc_tree_edge_rate(in, c, n);
+  const struct gc_curve *cv = in->curve && c != n ? in->curve[(size_t)c * (size_t)in->k + (size_t)n] : NULL;
+  if (gc_curve_set(cv)) /* the rate its largest sizes move at, as the all-to-alls take it */
+    *rate = gc_model_curve_rate(cv);
+  gc_model_curve_message(cv, in->bytes, latency, rate);
+}
+
 int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree *t,
                            double *times)
 {
@@ -189,14 +200,16 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
     double waves = in->seg_ahead > 0 && unit > 0.0 ? ceil(m / unit - 1e-9) : 1.0;
     for (int j = 0; j < nk; j++) {
       double w = edge_latency(in, c, kids[j]);
-      cap[j] = gc_tree_edge_rate(in, c, kids[j]);
-      if (in->bw && in->window > 0.0 && w > 0.0) /* one window per flow of the group */
+      /* Alone, the edge takes its curve's time where it has one (release: the curve's
+       * latency, cap: its rate); shared, the interface still slows it down. */
+      gc_tree_edge_alone(in, c, kids[j], &release[j], &cap[j]);
+      int curved = in->curve && in->curve[(size_t)c * (size_t)in->k + (size_t)kids[j]];
+      if (!curved && in->bw && in->window > 0.0 && w > 0.0) /* one window per flow of the group */
         cap[j] = fmin(in->bw[(size_t)c * (size_t)in->k + (size_t)kids[j]],
                       group * in->window / (2.0 * w));
       weight[j] = group * gc_model_rtt_weight(w);
+      size[j] = m;
     }
-    for (int j = 0; j < nk; j++)
-      release[j] = edge_latency(in, c, kids[j]), size[j] = m;
     /* The leader's own cluster broadcast starts when it has the data too and leaves
      * through the same interface: one more flow, of its sends' bytes, at its cluster's
      * latency (so it weighs far more than the wide-area flows). */
@@ -212,7 +225,7 @@ int gc_model_tree_arrivals(const struct gc_tree_input *in, const struct gc_tree 
     for (int j = 0; j < nk; j++) {
       int v = kids[j];
       double w = edge_latency(in, c, v);
-      double post = j * in->send_gap + w + in->recv_overhead;
+      double post = j * in->send_gap + release[j] + in->recv_overhead;
       double xfer = m > 0.0 ? x[j] - release[j] : 0.0, one = m > 0.0 ? xfer * unit / m : 0.0;
       first[v] = first[c] + post + one;
       times[v] = fmax(first[v] + (xfer - one) + (waves - 1.0) * w, times[c] + post + one);

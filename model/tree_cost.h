@@ -16,6 +16,8 @@
 
 #include "scratch.h"
 
+struct gc_curve;
+
 struct gc_tree {
   int n;            /* nodes 0..n-1 */
   int root;
@@ -70,6 +72,10 @@ struct gc_tree_input {
                        window): a flow of latency W runs at most window / (2W); 0: no cap */
   const int *site;  /* optional [k] site of each cluster (equal numbers: one site), read
                        by the multilevel tree only; NULL: every cluster a site of its own */
+  const struct gc_curve *const *curve; /* optional [k*k]: the measured time of one message
+                       from row to column cluster (model/curve.h; the configuration's
+                       network.wan.curves), NULL for a pair without; NULL: none.  Where an
+                       edge has one, it alone takes the curve's time (gc_tree_edge_alone) */
   struct gc_scratch *scratch; /* working memory (scratch.h) of the builders and the cost
                        below, at least gc_tree_row_scratch(k): the network view's
                        (gc_bcast_tree_input), carried in the input every builder and cost
@@ -90,15 +96,27 @@ static inline double gc_tree_edge_rate(const struct gc_tree_input *in, int c, in
   return r;
 }
 
-/* Edge c -> n alone delivers lat(c,n) = W[c][n] (+ m / rate(c,n) with bandwidth) after
- * its send starts.  gap(c,n) = o_s+g (+ m/nic[c]) is what one more child costs its parent's
- * interface: the tree builders charge it to the later siblings (the cost model itself,
- * gc_model_tree_arrivals, shares the interface exactly). */
+/* Edge c -> n alone: *latency before its bytes move, then at most *rate bytes/s.  Without
+ * a curve W[c][n] and gc_tree_edge_rate(c,n) (INFINITY without bandwidths); with one
+ * (in->curve) the rate is the curve's largest sizes' (gc_model_curve_rate) and the
+ * latency such that alone the message takes the curve's time at m
+ * (gc_model_curve_message, model/link.c): the curve measured what the MPI library's
+ * protocols make of one message on that link, which the line cannot bend to (and the
+ * line's rate, fitted across the bend, may be 20 times too low: a shared edge then took
+ * too long, +18% at 1 MiB on gen3). */
+void gc_tree_edge_alone(const struct gc_tree_input *in, int c, int n, double *latency,
+                        double *rate);
+
+/* Edge c -> n alone delivers lat(c,n) = W[c][n] (+ m / rate(c,n) with bandwidth), or its
+ * curve's time, after its send starts.  gap(c,n) = o_s+g (+ m/nic[c]) is what one more
+ * child costs its parent's interface: the tree builders charge it to the later siblings
+ * (the cost model itself, gc_model_tree_arrivals, shares the interface exactly). */
 static inline double gc_tree_edge_lat(const struct gc_tree_input *in, int c, int n)
 {
-  double w = in->W ? in->W[(size_t)c * (size_t)in->k + (size_t)n] : (c == n ? 0.0 : in->uniform);
-  if (in->bw)
-    w += in->bytes / gc_tree_edge_rate(in, c, n);
+  double w, rate;
+  gc_tree_edge_alone(in, c, n, &w, &rate);
+  if (in->bw || in->curve)
+    w += in->bytes / rate; /* 0 where the rate is unbounded */
   return w;
 }
 

@@ -1,35 +1,53 @@
 #!/usr/bin/env bash
 # make bench-auto: every gridcoll algorithm, `auto`, and every model's prediction, on grid
-# platforms simulated by SimGrid SMPI (deterministic: the numbers are exact and repeatable).
+# platforms simulated by SimGrid SMPI (deterministic: the numbers are exact and repeatable),
+# under two network settings (NETS, the first one the main one):
+#   default  SimGrid's default network model (its piecewise MPI latency and bandwidth
+#            factors: cost bends with the message size as real MPI's does), and the
+#            configuration gridcoll-calibrate wrote on it, run first on the platform as a
+#            user would (curves, native table and all);
+#   fluid    factors off (smpi/lat-factor:0:1, smpi/bw-factor:0:1): the platform's numbers
+#            exactly, and a configuration that states them (a check of the formulas).
+# A setting named in CALIBRATE (default "default") runs on a calibrated configuration, any
+# other on the stated one.
 #
-# Scenarios (platform, layout, collective, roots):
-#   g5k2      32+32 (g5k2.xml)        all-to-all; broadcast from rank 0
-#   g5k2-16x48 16+48 (g5k2_64.xml)    all-to-all; broadcast from rank 0
-#   korea8    8 x 4 (korea8.xml)      broadcast from A (rank 0), C (8), E (16), with and
-#                                     without 64 KiB segments
-#   gen3, gen4, gen8: scripts/gen-platform.py grids (1 Gbit/s wide-area links, 10 ms and
+# Scenarios (platform, layout; broadcast roots):
+#   demo      make demo's grid: 4 clusters of 4 (scripts/gen-platform.py, 1 Gbit/s links at
+#             5-20 ms), ranks cluster by cluster; roots 0 (c0) and 8 (c2)
+#   gen3, gen4, gen8: scripts/gen-platform.py grids (1 Gbit/s wide-area links, 5 ms and
 #             more), uneven cluster sizes (3: 4+10+18; 4: 2+6+10+14; 8: 1+2+...+8) with
-#             ranks interleaved round-robin over the clusters; all-to-all and broadcast
-#             from rank 0 and rank 1 (another cluster).
-# Each simulation (one scenario, one algorithm) runs test/bench/auto_bench.c over every
-# size; `auto` runs REPS_AUTO calls per size and root (default 15: learning measures up to 6
-# candidates twice, the untimed first call included, so the last calls run what it kept).
-# Its steady-state time is its last call's (its pick comes from its local-mode log); the
-# report also gives the mean of all its calls, what learning costs over REPS_AUTO calls,
-# and its learning table: the means of the first 15 and first 1000 calls against the best
-# forced algorithm, the steady loss and the calls learning measured (the log's explored).
-# The predictions come from gridcoll-predict on the same configuration: the same formulas
-# the library evaluates. scripts/bench-auto-report.py then prints, per
-# scenario, size and root, every algorithm's simulated time, auto's pick, the % auto lost
-# to the best, and every model's error, and writes results.csv, errors.csv and auto.png.
+#             ranks interleaved round-robin over the clusters (--interleave); roots 0 and 1
+#             (two clusters)
+#   g5k2      32+32 (g5k2.xml), g5k2-16x48 16+48 (g5k2_64.xml): root 0
+#   korea8    8 x 4 (korea8.xml): broadcast only, from A (rank 0), C (8), E (16), with and
+#             without 64 KiB segments (korea8-seg)
+# Each simulation (one setting, scenario, collective, algorithm) runs
+# test/bench/auto_bench.c over every size. Every rank enters each timed call at the same
+# simulated instant, so its completion time is the collective's own time (no wait). `auto`
+# runs REPS_AUTO calls per size and root (default 15: learning measures up to 6 candidates
+# twice, the untimed first call included, so the last calls run what it kept). Its steady
+# state is its last call (its pick from its local-mode log); the report also gives the mean
+# of all its calls, what learning costs over REPS_AUTO calls, and its learning table: the
+# means of the first 15 and first 1000 calls against the best forced algorithm, the steady
+# loss and the calls learning measured (the log's explored column). REPS_AUTO=1000 for the
+# first-1000 mean costs about 1.5 s of wall time per 100 calls of a 32-rank broadcast, 3 s
+# of a 64-rank all-to-all. The algorithms are the columns
+# gridcoll-predict prints for each collective (one list, the library's own tables), plus
+# auto; the predictions come from gridcoll-predict on the same configuration: the same
+# formulas the library evaluates. scripts/bench-auto-report.py then prints, per setting,
+# scenario, collective, root and size, every algorithm's simulated time, auto's pick, the %
+# auto lost to the best, and every model's error; per scenario and per model the median and
+# worst error under each setting; and writes results.csv, errors.csv and auto.png.
 #   BUILD=build SMPIRUN=smpirun scripts/bench-auto.sh       (after `make smpi` and `all`)
-# Knobs: SCENARIOS (names above), SIZES (bytes, comma-separated; all-to-all and broadcast),
-# A2A_SIZES (the all-to-all's, default up to 256 KiB: a 64-rank 1 MiB all-to-all costs
-# minutes of wall time per algorithm), JOBS (parallel simulations, default 2), OUT
-# (out/bench-auto), PLATFORMS (the SimGrid platforms: platforms by default), REPS_AUTO
-# (auto's timed calls per size and root: 15; 1000 for the report's first-1000 mean, at
-# about 1.5 s of wall time per 100 calls of a 32-rank broadcast, 3 s of a 64-rank
-# all-to-all: some 40 minutes for every scenario on 2 cores).
+# Knobs: NETS ("default fluid"), CALIBRATE ("default"), SCENARIOS (default "demo gen3 gen4
+# gen8"; also g5k2 g5k2-16x48 korea8), SIZES (bytes, comma-separated; the broadcast's),
+# A2A_SIZES (the all-to-all's, default up to 256 KiB: a 1 MiB all-to-all of 32 to 64 ranks
+# costs minutes of wall time per algorithm), REPS_AUTO, JOBS (parallel simulations, default
+# 2), OUT (out/bench-auto), PLATFORMS (the SimGrid platforms: platforms by default),
+# CAL_ARGS (gridcoll-calibrate's sizes and repetitions, default "-s 1KiB:1MiB -r 3": the
+# calibrations take most of the wall time, the 8-cluster grid's native table most of
+# them), PREDICT_ONLY=1 (no simulation: the predictions again from OUT's configurations, host
+# files and raw.csv, after a change to a model; OUT/cfg keeps them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -39,9 +57,13 @@ P=$(realpath -m "${PLATFORMS:-platforms}")
 OUT=${OUT:-out/bench-auto}
 SIZES=${SIZES:-1024,4096,16384,65536,262144,1048576}
 A2A_SIZES=${A2A_SIZES:-1024,4096,16384,65536,262144}
-SCENARIOS=${SCENARIOS:-"g5k2 g5k2-16x48 korea8 gen3 gen4 gen8"}
+SCENARIOS=${SCENARIOS:-"demo gen3 gen4 gen8"}
+NETS=${NETS:-"default fluid"}
+CALIBRATE=${CALIBRATE:-default}
 JOBS=${JOBS:-2} REPS_AUTO=${REPS_AUTO:-15}
+CAL_ARGS=${CAL_ARGS:-"-s 1KiB:1MiB -r 3"}
 BENCH=$(realpath "$BUILD/smpi/auto_bench")
+CALIB=$(realpath "$BUILD/smpi/gridcoll-calibrate")
 PREDICT=$(realpath "$BUILD/gridcoll-predict")
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
@@ -49,22 +71,44 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work # smpirun -tmpdir is broken in SimGrid 3.32
 
+# smpirun's flags under each network setting.
+net_flags() { # NET
+  echo --cfg=smpi/simulate-computation:no --cfg=smpi/auto-shared-malloc-thresh:33554432 \
+    --log=root.thres:critical
+  [ "$1" = fluid ] && echo --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
+  return 0
+}
+
 # The platform's numbers, as gridcoll's configuration states them: contention-free
 # switches (gamma 1, no delta: SimGrid shares bandwidth as a fluid), 50 us host to host.
 LAN='lan = { alpha = "50 us"; beta = "1 Gbit/s"; gamma = 1.0; delta = 0; threshold = 0; };'
 
-# A configuration placing ranks by rank lists: cluster c holds the ranks listed on line c
-# of stdin; wan matrices from the latency (ms) and bandwidth functions given.
-write_cfg() { # FILE LATFN BW PAIRWISE
-  local file=$1 lat=$2 bw=$3 pairwise=$4 i=0 lists=()
+# Rank lists of a host file's clusters (a host is CLUSTER-N), one line per cluster in the
+# order of first appearance: "0,3,6".
+lists_of() {
+  awk '{ c = $1; sub(/-[^-]*$/, "", c); if (!(c in at)) { at[c] = n++; l[at[c]] = "" }
+         i = at[c]; l[i] = l[i] (l[i] == "" ? "" : ",") NR - 1 }
+       END { for (i = 0; i < n; i++) print l[i] }' "$1"
+}
+# The clusters as rank lists (cluster c holds the ranks on line c of stdin): what
+# gridcoll-calibrate is told, and the start of a stated configuration.
+write_clusters() {
+  local lists=() i
   mapfile -t lists
-  local k=${#lists[@]}
+  echo "clusters = ("
+  for i in "${!lists[@]}"; do
+    printf '  { name = "c%d"; ranks = "%s"; }%s\n' "$i" "${lists[$i]}" \
+      "$([ "$i" = $((${#lists[@]} - 1)) ] || echo ,)"
+  done
+  echo ");"
+}
+# A stated configuration: the clusters of HOSTS, wan matrices from the latency (ms) and
+# bandwidth functions given.
+write_cfg() { # FILE HOSTS LATFN BW PAIRWISE
+  local file=$1 hosts=$2 lat=$3 bw=$4 pairwise=$5 k i j
+  k=$(lists_of "$hosts" | wc -l)
   {
-    echo "clusters = ("
-    for i in $(seq 0 $((k - 1))); do
-      printf '  { name = "c%d"; ranks = "%s"; }%s\n' "$i" "${lists[$i]}" "$([ "$i" = $((k - 1)) ] || echo ,)"
-    done
-    echo ");"
+    lists_of "$hosts" | write_clusters
     echo "network = { $LAN"
     echo "  wan = { latency = ("
     for i in $(seq 0 $((k - 1))); do
@@ -83,126 +127,160 @@ write_cfg() { # FILE LATFN BW PAIRWISE
   } >"$file"
 }
 g5k_lat() { echo 5.5; }
-gen_lat() { echo "$((10 * (1 + (${1} > ${2} ? ${1} - ${2} : ${2} - ${1}))))" | awk '{print $1 / 2}'; }
+gen_lat() { awk -v i="$1" -v j="$2" 'BEGIN { d = i > j ? i - j : j - i; print 10 * (1 + d) / 2 }'; }
 
-# g5k2 layouts: contiguous ranks, as the host files place them.
+# Platforms, host files and stated configurations: $work/<scenario>.{xml,hosts,stated.cfg}.
 # SMPI's own all-to-all (its default selector is Open MPI's decision table) exchanges
-# pairwise from 256 KiB blocks at 64 to 127 ranks and never at 32 to 63: the
+# pairwise from 256 KiB blocks at 64 to 127 ranks and never below 64 ranks: the stated
 # configuration says so (alltoall.native_pairwise), as it would say MPICH's 32 KiB.
-{ echo "0-31"; echo "32-63"; } | write_cfg "$work/g5k2.cfg" g5k_lat "10 Gbit/s" "256 KiB"
-{ echo "0-15"; echo "16-63"; } | write_cfg "$work/g5k2-16x48.cfg" g5k_lat "10 Gbit/s" "256 KiB"
-sed 's/^bcast = .*/bcast = { algorithm = "auto"; segment = "64 KiB"; };/' examples/korea8.cfg >"$work/korea8-seg.cfg"
-cp examples/korea8.cfg "$work/korea8.cfg"
-
-# Generated grids: cluster sizes, ranks dealt round-robin to the clusters that still have
-# room (so every cluster's ranks are interleaved with the others'), hosts c<i>-<j>.
-gen_grid() { # NAME SIZE...
-  local name=$1
-  shift
-  local sizes=("$@") k=$# max=0 r=0 left=() lists=() hosts=()
-  for s in "${sizes[@]}"; do ((s > max)) && max=$s; done
-  python3 scripts/gen-platform.py "$k" "$max" "$work" >/dev/null || return 1
-  mv "$work/grid${k}x${max}.xml" "$work/$name.xml"
-  left=("${sizes[@]}")
-  local used=()
-  for i in $(seq 0 $((k - 1))); do used[$i]=0; lists[$i]=""; done
-  while :; do
-    local any=0
-    for i in $(seq 0 $((k - 1))); do
-      ((used[i] < left[i])) || continue
-      any=1
-      hosts+=("c$i-${used[$i]}")
-      lists[$i]+="${lists[$i]:+,}$r"
-      used[$i]=$((used[i] + 1)) r=$((r + 1))
-    done
-    ((any)) || break
-  done
-  printf '%s\n' "${hosts[@]}" >"$work/hosts_$name.txt"
-  printf '%s\n' "${lists[@]}" | write_cfg "$work/$name.cfg" gen_lat "1 Gbit/s" "1 GiB"
+gen_grid() { # NAME K SIZES [--interleave]
+  local name=$1 k=$2 sizes=$3 il=${4:-} base
+  python3 scripts/gen-platform.py "$k" "$sizes" "$work/gen" --wan-bw 1Gbps --wan-lat 10ms $il \
+    >/dev/null || return 1
+  base="grid${k}x${sizes//,/-}"
+  cp "$work/gen/$base.xml" "$work/$name.xml"
+  cp "$work/gen/hosts_$base${il:+_interleaved}.txt" "$work/$name.hosts"
+  write_cfg "$work/$name.stated.cfg" "$work/$name.hosts" gen_lat "1 Gbit/s" "1 GiB"
 }
-gen_grid gen3 4 10 18 && gen_grid gen4 2 6 10 14 && gen_grid gen8 1 2 3 4 5 6 7 8 ||
-  { echo "bench-auto: scripts/gen-platform.py failed" >&2; exit 1; }
+prepare() { # SCENARIO
+  case $1 in
+    demo) gen_grid demo 4 4 ;;
+    gen3) gen_grid gen3 3 4,10,18 --interleave ;;
+    gen4) gen_grid gen4 4 2,6,10,14 --interleave ;;
+    gen8) gen_grid gen8 8 1,2,3,4,5,6,7,8 --interleave ;;
+    g5k2) cp "$P/g5k2.xml" "$work/g5k2.xml"; cp "$P/hosts_g5k2_32x32.txt" "$work/g5k2.hosts"
+          write_cfg "$work/g5k2.stated.cfg" "$work/g5k2.hosts" g5k_lat "10 Gbit/s" "256 KiB" ;;
+    g5k2-16x48) cp "$P/g5k2_64.xml" "$work/g5k2-16x48.xml"
+          cp "$P/hosts_g5k2_16x48.txt" "$work/g5k2-16x48.hosts"
+          write_cfg "$work/g5k2-16x48.stated.cfg" "$work/g5k2-16x48.hosts" g5k_lat "10 Gbit/s" "256 KiB" ;;
+    korea8) cp "$P/korea8.xml" "$work/korea8.xml"; cp "$P/hosts_korea8.txt" "$work/korea8.hosts"
+          cp examples/korea8.cfg "$work/korea8.stated.cfg"
+          cp "$work/korea8.xml" "$work/korea8-seg.xml"; cp "$work/korea8.hosts" "$work/korea8-seg.hosts" ;;
+    *) echo "bench-auto: unknown scenario $1" >&2; return 1 ;;
+  esac
+}
+declare -A ROOTS=([demo]=0,8 [gen3]=0,1 [gen4]=0,1 [gen8]=0,1 [g5k2]=0 [g5k2-16x48]=0
+  [korea8]=0,8,16 [korea8-seg]=0,8,16)
+# Korea8's broadcasts again with 64 KiB segments, on whatever configuration korea8 has.
+segmented() { sed 's/^bcast *= .*/bcast = { algorithm = "auto"; segment = "64 KiB"; };/' "$1"; }
 
-A2A="native lg auto"
-BCAST="native flat binomial hlot spt greedy multilevel auto"
-# scenario -> "platform hosts config roots"
-declare -A PLAT=([g5k2]="$P/g5k2.xml $P/hosts_g5k2_32x32.txt $work/g5k2.cfg"
-  [g5k2-16x48]="$P/g5k2_64.xml $P/hosts_g5k2_16x48.txt $work/g5k2-16x48.cfg"
-  [korea8]="$P/korea8.xml $P/hosts_korea8.txt $work/korea8.cfg"
-  [korea8-seg]="$P/korea8.xml $P/hosts_korea8.txt $work/korea8-seg.cfg"
-  [gen3]="$work/gen3.xml $work/hosts_gen3.txt $work/gen3.cfg"
-  [gen4]="$work/gen4.xml $work/hosts_gen4.txt $work/gen4.cfg"
-  [gen8]="$work/gen8.xml $work/hosts_gen8.txt $work/gen8.cfg")
-declare -A ROOTS=([g5k2]=0 [g5k2-16x48]=0 [korea8]=0,8,16 [korea8-seg]=0,8,16 [gen3]=0,1 [gen4]=0,1 [gen8]=0,1)
+start=$SECONDS
+if [ -n "${PREDICT_ONLY:-}" ]; then
+  [ -s "$OUT/raw.csv" ] && [ -d "$OUT/cfg" ] || { echo "bench-auto: no $OUT/raw.csv or $OUT/cfg" >&2; exit 1; }
+  cp -r "$OUT/cfg/." "$work/"
+  SCENARIOS=$(awk -F, 'NR > 1 && $2 != "korea8-seg" { print $2 }' "$OUT/raw.csv" | sort -u | tr '\n' ' ')
+  NETS=$(awk -F, 'NR > 1 && !($1 in s) { s[$1]; printf "%s ", $1 }' "$OUT/raw.csv")
+fi
+for sc in $SCENARIOS; do [ -n "${PREDICT_ONLY:-}" ] || prepare "$sc" || exit 1; done
+# The configurations: $work/<net>/<scenario>.cfg, calibrated where CALIBRATE says.
+cal_start=$SECONDS
+[ -n "${PREDICT_ONLY:-}" ] || for net in $NETS; do
+  mkdir -p "$work/$net"
+  for sc in $SCENARIOS; do
+    if [[ " $CALIBRATE " == *" $net "* ]]; then
+      lists_of "$work/$sc.hosts" | write_clusters >"$work/$net/$sc.clusters.cfg"
+      # shellcheck disable=SC2046
+      (cd "$work/$net" && timeout 1800 "$SMPIRUN" -platform "$work/$sc.xml" -hostfile "$work/$sc.hosts" \
+        $(net_flags "$net") "$CALIB" -c "$sc.clusters.cfg" $CAL_ARGS -o "$sc.cfg" \
+        >"$sc.calibrate.out" 2>&1)
+      [ -s "$work/$net/$sc.cfg" ] ||
+        { echo "bench-auto: gridcoll-calibrate failed on $sc ($net):" >&2; tail -5 "$work/$net/$sc.calibrate.out" >&2; exit 1; }
+      cp "$work/$net/$sc.cfg" "$OUT/$net-$sc.cfg"
+    else
+      cp "$work/$sc.stated.cfg" "$work/$net/$sc.cfg"
+    fi
+    [ "$sc" = korea8 ] && segmented "$work/$net/korea8.cfg" >"$work/$net/korea8-seg.cfg"
+  done
+done
+if [ -z "${PREDICT_ONLY:-}" ]; then
+  echo "bench-auto: configurations ready in $((SECONDS - cal_start)) s (wall; calibrated under: $CALIBRATE)"
+  rm -rf "$OUT/cfg" && mkdir -p "$OUT/cfg" &&
+    for net in $NETS; do mkdir -p "$OUT/cfg/$net" && cp "$work/$net"/*.cfg "$OUT/cfg/$net/"; done &&
+    cp "$work"/*.hosts "$OUT/cfg/"
+fi
 
-# One simulation: scenario, op, algorithm; prints "scenario,op,algorithm,m,root,rep,s,pick".
+# The algorithms of an operation: gridcoll-predict's columns (its tables: a new algorithm
+# is measured without a change here), then auto.
+algorithms() { # OP
+  "$PREDICT" -o "$1" -n 2 -s 1024 --csv | head -1 | tr , '\n' | sed '1d' | grep -vx auto
+  echo auto
+}
+A2A=$(algorithms alltoall | tr '\n' ' ')
+BCAST=$(algorithms bcast | tr '\n' ' ')
+
+# One simulation: net, scenario, op, algorithm; prints "net,scenario,op,algorithm,m,root,rep,s,pick".
 one() {
-  local sc=$1 op=$2 alg=$3 plat hosts cfg
-  read -r plat hosts cfg <<<"${PLAT[$sc]}"
-  local var=GRIDCOLL_ALLTOALL sizes=$A2A_SIZES reps=1 dir="$work/$sc-$op-$alg"
+  local net=$1 sc=$2 op=$3 alg=$4
+  local var=GRIDCOLL_ALLTOALL sizes=$A2A_SIZES reps=1 dir="$work/$net/$sc-$op-$alg"
   [ "$op" = bcast ] && var=GRIDCOLL_BCAST sizes=$SIZES
   [ "$alg" = auto ] && reps=$REPS_AUTO
   mkdir -p "$dir"
-  (cd "$dir" && env GRIDCOLL_CONFIG="$cfg" "$var=$alg" GRIDCOLL_LOG="$dir/log.%r.csv" \
-    GRIDCOLL_LOG_MODE=local timeout 1800 "$SMPIRUN" -platform "$plat" -hostfile "$hosts" \
-    --cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 \
-    --cfg=smpi/auto-shared-malloc-thresh:33554432 --log=root.thres:critical \
-    "$BENCH" "$op" "$sizes" "${ROOTS[$sc]}" "$reps" >"$dir/out" 2>&1)
-  grep -q '^call,' "$dir/out" || { echo "bench-auto: $sc $op $alg failed:" >&2; tail -3 "$dir/out" >&2; }
+  # shellcheck disable=SC2046
+  (cd "$dir" && env GRIDCOLL_CONFIG="$work/$net/$sc.cfg" "$var=$alg" GRIDCOLL_LOG="$dir/log.%r.csv" \
+    GRIDCOLL_LOG_MODE=local timeout 1800 "$SMPIRUN" -platform "$work/$sc.xml" -hostfile "$work/$sc.hosts" \
+    $(net_flags "$net") "$BENCH" "$op" "$sizes" "${ROOTS[$sc]}" "$reps" >"$dir/out" 2>&1)
+  grep -q '^call,' "$dir/out" || { echo "bench-auto: $net $sc $op $alg failed:" >&2; tail -3 "$dir/out" >&2; }
   # The algorithm that ran each timed call: rank 0's log, calls in order (an untimed first
   # call per size and root, then reps timed ones).
   local picks="$dir/picks"
-  # and whether learning measured it (the log's explored column; empty in older logs).
   if [ -s "$dir/log.0.csv" ]; then
+    # and whether learning measured it (the log's explored column; empty in older logs)
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "explored") x = i }; next }
              { print $a "," (x ? $x : "") }' "$dir/log.0.csv" >"$picks"
   fi
-  awk -F, -v sc="$sc" -v alg="$alg" -v reps="$reps" -v picks="$picks" '
+  awk -F, -v pre="$net,$sc" -v alg="$alg" -v reps="$reps" -v picks="$picks" '
     BEGIN { n = 0; while ((getline l < picks) > 0) p[n++] = l }
     /^call,/ { i = int(k / reps) * (reps + 1) + 1 + (k % reps); k++
-               print sc "," $2 "," alg "," $4 "," $5 "," $6 "," $7 "," (i < n ? p[i] : ",") }' "$dir/out"
+               print pre "," $2 "," alg "," $4 "," $5 "," $6 "," $7 "," (i < n ? p[i] : ",") }' "$dir/out"
 }
-export -f one
+export -f one net_flags
 export A2A_SIZES SIZES REPS_AUTO BENCH SMPIRUN work
-# associative arrays do not cross `export`: pass them as declarations
-export DECL="$(declare -p PLAT ROOTS)"
+# associative arrays do not cross `export`: pass them as a declaration
+export DECL="$(declare -p ROOTS)"
 
-start=$SECONDS
-echo "scenario,op,algorithm,m,root,rep,seconds,ran,explored" >"$OUT/raw.csv"
-for sc in $SCENARIOS; do
-  case $sc in
-    korea8) for a in $BCAST; do echo "korea8 bcast $a"; done
-            for a in hlot spt greedy auto; do echo "korea8-seg bcast $a"; done ;;
-    *) for a in $A2A; do echo "$sc alltoall $a"; done
-       for a in $BCAST; do echo "$sc bcast $a"; done ;;
-  esac
-done | xargs -P "$JOBS" -L 1 bash -c 'eval "$DECL"; one "$0" "$1" "$2"' >>"$OUT/raw.csv"
-echo "bench-auto: $(($(wc -l <"$OUT/raw.csv") - 1)) timings in $((SECONDS - start)) s (wall)"
+sim_start=$SECONDS
+[ -n "${PREDICT_ONLY:-}" ] || echo "network,scenario,op,algorithm,m,root,rep,seconds,ran,explored" >"$OUT/raw.csv"
+[ -n "${PREDICT_ONLY:-}" ] || for net in $NETS; do
+  for sc in $SCENARIOS; do
+    case $sc in
+      korea8) for a in $BCAST; do echo "$net korea8 bcast $a"; done
+              for a in hlot spt greedy auto; do echo "$net korea8-seg bcast $a"; done ;;
+      *) for a in $A2A; do echo "$net $sc alltoall $a"; done
+         for a in $BCAST; do echo "$net $sc bcast $a"; done ;;
+    esac
+  done
+done | xargs -P "$JOBS" -L 1 bash -c 'eval "$DECL"; one "$0" "$1" "$2" "$3"' >>"$OUT/raw.csv"
+[ -n "${PREDICT_ONLY:-}" ] ||
+  echo "bench-auto: $(($(wc -l <"$OUT/raw.csv") - 1)) timings in $((SECONDS - sim_start)) s (wall)"
 
 # Predictions: gridcoll-predict on each configuration, every root, every size.
-echo "scenario,op,root,bytes,algorithm,model,predicted" >"$OUT/predicted.csv"
-for sc in $SCENARIOS $([[ " $SCENARIOS " == *" korea8 "* ]] && echo korea8-seg); do
-  read -r plat hosts cfg <<<"${PLAT[$sc]}"
-  n=$(wc -l <"$hosts")
-  layout=(-n "$n")
-  [[ $sc == korea8* ]] && layout=(-l 4,4,4,4,4,4,4,4)
-  ops="alltoall bcast"
-  [[ $sc == korea8* ]] && ops=bcast
-  for op in $ops; do
-    sizes=$SIZES
-    [ "$op" = alltoall ] && sizes=$A2A_SIZES
-    for root in ${ROOTS[$sc]//,/ }; do
-      [ "$op" = alltoall ] && [ "$root" != 0 ] && continue
-      models=$("$PREDICT" -c "$cfg" -o "$op" "${layout[@]}" -r "$root" -s "$sizes" |
-        sed -n 's/^# models: \([^;]*\);.*/\1/p')
-      "$PREDICT" -c "$cfg" -o "$op" "${layout[@]}" -r "$root" -s "$sizes" --csv |
-        awk -F, -v sc="$sc" -v op="$op" -v models="$models" \
-          -v root="$([ "$op" = alltoall ] && echo -1 || echo "$root")" '
-          BEGIN { n = split(models, ms, " "); for (i = 1; i <= n; i++) { split(ms[i], kv, "="); model[kv[1]] = kv[2] } }
-          NR == 1 { for (i = 2; i <= NF; i++) name[i] = $i; next }
-          { for (i = 2; i < NF; i++) print sc "," op "," root "," $1 "," name[i] "," model[name[i]] "," $i }'
+echo "network,scenario,op,root,bytes,algorithm,model,predicted" >"$OUT/predicted.csv"
+for net in $NETS; do
+  for sc in $SCENARIOS $([[ " $SCENARIOS " == *" korea8 "* ]] && echo korea8-seg); do
+    cfg=$work/$net/$sc.cfg
+    layout=(-n "$(wc -l <"$work/$sc.hosts")")
+    # clusters by host name (examples/korea8.cfg): their sizes, contiguous as the host file is
+    grep -q 'hosts = \[' "$cfg" &&
+      layout=(-l "$(lists_of "$work/$sc.hosts" | awk -F, '{ printf "%s%d", NR > 1 ? "," : "", NF }')")
+    ops="alltoall bcast"
+    [[ $sc == korea8* ]] && ops=bcast
+    for op in $ops; do
+      sizes=$SIZES
+      [ "$op" = alltoall ] && sizes=$A2A_SIZES
+      for root in ${ROOTS[$sc]//,/ }; do
+        [ "$op" = alltoall ] && [ "$root" != 0 ] && continue
+        models=$("$PREDICT" -c "$cfg" -o "$op" "${layout[@]}" -r "$root" -s "$sizes" |
+          sed -n 's/^# models: \([^;]*\);.*/\1/p')
+        "$PREDICT" -c "$cfg" -o "$op" "${layout[@]}" -r "$root" -s "$sizes" --csv |
+          awk -F, -v pre="$net,$sc,$op" -v models="$models" \
+            -v root="$([ "$op" = alltoall ] && echo -1 || echo "$root")" '
+            BEGIN { n = split(models, ms, " "); for (i = 1; i <= n; i++) { split(ms[i], kv, "="); model[kv[1]] = kv[2] } }
+            NR == 1 { for (i = 2; i <= NF; i++) name[i] = $i; next }
+            { for (i = 2; i < NF; i++) print pre "," root "," $1 "," name[i] "," model[name[i]] "," $i }'
+      done
     done
   done
 done >>"$OUT/predicted.csv"
+echo "bench-auto: $((SECONDS - start)) s in all (wall, JOBS=$JOBS)"
 "${PYTHON:-$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)}" \
   scripts/bench-auto-report.py "$OUT"

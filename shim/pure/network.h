@@ -68,8 +68,9 @@ int gc_network_scratch(struct gc_network *net, const struct gc_layout *layout);
 /* The 004 model of local cluster c's processors, node x = member x (h points into net);
  * 0, or -1 when the cluster has no 004 parameters. */
 /* The measured time of the MPI library's own call (net->native): the all-to-all of
- * block m (root < 0) or the broadcast of m bytes from communicator rank root; < 0 when
- * the view has no table, or none for that call. */
+ * block m (root < 0) or the broadcast of m bytes from communicator rank root, where root
+ * is its cluster's leader (gridcoll-calibrate times it from there); < 0 when the view has
+ * no table, or none for that call. */
 double gc_network_native(const struct gc_network *net, const struct gc_layout *layout,
                          int root, double m);
 

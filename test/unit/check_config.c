@@ -1086,6 +1086,27 @@ START_TEST(env_curves) {
 }
 END_TEST
 
+/* GRIDCOLL_CLUSTERS that drops the file's matrices and clusters drops what made the network
+ * given, unless network.lan stays; new members of the same clusters keep it all. */
+START_TEST(network_given_env) {
+  const char *wan = "clusters = ( { name = \"a\"; ranks = 0; }, { name = \"b\"; ranks = 1; } );\n"
+                    "network = { wan = { latency = ( (\"0\", \"5 ms\"), (\"5 ms\", \"0\") ); }; };\n";
+  ck_assert_msg(load(wan) == 0, "%s", err);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "0,1", NULL}), 0);
+  ck_assert_int_eq(cfg.network_given, 1);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "host", NULL}), 0);
+  ck_assert_int_eq(cfg.network_given, 0);
+  const char *own = "clusters = ( { name = \"a\"; ranks = 0; lan = { beta = \"10 Gbit/s\"; }; },\n"
+                    " { name = \"b\"; ranks = 1; } );\n";
+  ck_assert_msg(load(own) == 0, "%s", err);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "0,1,2", NULL}), 0);
+  ck_assert_int_eq(cfg.network_given, 0);
+  ck_assert_msg(load("network = { lan = { alpha = \"40 us\"; }; };\n") == 0, "%s", err);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "host", NULL}), 0);
+  ck_assert_int_eq(cfg.network_given, 1);
+}
+END_TEST
+
 /* The native table was measured on the file's clusters: new members keep it (it applies
  * where the layout still matches), other clusters drop it (it could match none). */
 START_TEST(env_native) {
@@ -1114,6 +1135,7 @@ static Suite *config_suite(void) {
   tcase_add_test(core, variants);
   tcase_add_test(core, examples_load);
   tcase_add_test(core, network_given);
+  tcase_add_test(core, network_given_env);
   tcase_add_test(core, accessors);
   tcase_add_test(core, hash);
   tcase_add_test(core, strict_scan);

@@ -130,7 +130,7 @@ START_TEST(one_message_follows_the_curve)
 END_TEST
 
 /* A grid whose wan_curve array holds no curve predicts what a grid without one does, bit
- * for bit; and the all-to-all models of concurrency read no curve at all. */
+ * for bit. */
 START_TEST(no_curve_no_change)
 {
   struct gc_curve empty[4] = {{0}};
@@ -150,12 +150,75 @@ START_TEST(no_curve_no_change)
     /* Hockney by hand: the walk's one message, W + m / bw. */
     ck_assert_int_eq(gc_model_bcast_binomial_grid(&x.g, 2, 0, x.cluster_of, m, 0, &a), 0);
     ck_assert(a == 5e-3 + (m ? (double)m / 5e8 : 0.0));
-    /* linear-grid reads no curve: a curve on every link changes nothing. */
-    two_init(&x, 1, &bent, &bent);
-    two_init(&y, 1, NULL, NULL);
+    /* The all-to-alls too: empty curves are none. */
     ck_assert_int_eq(gc_model_linear_grid(&x.g, m, &a), 0);
     ck_assert_int_eq(gc_model_linear_grid(&y.g, m, &b), 0);
     ck_assert(memcmp(&a, &b, sizeof a) == 0);
+    ck_assert_int_eq(gc_model_lg_backbone(&x.g, m, &a), 0);
+    ck_assert_int_eq(gc_model_lg_backbone(&y.g, m, &b), 0);
+    ck_assert(memcmp(&a, &b, sizeof a) == 0);
+  }
+}
+END_TEST
+
+/* The rate of a curve's largest sizes: its last segment's. */
+START_TEST(curve_rate)
+{
+  ck_assert(gc_model_curve_rate(NULL) == 0.0);
+  ck_assert_rel(gc_model_curve_rate(&bent), (4194304.0 - 65536) / (4e-3 - 150e-6), REL);
+  struct gc_curve flat = {2, {1, 100}, {1e-3, 1e-3}};
+  ck_assert(isinf(gc_model_curve_rate(&flat)));
+}
+END_TEST
+
+/* One rank per cluster: the all-to-alls are one wide-area message each way, which alone
+ * takes the pair's curve (after the local alpha; interfaces of no cost here), where the
+ * line (W 5 ms, 500 MB/s) would say something else; and the broadcast trees' edge. */
+START_TEST(exchange_and_trees_follow_the_curve)
+{
+  static const size_t sizes[] = {1, 1000, 65535, 65536, 1048576, 4194304};
+  struct gc_curve wan = bent;
+  for (int i = 0; i < wan.n; i++)
+    wan.t[i] += 5e-3;
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    double m = (double)sizes[i], t;
+    struct two x;
+    two_init(&x, 1, NULL, &wan);
+    x.lan[0].beta = x.lan[1].beta = 0;
+    ck_assert_int_eq(gc_model_linear_grid(&x.g, sizes[i], &t), 0);
+    ck_assert_rel(t, 20e-6 + gc_curve_time(&wan, m), 1e-9);
+    ck_assert_int_eq(gc_model_lg_backbone(&x.g, sizes[i], &t), 0);
+    ck_assert_rel(t, 20e-6 + gc_curve_time(&wan, m), 1e-9);
+    /* The tree 0 -> 1: alone its edge takes the curve's time, for the builders and the
+     * cost alike; a second child sharing the interface makes it slower. */
+    static int par[2] = {-1, 0}, cs[3] = {0, 1, 1}, ch[1] = {1};
+    struct gc_tree tr = {.n = 2, .root = 0, .parent = par, .child_start = cs, .children = ch};
+    static const double nic[3] = {1e8, 1e8, 1e8};
+    struct gc_tree_input in = {.k = 2, .root = 0, .W = x.lat, .bw = x.bw, .bytes = m,
+                               .nic = nic, .curve = x.g.wan_curve,
+                               .scratch = gc_test_scratch(64, 3)};
+    double times[3];
+    ck_assert_rel(gc_tree_edge_lat(&in, 0, 1), gc_curve_time(&wan, m), 1e-9);
+    /* Its rate is the curve's largest sizes' (the line's fit may be far off), the rest of
+     * the curve's time its latency. */
+    double lat, rate;
+    gc_tree_edge_alone(&in, 0, 1, &lat, &rate);
+    ck_assert(rate == gc_model_curve_rate(&wan));
+    ck_assert_rel(lat + m / rate, gc_curve_time(&wan, m), 1e-9);
+    in.nic = NULL;
+    ck_assert_int_eq(gc_model_tree_arrivals(&in, &tr, times), 0);
+    ck_assert_rel(times[1], gc_curve_time(&wan, m), 1e-9);
+    static int par3[3] = {-1, 0, 0}, cs3[4] = {0, 2, 2, 2}, ch3[2] = {1, 2};
+    static const double W3[9] = {0, 5e-3, 5e-3, 5e-3, 0, 5e-3, 5e-3, 5e-3, 0};
+    static const double bw3[9] = {INFINITY, 5e8, 5e8, 5e8, INFINITY, 5e8, 5e8, 5e8, INFINITY};
+    const struct gc_curve *cv3[9] = {NULL, &wan, &wan, &wan, NULL, &wan, &wan, &wan, NULL};
+    struct gc_tree tr3 = {.n = 3, .root = 0, .parent = par3, .child_start = cs3, .children = ch3};
+    struct gc_tree_input in3 = {.k = 3, .root = 0, .W = W3, .bw = bw3, .bytes = m, .nic = nic,
+                                .curve = cv3, .scratch = gc_test_scratch(64, 3)};
+    ck_assert_int_eq(gc_model_tree_arrivals(&in3, &tr3, times), 0);
+    ck_assert(times[1] >= gc_curve_time(&wan, m) * (1 - 1e-9));
+    if (m >= 1048576) /* the bytes, not the latency, make the time: sharing shows */
+      ck_assert(times[2] > gc_curve_time(&wan, m) * 1.1);
   }
 }
 END_TEST
@@ -240,6 +303,8 @@ int main(void)
   tcase_add_test(tc, curve_message);
   tcase_add_test(tc, one_message_follows_the_curve);
   tcase_add_test(tc, no_curve_no_change);
+  tcase_add_test(tc, curve_rate);
+  tcase_add_test(tc, exchange_and_trees_follow_the_curve);
   tcase_add_test(tc, examples_have_no_curve);
   tcase_add_test(tc, network_view_carries_curves);
   suite_add_tcase(s, tc);

@@ -25,6 +25,7 @@ void gc_bcast_tree_input(const struct gc_network *net, const struct gc_layout *l
       .local_sends = net->local_sends,
       .local_latency = net->local_alpha,
       .site = net->site,
+      .curve = net->grid.wan_curve,
       .scratch = net->grid.scratch,
   };
 }

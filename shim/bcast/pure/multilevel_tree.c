@@ -51,6 +51,7 @@ int gc_bcast_multilevel_tree(const struct gc_tree_input *in, struct gc_tree *out
     }
   struct gc_tree_input sin = *in;
   sin.k = nsites, sin.root = 0, sin.W = W, sin.bw = in->bw ? bw : NULL, sin.site = NULL;
+  sin.curve = NULL; /* indexed by cluster, not by site */
   sin.nic = NULL; /* indexed by cluster, and HLOT reads no gaps */
   struct gc_tree top;
   size_t arrays = gc_scratch_mark(in->scratch);
