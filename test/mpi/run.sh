@@ -361,12 +361,12 @@ bad_report() {
     fail "gridcoll-report: $name"
 }
 printf 'rank,comm\n0,1\n' >short.csv
-{ head -1 rep-0.csv; echo '0,1,4,0,alltoall,lg,,1024,2,lg-backbone,0.005,fast,,0.001,,,'; } >badtime.csv
+{ head -1 rep-0.csv; echo '0,1,4,0,alltoall,lg,,1024,2,lg-backbone,0.005,fast,,0.001,,,,0'; } >badtime.csv
 { head -2 rep-0.csv; echo '0,1,4'; } >fields.csv
 bad_report "missing file" "missing.csv: No such file" missing.csv
 bad_report "not a gridcoll log" "short.csv:1: not a gridcoll log" short.csv
 bad_report "malformed time" "badtime.csv:2: actual_s: expected seconds" badtime.csv
-bad_report "short record" "fields.csv:3: expected 17 fields" fields.csv
+bad_report "short record" "fields.csv:3: expected 18 fields" fields.csv
 bad_report "same run twice" "twice" rep-0.csv rep-0.csv
 bad_report "an operation the logs do not hold" "no alltoallv calls in the logs" --op alltoallv rep-*.csv
 
@@ -381,7 +381,7 @@ else fail "gridcoll-report: into a closed pipe, quiet (exit $rc, $(head -c 200 e
 # A late rank is no error of the model: a call predicted at its own time (own_s) but
 # 20 ms late in arriving scores 0% error; a log without own_s scores the actual time.
 { head -1 rep-0.csv
-  echo '0,1,4,1,alltoall,lg,,1024,2,lg-backbone,0.010000000,0.030000000,,0.030000000,0.010000000,0.020000000,'
+  echo '0,1,4,1,alltoall,lg,,1024,2,lg-backbone,0.010000000,0.030000000,,0.030000000,0.010000000,0.020000000,,0'
 } >late.csv
 if "$REPORT" late.csv >out 2>err &&
    awk '$1 == "alltoall" { found = ($(NF - 1) == "0.0" && $10 == "10" && $12 == "20") } END { exit !found }' out; then
