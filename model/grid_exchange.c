@@ -61,7 +61,10 @@ static int pairs_ok(const struct gc_model_grid *g, const double *bytes)
  *  - linear-grid and lg-backbone: the k x k matrix of their per-pair bytes, then the -v
  *    form on it (nested: both at once);
  *  - pairwise-grid: a k x k matrix of ints (the flows of one step per cluster pair).
- * The largest is linear-grid's: the bound every network view's scratch holds. */
+ * The largest is linear-grid's: the bound every network view's scratch holds.
+ * relay-backbone's (4 k x k matrices and k doubles: its totals, direct bytes, link loads
+ * and reaches, relayed bytes per relay; then lgv-backbone's 2k) is counted in the relay
+ * row's need, gc_model_relay_row_scratch. */
 size_t gc_model_exchange_scratch(int k)
 {
   size_t kk = (size_t)k * (size_t)k;
@@ -254,10 +257,11 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
  *                            max over d of W_cd + max(T_cd / bw_cd, a b_cd / rate_cd))
  * rate_cd the rate one flow may reach (network.wan.window).  T = T1 + T2: every block
  * crosses the wide area once, so T2 alone is at least the shared-link bound. */
-int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, double *t)
+/* LG's two phases on per-pair totals: *t1 the local one, *t2 the wide-area one (both
+ * s). The arguments are checked by the callers. */
+static int lgv_phases(const struct gc_model_grid *g, const double *bytes, double *t1_out,
+                      double *t2_out)
 {
-  if (!t || gc_model_grid_check(g) != GC_MODEL_OK || !pairs_ok(g, bytes))
-    return GC_MODEL_EINVAL;
   int k = g->k, n = 0;
   for (int c = 0; c < k; c++)
     n += g->size[c];
@@ -303,11 +307,112 @@ int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, do
       t2 = gc_model_max(t2, g->lan[c].alpha + gc_model_max(staggered(k, lat, busy), pair));
   }
   gc_scratch_release(g->scratch, mark);
-  *t = t1 + t2;
+  *t1_out = t1, *t2_out = t2;
   return GC_MODEL_OK;
+}
+
+int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, double *t)
+{
+  if (!t || gc_model_grid_check(g) != GC_MODEL_OK || !pairs_ok(g, bytes))
+    return GC_MODEL_EINVAL;
+  double t1, t2;
+  int rc = lgv_phases(g, bytes, &t1, &t2);
+  if (rc == GC_MODEL_OK)
+    *t = t1 + t2;
+  return rc;
 }
 
 int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t)
 {
   return with_uniform_pairs(g, m, t, gc_model_lgv_backbone);
+}
+
+size_t gc_model_relay_row_scratch(int k)
+{
+  size_t kk = (size_t)k * (size_t)k;
+  size_t plan = gc_scratch_add(gc_scratch_cost(kk, sizeof(double)), gc_scratch_cost(kk, sizeof(int)));
+  size_t work = gc_scratch_cost(5 * kk + (size_t)k, sizeof(double)); /* the planner's */
+  size_t model = gc_scratch_add(gc_scratch_cost(4 * kk + (size_t)k, sizeof(double)),
+                                gc_scratch_cost(2 * (size_t)k, sizeof(double)));
+  return gc_scratch_add(plan, work > model ? work : model);
+}
+
+double gc_model_link_rate(const struct gc_model_grid *g, int c, int d, int flows)
+{
+  return fmin(link_cap(g, c, d), (double)flows * flow_cap(g, c, d));
+}
+
+/* "relay-backbone": LG with part of some pairs' bytes relayed through a third cluster
+ * (shim/alltoall/pure/relay_plan.h, issue 27), built from lg-backbone's terms.  The local
+ * phase is LG's on every byte (the relayed blocks are staged as LG stages them).  The
+ * wide-area phase is the larger of
+ *  - lg-backbone's phase 2 on the bytes that stay direct (the interfaces fed as the
+ *    latencies release their flows, each pair's link), and
+ *  - every link's end when it also carries the relayed bytes crossing it: alpha + the
+ *    latest latency of the routes ending on it (W_cr + W_rd for a second leg) + its load
+ *    / gc_model_link_rate (the pair's link, max(n_x, n_y) flows of one flow's rate);
+ *    a relay cluster's n_r interfaces forwarding their bytes after W_cr + W_rd;
+ * plus, for a relayed pair, one relayed message's own store and forward: the relay
+ * receives a whole message (min(n_c, n_d) blocks at most) before sending it on, at one
+ * flow's rate.  With every share 0 it is lg-backbone. */
+int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
+                            const int *via, double *t)
+{
+  if (!t || !share || !via || gc_model_grid_check(g) != GC_MODEL_OK)
+    return GC_MODEL_EINVAL;
+  int k = g->k;
+  size_t kk = (size_t)k * (size_t)k, mark = gc_scratch_mark(g->scratch);
+  for (size_t e = 0; e < kk; e++)
+    if (!(share[e] >= 0.0 && share[e] <= 1.0) || via[e] >= k || (via[e] >= 0 && (
+        (int)(e / (size_t)k) == via[e] || (int)(e % (size_t)k) == via[e])))
+      return GC_MODEL_EINVAL;
+  double *bytes = gc_scratch_take(g->scratch, 4 * kk + (size_t)k, sizeof(double));
+  if (!bytes)
+    return GC_MODEL_ENOMEM;
+  double *direct = bytes + kk, *load = direct + kk, *reach = load + kk, *fwd = reach + kk;
+  for (int c = 0; c < k; c++) {
+    fwd[c] = 0.0;
+    for (int d = 0; d < k; d++) {
+      size_t e = (size_t)c * (size_t)k + (size_t)d;
+      bytes[e] = (double)g->size[c] * (double)g->size[d] * (double)m;
+      double relayed = c != d && via[e] >= 0 ? share[e] * bytes[e] : 0.0;
+      direct[e] = bytes[e] - relayed;
+      load[e] = c == d ? 0.0 : direct[e];
+      reach[e] = c == d ? 0.0 : g->wan_latency[e];
+    }
+  }
+  double t1, t2, t1_direct, links = 0.0;
+  int rc = lgv_phases(g, bytes, &t1, &t2);
+  if (rc == GC_MODEL_OK)
+    rc = lgv_phases(g, direct, &t1_direct, &t2);
+  for (int c = 0; rc == GC_MODEL_OK && c < k; c++)
+    for (int d = 0; d < k; d++) {
+      size_t e = (size_t)c * (size_t)k + (size_t)d;
+      int r = via[e];
+      double x = bytes[e] - direct[e];
+      if (c == d || r < 0 || x <= 0.0)
+        continue;
+      size_t cr = (size_t)c * (size_t)k + (size_t)r, rd = (size_t)r * (size_t)k + (size_t)d;
+      double l2 = g->wan_latency[cr] + g->wan_latency[rd];
+      load[cr] += x, load[rd] += x, fwd[r] += x;
+      reach[rd] = gc_model_max(reach[rd], l2);
+      double msg = (double)gc_model_min_int(g->size[c], g->size[d]) * (double)m;
+      double hop = msg / fmin(gc_model_link_rate(g, c, r, 1), gc_model_link_rate(g, r, d, 1));
+      links = gc_model_max(links, l2 + hop);
+      double nic = g->lan[r].beta > 0.0 ? g->size[r] / g->lan[r].beta : INFINITY;
+      links = gc_model_max(links, l2 + fwd[r] / nic);
+    }
+  for (int c = 0; rc == GC_MODEL_OK && c < k; c++)
+    for (int d = 0; d < k; d++) {
+      size_t e = (size_t)c * (size_t)k + (size_t)d;
+      if (c == d || load[e] <= 0.0)
+        continue;
+      int flows = g->size[c] > g->size[d] ? g->size[c] : g->size[d];
+      links = gc_model_max(links, g->lan[c].alpha + reach[e] +
+                                      load[e] / gc_model_link_rate(g, c, d, flows));
+    }
+  gc_scratch_release(g->scratch, mark);
+  if (rc == GC_MODEL_OK)
+    *t = t1 + gc_model_max(t2, links);
+  return rc;
 }
