@@ -258,9 +258,11 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
  * rate_cd the rate one flow may reach (network.wan.window).  T = T1 + T2: every block
  * crosses the wide area once, so T2 alone is at least the shared-link bound. */
 /* LG's two phases on per-pair totals: *t1 the local one, *t2 the wide-area one (both
- * s). The arguments are checked by the callers. */
-static int lgv_phases(const struct gc_model_grid *g, const double *bytes, double *t1_out,
-                      double *t2_out)
+ * s). The arguments are checked by the callers. sparse: a direction that carries no
+ * bytes sends nothing (the relayed run's pairs gone all through a relay); LG-v sends
+ * its empty blocks' sizes, so it pays their latency. */
+static int lgv_phases(const struct gc_model_grid *g, const double *bytes, int sparse,
+                      double *t1_out, double *t2_out)
 {
   int k = g->k, n = 0;
   for (int c = 0; c < k; c++)
@@ -292,14 +294,21 @@ static int lgv_phases(const struct gc_model_grid *g, const double *bytes, double
         kept += block;
         out = (double)((a + r - 1) / r) * r * block;
       }
+      int out_any = !sparse || bytes[cd] > 0.0, in_any = !sparse || bytes[dc] > 0.0;
+      if (!out_any && !in_any)
+        continue;
       lat[d] = g->wan_latency[cd];
       busy[d] = gc_model_max(out, bytes[dc] / nc) * g->lan[c].beta;
       double a = gc_model_min_int(g->size[c], g->size[d]);
       double back = bytes[dc] / (nc * g->size[d]);
-      pair = gc_model_max(pair, g->wan_latency[cd] + gc_model_max(bytes[cd] / link_cap(g, c, d),
-                                                                  a * block / flow_cap(g, c, d)));
-      pair = gc_model_max(pair, g->wan_latency[dc] + gc_model_max(bytes[dc] / link_cap(g, d, c),
-                                                                  a * back / flow_cap(g, d, c)));
+      if (out_any)
+        pair = gc_model_max(pair, g->wan_latency[cd] +
+                                      gc_model_max(bytes[cd] / link_cap(g, c, d),
+                                                   a * block / flow_cap(g, c, d)));
+      if (in_any)
+        pair = gc_model_max(pair, g->wan_latency[dc] +
+                                      gc_model_max(bytes[dc] / link_cap(g, d, c),
+                                                   a * back / flow_cap(g, d, c)));
     }
     if (g->size[c] > 1 && n > kept_blocks)
       t1 = gc_model_max(t1, g->lan[c].alpha + nic_time(g, c, gc_model_max(row - kept, 0.0)));
@@ -316,7 +325,7 @@ int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, do
   if (!t || gc_model_grid_check(g) != GC_MODEL_OK || !pairs_ok(g, bytes))
     return GC_MODEL_EINVAL;
   double t1, t2;
-  int rc = lgv_phases(g, bytes, &t1, &t2);
+  int rc = lgv_phases(g, bytes, 0, &t1, &t2);
   if (rc == GC_MODEL_OK)
     *t = t1 + t2;
   return rc;
@@ -382,9 +391,9 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
     }
   }
   double t1, t2, t1_direct, links = 0.0;
-  int rc = lgv_phases(g, bytes, &t1, &t2);
+  int rc = lgv_phases(g, bytes, 0, &t1, &t2);
   if (rc == GC_MODEL_OK)
-    rc = lgv_phases(g, direct, &t1_direct, &t2);
+    rc = lgv_phases(g, direct, 1, &t1_direct, &t2);
   for (int c = 0; rc == GC_MODEL_OK && c < k; c++)
     for (int d = 0; d < k; d++) {
       size_t e = (size_t)c * (size_t)k + (size_t)d;
