@@ -13,7 +13,7 @@
 #include "gridcoll.h"
 
 /* Base of LG's tags on the private communicators (ASCII "LG"; lg.c uses three even tags
- * from it and their low bit as a flag). Between two processes a call sends at most one
+ * from it and their low bit as a flag, and two more for a relayed run's legs). Between two processes a call sends at most one
  * message of each kind per direction, and calls on one communicator are ordered. */
 #define GC_ALLTOALL_LG_TAG 0x4c47
 
