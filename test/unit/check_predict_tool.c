@@ -63,6 +63,23 @@ START_TEST(grid5000_two_clusters)
 }
 END_TEST
 
+/* --bound: the relay planner's bound (issue 27) beside the rows, under every prediction
+ * of the relayed run on korea8 (A-G 400 ms direct, 22 ms through H). */
+START_TEST(relay_bound)
+{
+  ck_assert_int_eq(run("-c examples/korea8.cfg -l 4,4,4,4,4,4,4,4 -s 64KiB,1MiB --bound --csv"), 0);
+  ck_assert_str_eq(strtok(out, "\n"), "bytes,native,lg,relay,bound,auto");
+  for (int i = 0; i < 2; i++) {
+    double m, nat, lg, relay, bound;
+    char choice[16];
+    ck_assert_int_eq(sscanf(strtok(NULL, "\n"), "%lg,%lg,%lg,%lg,%lg,%15s", &m, &nat, &lg,
+                            &relay, &bound, choice), 6);
+    ck_assert(bound > 0 && relay >= bound && relay < lg);
+    ck_assert_str_eq(choice, "relay");
+  }
+}
+END_TEST
+
 /* The header names the formula of each column. */
 START_TEST(grid5000_by_hand)
 {
@@ -245,6 +262,7 @@ int main(void)
   tcase_add_test(core, grid5000_by_hand);
   tcase_add_test(core, alltoallv_even_blocks);
   tcase_add_test(core, ranks_and_linear);
+  tcase_add_test(core, relay_bound);
   tcase_add_test(core, help);
   tcase_add_test(core, hetero_bcast);
   tcase_add_test(core, korea8_trees);
