@@ -514,13 +514,14 @@ int gc_alltoall_lg_exchange(const struct gc_alltoall_call *call, struct gc_comm_
   struct lg_run r = {.m = call->block_bytes, .unit = MPI_DATATYPE_NULL, .ok = 1,
                      .route = route, .wide_tag = routed ? LG_TAG_WIDE | 1 : MPI_ANY_TAG};
   size_t fwd = route ? route->fwd_blocks : 0;
-  int agree, grow, ok;
+  int agree = 1, grow = 0, ok;
   int rc = gc_comm_private(st, &r.priv);
   if (rc == MPI_SUCCESS)
     rc = gc_comm_cluster(st, &r.cluster);
   if (rc != MPI_SUCCESS)
     return rc;
-  ok = lg_alloc(&r, st, fwd, &agree, &grow) && (!routed || route);
+  /* Routed without routes: this rank said why (relay.c); it only agrees to fall back. */
+  ok = (!routed || route) && lg_alloc(&r, st, fwd, &agree, &grow);
   /* Routed, the legs' tags cannot carry the flags (a relay merges several stagers'
    * messages): the packing's verdict is agreed with the buffers, one allreduce. */
   if (routed && ok)

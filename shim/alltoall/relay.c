@@ -196,8 +196,11 @@ static struct gc_alltoall_lg_route *routes(struct gc_comm_state *st,
   void **ext;
   void (**ext_free)(void *);
   const struct gc_alltoall_lg_schedule *s = gc_alltoall_lg_context(st, &ext, &ext_free);
-  if (!s)
+  if (!s) {
+    gc_warn_oom("LG's schedule on communicator %llu; every rank runs this all-to-all by "
+                "the MPI library", st->id);
     return NULL;
+  }
   if (!*ext) {
     if (!(*ext = part_make(st, s))) {
       gc_warn_oom("the relayed all-to-all's routes on communicator %llu; every rank runs "
