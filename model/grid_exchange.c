@@ -340,7 +340,7 @@ size_t gc_model_relay_row_scratch(int k)
 {
   size_t kk = (size_t)k * (size_t)k;
   size_t plan = gc_scratch_add(gc_scratch_cost(kk, sizeof(double)), gc_scratch_cost(kk, sizeof(int)));
-  size_t work = gc_scratch_cost(5 * kk + (size_t)k, sizeof(double)); /* the planner's */
+  size_t work = gc_scratch_cost(6 * kk + (size_t)k, sizeof(double)); /* the planner's */
   size_t model = gc_scratch_add(gc_scratch_cost(4 * kk + (size_t)k, sizeof(double)),
                                 gc_scratch_cost(2 * (size_t)k, sizeof(double)));
   return gc_scratch_add(plan, work > model ? work : model);
@@ -361,9 +361,10 @@ double gc_model_link_rate(const struct gc_model_grid *g, int c, int d, int flows
  *    latest latency of the routes ending on it (W_cr + W_rd for a second leg) + its load
  *    / gc_model_link_rate (the pair's link, max(n_x, n_y) flows of one flow's rate);
  *    a relay cluster's n_r interfaces forwarding their bytes after W_cr + W_rd;
- * plus, for a relayed pair, one relayed message's own store and forward: the relay
- * receives a whole message (min(n_c, n_d) blocks at most) before sending it on, at one
- * flow's rate.  With every share 0 it is lg-backbone. */
+ * plus, for a relayed pair, store and forward: the relay receives what it forwards whole
+ * (relay.c), so the relayed bytes cross (r,d) only once (c,r) has carried its load:
+ * W_cr + load_cr / rate + W_rd + (relayed bytes on (r,d)) / rate; and one relayed
+ * message's own hop at one flow's rate.  With every share 0 it is lg-backbone. */
 int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
                             const int *via, double *t)
 {
@@ -410,6 +411,28 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
       links = gc_model_max(links, l2 + hop);
       double nic = g->lan[r].beta > 0.0 ? g->size[r] / g->lan[r].beta : INFINITY;
       links = gc_model_max(links, l2 + fwd[r] / nic);
+    }
+  /* Store and forward: the relayed bytes leave r once (c,r) carried its whole load, then
+   * cross (r,d) after the relayed bytes before them (fwd_on: the second legs' bytes). */
+  for (int c = 0; rc == GC_MODEL_OK && c < k; c++)
+    for (int d = 0; d < k; d++) {
+      size_t e = (size_t)c * (size_t)k + (size_t)d;
+      int r = via[e];
+      if (c == d || r < 0 || bytes[e] - direct[e] <= 0.0)
+        continue;
+      size_t cr = (size_t)c * (size_t)k + (size_t)r, rd = (size_t)r * (size_t)k + (size_t)d;
+      double fwd_on = 0.0;
+      for (int x = 0; x < k; x++) {
+        size_t xd = (size_t)x * (size_t)k + (size_t)d;
+        if (x != d && via[xd] == r)
+          fwd_on += bytes[xd] - direct[xd];
+      }
+      int f1 = g->size[c] > g->size[r] ? g->size[c] : g->size[r];
+      int f2 = g->size[r] > g->size[d] ? g->size[r] : g->size[d];
+      links = gc_model_max(links, g->lan[c].alpha + g->wan_latency[cr] +
+                                      load[cr] / gc_model_link_rate(g, c, r, f1) +
+                                      g->wan_latency[rd] +
+                                      fwd_on / gc_model_link_rate(g, r, d, f2));
     }
   for (int c = 0; rc == GC_MODEL_OK && c < k; c++)
     for (int d = 0; d < k; d++) {

@@ -137,7 +137,7 @@ int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t);
 int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
                             const int *via, double *t);
 /* What the all-to-all's relay row takes of g->scratch at once over k clusters: its plan
- * (a k x k matrix of doubles and one of ints), then the planner's work (5 k^2 + k
+ * (a k x k matrix of doubles and one of ints), then the planner's work (6 k^2 + k
  * doubles, relay_plan.h) or gc_model_relay_backbone's need, one after the other. */
 size_t gc_model_relay_row_scratch(int k);
 /* Bytes/s that `flows` concurrent flows from cluster c to d reach together: the link

@@ -18,7 +18,7 @@ struct grid {
   struct gc_lan lan[K];
   double lat[K * K], bw[K * K];
   struct gc_model_grid g;
-  double share[K * K], work[5 * K * K + K];
+  double share[K * K], work[6 * K * K + K];
   int via[K * K];
   struct gc_alltoall_relay_plan p;
 };

@@ -12,7 +12,7 @@
 size_t gc_alltoall_relay_plan_work(int k)
 {
   size_t kk = (size_t)k * (size_t)k;
-  return 5 * kk + (size_t)k; /* load, reach, left, 2 per pair for the order; per relay */
+  return 6 * kk + (size_t)k; /* load, reach, relayed, 2 per pair for the order; per relay */
 }
 
 struct plan_in {
@@ -21,6 +21,7 @@ struct plan_in {
   double m;
   double *load;  /* [kk] bytes placed on each link */
   double *reach; /* [kk] the latest latency of the routes ending on it */
+  double *relayed; /* [kk] the relayed bytes it carries as a second leg */
   double *order; /* [2 kk] (bytes left, pair) */
   double *fwd;   /* [k] bytes each relay cluster forwards */
 };
@@ -61,6 +62,22 @@ static double fwd_room(const struct plan_in *in, int r, double lat, double T)
   return beta > 0.0 ? (T - lat) * in->g->size[r] / beta - in->fwd[r] : INFINITY;
 }
 
+/* A relay forwards what it received whole (relay.c: store and forward), so relayed bytes
+ * x leave r once link (c,r) has carried its load with them, then cross (r,d) after the
+ * relayed bytes already there (its own pair's go from the start, alongside):
+ *   W_cr + (load_cr + x) / cap_cr + W_rd + (relayed_rd + x) / cap_rd <= T. */
+static double forward_room(const struct plan_in *in, int c, int r, int d, double T)
+{
+  double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d);
+  double per = (isinf(in_cap) ? 0.0 : 1.0 / in_cap) + (isinf(out_cap) ? 0.0 : 1.0 / out_cap);
+  double used = lat_of(in, c, r) + lat_of(in, r, d) +
+                (isinf(in_cap) ? 0.0 : in->load[c * in->k + r] / in_cap) +
+                (isinf(out_cap) ? 0.0 : in->relayed[r * in->k + d] / out_cap);
+  if (T <= used)
+    return 0.0;
+  return per > 0.0 ? (T - used) / per : INFINITY;
+}
+
 static void place(struct plan_in *in, int x, int y, double lat, double bytes)
 {
   size_t e = (size_t)x * (size_t)in->k + (size_t)y;
@@ -80,7 +97,7 @@ static int feasible(struct plan_in *in, double T, double *share, int *via)
 {
   int k = in->k, npairs = 0;
   for (int e = 0; e < k * k; e++)
-    in->load[e] = in->reach[e] = share[e] = 0.0, via[e] = -1;
+    in->load[e] = in->reach[e] = in->relayed[e] = share[e] = 0.0, via[e] = -1;
   for (int r = 0; r < k; r++)
     in->fwd[r] = 0.0;
   /* Each pair's own link first: all it can carry by T. */
@@ -108,6 +125,7 @@ static int feasible(struct plan_in *in, double T, double *share, int *via)
         continue;
       double l1 = lat_of(in, c, r), l2 = l1 + lat_of(in, r, d);
       double x = fmin(room(in, c, r, l1, T), fmin(room(in, r, d, l2, T), fwd_room(in, r, l2, T)));
+      x = fmin(x, forward_room(in, c, r, d, T));
       if (x > best_room)
         best = r, best_room = x;
     }
@@ -116,6 +134,7 @@ static int feasible(struct plan_in *in, double T, double *share, int *via)
     double l1 = lat_of(in, c, best);
     place(in, c, best, l1, left);
     place(in, best, d, l1 + lat_of(in, best, d), left);
+    in->relayed[best * k + d] += left;
     in->fwd[best] += left;
     share[e] = fmin(1.0, left / bytes_of(in, c, d));
     via[e] = best;
@@ -133,7 +152,7 @@ int gc_alltoall_relay_plan_make(const struct gc_model_grid *g, double m, double 
   int k = g->k;
   size_t kk = (size_t)k * (size_t)k;
   struct plan_in in = {.g = g, .k = k, .m = m, .load = work, .reach = work + kk,
-                       .order = work + 2 * kk, .fwd = work + 4 * kk};
+                       .relayed = work + 2 * kk, .order = work + 3 * kk, .fwd = work + 5 * kk};
   double direct = 0.0;
   for (int c = 0; c < k; c++)
     for (int d = 0; d < k; d++) {

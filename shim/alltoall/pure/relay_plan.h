@@ -10,7 +10,10 @@
  *   plus the relayed bytes whose route crosses it) ends by T:
  *     lat_e + load_e / cap_e <= T,  lat_e the latency of the routes reaching its far end
  *     (W_xy for direct bytes, W_cr + W_rd for relayed bytes on their second leg),
- *   and the relay cluster's interfaces (n_r of 1/beta_r each) forward their bytes by T.
+ *   and the relay cluster's interfaces (n_r of 1/beta_r each) forward their bytes by T;
+ *   a relay forwards what it received whole (store and forward), so relayed bytes cross
+ *   (r,d) only once (c,r) has carried its load: W_cr + load_cr / cap_cr + W_rd +
+ *   relayed_rd / cap_rd <= T, relayed_rd the relayed bytes on (r,d).
  * cap_e is what LG's model gives a pair's flows (gc_model_link_rate: the shared link, no
  * more than max(n_x, n_y) flows of one flow's rate). Splits are fractional. T is found by
  * bisection; for a given T the direct link of each pair takes all it can, and what it
