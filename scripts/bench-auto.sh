@@ -11,6 +11,10 @@
 #             more), uneven cluster sizes (3: 4+10+18; 4: 2+6+10+14; 8: 1+2+...+8) with
 #             ranks interleaved round-robin over the clusters; all-to-all and broadcast
 #             from rank 0 and rank 1 (another cluster).
+#   broken3   gen-platform.py's 3 clusters of 14, 20 and 16 hosts, ranks interleaved, the
+#             direct c0-c2 link half the bandwidth and twice the latency of the route
+#             through c1 (40 ms at 500 Mbit/s; 10 + 10 ms at 1 Gbit/s): relay's case
+#             (issue 27); all-to-all and broadcast from rank 0 and rank 1.
 # Each simulation (one scenario, one algorithm) runs test/bench/auto_bench.c over every
 # size; `auto` runs REPS_AUTO calls per size and root (default 15: learning measures up to 6
 # candidates twice, the untimed first call included, so the last calls run what it kept).
@@ -34,7 +38,7 @@ P=$(realpath -m "${PLATFORMS:-platforms}")
 OUT=${OUT:-out/bench-auto}
 SIZES=${SIZES:-1024,4096,16384,65536,262144,1048576}
 A2A_SIZES=${A2A_SIZES:-1024,4096,16384,65536,262144}
-SCENARIOS=${SCENARIOS:-"g5k2 g5k2-16x48 korea8 gen3 gen4 gen8"}
+SCENARIOS=${SCENARIOS:-"g5k2 g5k2-16x48 korea8 gen3 gen4 gen8 broken3"}
 JOBS=${JOBS:-2} REPS_AUTO=${REPS_AUTO:-15}
 BENCH=$(realpath "$BUILD/smpi/auto_bench")
 PREDICT=$(realpath "$BUILD/gridcoll-predict")
@@ -117,8 +121,12 @@ gen_grid() { # NAME SIZE...
 }
 gen_grid gen3 4 10 18 && gen_grid gen4 2 6 10 14 && gen_grid gen8 1 2 3 4 5 6 7 8 ||
   { echo "bench-auto: scripts/gen-platform.py failed" >&2; exit 1; }
+python3 scripts/gen-platform.py 3 14,20,16 "$work" --interleave --link 0-2:40ms:500Mbps \
+  --network --name broken3 >/dev/null &&
+  echo 'alltoall = { native_pairwise = "1 GiB"; };' >>"$work/broken3.cfg" ||
+  { echo "bench-auto: scripts/gen-platform.py failed" >&2; exit 1; }
 
-A2A="native lg auto"
+A2A="native lg relay auto"
 BCAST="native flat binomial hlot spt greedy multilevel auto"
 # scenario -> "platform hosts config roots"
 declare -A PLAT=([g5k2]="$P/g5k2.xml $P/hosts_g5k2_32x32.txt $work/g5k2.cfg"
@@ -127,8 +135,10 @@ declare -A PLAT=([g5k2]="$P/g5k2.xml $P/hosts_g5k2_32x32.txt $work/g5k2.cfg"
   [korea8-seg]="$P/korea8.xml $P/hosts_korea8.txt $work/korea8-seg.cfg"
   [gen3]="$work/gen3.xml $work/hosts_gen3.txt $work/gen3.cfg"
   [gen4]="$work/gen4.xml $work/hosts_gen4.txt $work/gen4.cfg"
-  [gen8]="$work/gen8.xml $work/hosts_gen8.txt $work/gen8.cfg")
-declare -A ROOTS=([g5k2]=0 [g5k2-16x48]=0 [korea8]=0,8,16 [korea8-seg]=0,8,16 [gen3]=0,1 [gen4]=0,1 [gen8]=0,1)
+  [gen8]="$work/gen8.xml $work/hosts_gen8.txt $work/gen8.cfg"
+  [broken3]="$work/broken3.xml $work/hosts_broken3_interleaved.txt $work/broken3.cfg")
+declare -A ROOTS=([g5k2]=0 [g5k2-16x48]=0 [korea8]=0,8,16 [korea8-seg]=0,8,16 [gen3]=0,1 [gen4]=0,1 [gen8]=0,1
+  [broken3]=0,1)
 
 # One simulation: scenario, op, algorithm; prints "scenario,op,algorithm,m,root,rep,s,pick".
 one() {
@@ -180,6 +190,7 @@ for sc in $SCENARIOS $([[ " $SCENARIOS " == *" korea8 "* ]] && echo korea8-seg);
   n=$(wc -l <"$hosts")
   layout=(-n "$n")
   [[ $sc == korea8* ]] && layout=(-l 4,4,4,4,4,4,4,4)
+  [ "$sc" = broken3 ] && layout=(-l 14,20,16) # clusters by host name: sizes, not ranks
   ops="alltoall bcast"
   [[ $sc == korea8* ]] && ops=bcast
   for op in $ops; do
