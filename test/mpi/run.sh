@@ -475,6 +475,16 @@ no_failures && grep -q "^entry: 0 failed, $entry_calls" out && [ "$(warnings)" =
   pass "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed" ||
   fail "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed"
 
+# MPI_Alltoall_c through the relayed all-to-all where it relays (relay5.cfg, above).
+if [ "$GC_LAUNCHER" != openmpi ]; then
+  rm -f ep-*.csv
+  mpirun 5 GRIDCOLL_CONFIG="$tmp/relay5.cfg" GRIDCOLL_ALLTOALL=relay GRIDCOLL_SUMMARY=0 GRIDCOLL_LOG="$tmp/ep-%r.csv" -- "$T/entry_points"
+  no_failures && grep -q "^entry: 0 failed" out && [ "$(warnings)" = 0 ] &&
+    [ "$(awk -F, 'NR > 1 && $5 == "alltoall" && $6 == "relay" && $11 > 0' ep-0.csv | wc -l)" = 2 ] &&
+    pass "entry points: MPI_Alltoall_c through relay, relaying" ||
+    fail "entry points: MPI_Alltoall_c through relay, relaying"
+fi
+
 # Counts beyond int (opt-in: 2 GiB per rank, ~30 s): MPI_Bcast_c of 2^31 + 16 bytes through
 # the flat tree, whose pieces then take PMPI_Isend_c / PMPI_Irecv_c.
 if [ "${GC_TEST_HUGE:-0}" = 1 ]; then
