@@ -64,7 +64,9 @@ START_TEST(grid5000_two_clusters)
 END_TEST
 
 /* --bound: the relay planner's bound (issue 27) beside the rows, under every prediction
- * of the relayed run on korea8 (A-G 400 ms direct, 22 ms through H). */
+ * of the relayed run on korea8 (A-G 400 ms direct, 22 ms through H), and under LG's:
+ * relaying lowers the link bound, though its agreement's rounds (korea8's mean latency)
+ * make relay-backbone no better than lg-backbone there. */
 START_TEST(relay_bound)
 {
   ck_assert_int_eq(run("-c examples/korea8.cfg -l 4,4,4,4,4,4,4,4 -s 64KiB,1MiB --bound --csv"), 0);
@@ -74,8 +76,8 @@ START_TEST(relay_bound)
     char choice[16];
     ck_assert_int_eq(sscanf(strtok(NULL, "\n"), "%lg,%lg,%lg,%lg,%lg,%15s", &m, &nat, &lg,
                             &relay, &bound, choice), 6);
-    ck_assert(bound > 0 && relay >= bound && relay < lg);
-    ck_assert_str_eq(choice, "relay");
+    ck_assert(bound > 0 && relay >= bound && lg >= bound);
+    ck_assert_str_eq(choice, "lg");
   }
 }
 END_TEST
