@@ -51,7 +51,8 @@ done
 
 # One simulation: grid, algorithm; prints "grid,algorithm,m,rep,seconds,ran".
 one() {
-  local g=$1 alg=$2 reps=1 dir="$work/$g-$alg"
+  local g=$1 alg=$2
+  local reps=1 dir="$work/$g-$alg"
   [ "$alg" = auto ] && reps=$REPS_AUTO
   mkdir -p "$dir"
   (cd "$dir" && env GRIDCOLL_CONFIG="$work/$g.cfg" GRIDCOLL_ALLTOALL="$alg" \
