@@ -79,7 +79,10 @@ static int pairs_ok(const struct gc_model_grid *g, const double *bytes)
  *  - linear-grid and lg-backbone: the k x k matrix of their per-pair bytes, then the -v
  *    form on it (nested: both at once);
  *  - pairwise-grid: a k x k matrix of ints (the flows of one step per cluster pair).
- * The largest is linear-grid's: the bound every network view's scratch holds. */
+ * The largest is linear-grid's: the bound every network view's scratch holds.
+ * relay-backbone's (4 k x k matrices and k doubles: its totals, direct bytes, link loads
+ * and reaches, relayed bytes per relay; then lgv-backbone's 2k) is counted in the relay
+ * row's need, gc_model_relay_row_scratch. */
 size_t gc_model_exchange_scratch(int k)
 {
   size_t kk = (size_t)k * (size_t)k;
@@ -279,10 +282,13 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
  * crosses the wide area once, so T2 alone is at least the shared-link bound.  Where the
  * configuration measured the pair's curve, W_cd and rate_cd are the curve's at a flow's
  * a b_cd bytes (wan_alone). */
-int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, double *t)
+/* LG's two phases on per-pair totals: *t1 the local one, *t2 the wide-area one (both
+ * s). The arguments are checked by the callers. sparse: a direction that carries no
+ * bytes sends nothing (the relayed run's pairs gone all through a relay); LG-v sends
+ * its empty blocks' sizes, so it pays their latency. */
+static int lgv_phases(const struct gc_model_grid *g, const double *bytes, int sparse,
+                      double *t1_out, double *t2_out)
 {
-  if (!t || gc_model_grid_check(g) != GC_MODEL_OK || !pairs_ok(g, bytes))
-    return GC_MODEL_EINVAL;
   int k = g->k, n = 0;
   for (int c = 0; c < k; c++)
     n += g->size[c];
@@ -313,6 +319,9 @@ int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, do
         kept += block;
         out = (double)((a + r - 1) / r) * r * block;
       }
+      int out_any = !sparse || bytes[cd] > 0.0, in_any = !sparse || bytes[dc] > 0.0;
+      if (!out_any && !in_any)
+        continue;
       busy[d] = gc_model_max(out, bytes[dc] / nc) * g->lan[c].beta;
       double a = gc_model_min_int(g->size[c], g->size[d]);
       double back = bytes[dc] / (nc * g->size[d]);
@@ -321,10 +330,12 @@ int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, do
       double lat_out = wan_alone(g, c, d, a * block, &rate_out);
       double lat_in = wan_alone(g, d, c, a * back, &rate_in);
       lat[d] = lat_out;
-      pair = gc_model_max(pair, lat_out + gc_model_max(bytes[cd] / link_cap(g, c, d),
-                                                       a * block / rate_out));
-      pair = gc_model_max(pair, lat_in + gc_model_max(bytes[dc] / link_cap(g, d, c),
-                                                      a * back / rate_in));
+      if (out_any)
+        pair = gc_model_max(pair, lat_out + gc_model_max(bytes[cd] / link_cap(g, c, d),
+                                                         a * block / rate_out));
+      if (in_any)
+        pair = gc_model_max(pair, lat_in + gc_model_max(bytes[dc] / link_cap(g, d, c),
+                                                        a * back / rate_in));
     }
     if (g->size[c] > 1 && n > kept_blocks)
       t1 = gc_model_max(t1, g->lan[c].alpha + nic_time(g, c, gc_model_max(row - kept, 0.0)));
@@ -332,11 +343,150 @@ int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, do
       t2 = gc_model_max(t2, g->lan[c].alpha + gc_model_max(staggered(k, lat, busy), pair));
   }
   gc_scratch_release(g->scratch, mark);
-  *t = t1 + t2;
+  *t1_out = t1, *t2_out = t2;
   return GC_MODEL_OK;
+}
+
+int gc_model_lgv_backbone(const struct gc_model_grid *g, const double *bytes, double *t)
+{
+  if (!t || gc_model_grid_check(g) != GC_MODEL_OK || !pairs_ok(g, bytes))
+    return GC_MODEL_EINVAL;
+  double t1, t2;
+  int rc = lgv_phases(g, bytes, 0, &t1, &t2);
+  if (rc == GC_MODEL_OK)
+    *t = t1 + t2;
+  return rc;
 }
 
 int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t)
 {
   return with_uniform_pairs(g, m, t, gc_model_lgv_backbone);
+}
+
+size_t gc_model_relay_row_scratch(int k)
+{
+  size_t kk = (size_t)k * (size_t)k;
+  size_t plan = gc_scratch_add(gc_scratch_cost(kk, sizeof(double)), gc_scratch_cost(kk, sizeof(int)));
+  size_t work = gc_scratch_cost(6 * kk + (size_t)k, sizeof(double)); /* the planner's */
+  size_t model = gc_scratch_add(gc_scratch_cost(4 * kk + (size_t)k, sizeof(double)),
+                                gc_scratch_cost(2 * (size_t)k, sizeof(double)));
+  return gc_scratch_add(plan, work > model ? work : model);
+}
+
+double gc_model_link_rate(const struct gc_model_grid *g, int c, int d, int flows)
+{
+  return fmin(link_cap(g, c, d), (double)flows * flow_cap(g, c, d));
+}
+
+/* "relay-backbone": LG with part of some pairs' bytes relayed through a third cluster
+ * (shim/alltoall/pure/relay_plan.h, issue 27), built from lg-backbone's terms.  The local
+ * phase is LG's on every byte (the relayed blocks are staged as LG stages them).  The
+ * wide-area phase is the larger of
+ *  - lg-backbone's phase 2 on the bytes that stay direct (the interfaces fed as the
+ *    latencies release their flows, each pair's link), and
+ *  - every link's end when it also carries the relayed bytes crossing it: alpha + the
+ *    latest latency of the routes ending on it (W_cr + W_rd for a second leg) + its load
+ *    / gc_model_link_rate (the pair's link, max(n_x, n_y) flows of one flow's rate);
+ *    a relay cluster's n_r interfaces forwarding their bytes after W_cr + W_rd;
+ * plus, for a relayed pair, store and forward: the relay receives what it forwards whole
+ * (relay.c), so the relayed bytes cross (r,d) only once (c,r) has carried its load:
+ * W_cr + load_cr / rate + W_rd + (relayed bytes on (r,d)) / rate; and one relayed
+ * message's own hop at one flow's rate; then the agreement the run makes first,
+ * ceil(log2 n) rounds of the mean wide-area latency.  With every share 0 it is
+ * lg-backbone plus that agreement. */
+int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
+                            const int *via, double *t)
+{
+  if (!t || !share || !via || gc_model_grid_check(g) != GC_MODEL_OK)
+    return GC_MODEL_EINVAL;
+  int k = g->k;
+  size_t kk = (size_t)k * (size_t)k, mark = gc_scratch_mark(g->scratch);
+  for (size_t e = 0; e < kk; e++)
+    if (!(share[e] >= 0.0 && share[e] <= 1.0) || via[e] >= k || (via[e] >= 0 && (
+        (int)(e / (size_t)k) == via[e] || (int)(e % (size_t)k) == via[e])))
+      return GC_MODEL_EINVAL;
+  double *bytes = gc_scratch_take(g->scratch, 4 * kk + (size_t)k, sizeof(double));
+  if (!bytes)
+    return GC_MODEL_ENOMEM;
+  double *direct = bytes + kk, *load = direct + kk, *reach = load + kk, *fwd = reach + kk;
+  for (int c = 0; c < k; c++) {
+    fwd[c] = 0.0;
+    for (int d = 0; d < k; d++) {
+      size_t e = (size_t)c * (size_t)k + (size_t)d;
+      bytes[e] = (double)g->size[c] * (double)g->size[d] * (double)m;
+      double relayed = c != d && via[e] >= 0 ? share[e] * bytes[e] : 0.0;
+      direct[e] = bytes[e] - relayed;
+      load[e] = c == d ? 0.0 : direct[e];
+      reach[e] = c == d ? 0.0 : g->wan_latency[e];
+    }
+  }
+  double t1, t2, t1_direct, links = 0.0;
+  int rc = lgv_phases(g, bytes, 0, &t1, &t2);
+  if (rc == GC_MODEL_OK)
+    rc = lgv_phases(g, direct, 1, &t1_direct, &t2);
+  for (int c = 0; rc == GC_MODEL_OK && c < k; c++)
+    for (int d = 0; d < k; d++) {
+      size_t e = (size_t)c * (size_t)k + (size_t)d;
+      int r = via[e];
+      double x = bytes[e] - direct[e];
+      if (c == d || r < 0 || x <= 0.0)
+        continue;
+      size_t cr = (size_t)c * (size_t)k + (size_t)r, rd = (size_t)r * (size_t)k + (size_t)d;
+      double l2 = g->wan_latency[cr] + g->wan_latency[rd];
+      load[cr] += x, load[rd] += x, fwd[r] += x;
+      reach[rd] = gc_model_max(reach[rd], l2);
+      double msg = (double)gc_model_min_int(g->size[c], g->size[d]) * (double)m;
+      double hop = msg / fmin(gc_model_link_rate(g, c, r, 1), gc_model_link_rate(g, r, d, 1));
+      links = gc_model_max(links, l2 + hop);
+      double nic = g->lan[r].beta > 0.0 ? g->size[r] / g->lan[r].beta : INFINITY;
+      links = gc_model_max(links, l2 + fwd[r] / nic);
+    }
+  /* Store and forward: the relayed bytes leave r once (c,r) carried its whole load, then
+   * cross (r,d) after the relayed bytes before them (fwd_on: the second legs' bytes). */
+  for (int c = 0; rc == GC_MODEL_OK && c < k; c++)
+    for (int d = 0; d < k; d++) {
+      size_t e = (size_t)c * (size_t)k + (size_t)d;
+      int r = via[e];
+      if (c == d || r < 0 || bytes[e] - direct[e] <= 0.0)
+        continue;
+      size_t cr = (size_t)c * (size_t)k + (size_t)r, rd = (size_t)r * (size_t)k + (size_t)d;
+      double fwd_on = 0.0;
+      for (int x = 0; x < k; x++) {
+        size_t xd = (size_t)x * (size_t)k + (size_t)d;
+        if (x != d && via[xd] == r)
+          fwd_on += bytes[xd] - direct[xd];
+      }
+      int f1 = g->size[c] > g->size[r] ? g->size[c] : g->size[r];
+      int f2 = g->size[r] > g->size[d] ? g->size[r] : g->size[d];
+      links = gc_model_max(links, g->lan[c].alpha + g->wan_latency[cr] +
+                                      load[cr] / gc_model_link_rate(g, c, r, f1) +
+                                      g->wan_latency[rd] +
+                                      fwd_on / gc_model_link_rate(g, r, d, f2));
+    }
+  for (int c = 0; rc == GC_MODEL_OK && c < k; c++)
+    for (int d = 0; d < k; d++) {
+      size_t e = (size_t)c * (size_t)k + (size_t)d;
+      if (c == d || load[e] <= 0.0)
+        continue;
+      int flows = g->size[c] > g->size[d] ? g->size[c] : g->size[d];
+      links = gc_model_max(links, g->lan[c].alpha + reach[e] +
+                                      load[e] / gc_model_link_rate(g, c, d, flows));
+    }
+  /* The verdict the run agrees before any message (relay.c: one allreduce, the MPI
+   * library's recursive doubling): ceil(log2 n) rounds, each charged the mean wide-area
+   * latency of the cluster pairs, a round's partners being spread over them (SMPI,
+   * doc/benchmarks.md: 0.1-0.3 s of the relayed run on grids with a 40 ms link). */
+  int n = 0;
+  double wsum = 0.0;
+  for (int c = 0; c < k; c++) {
+    n += g->size[c];
+    for (int d = 0; d < k; d++)
+      if (c != d)
+        wsum += g->wan_latency[(size_t)c * (size_t)k + (size_t)d];
+  }
+  gc_scratch_release(g->scratch, mark);
+  if (rc == GC_MODEL_OK)
+    *t = t1 + gc_model_max(t2, links) +
+         (k > 1 ? gc_model_ceil_log2(n) * wsum / ((double)k * (k - 1)) : 0.0);
+  return rc;
 }

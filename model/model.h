@@ -47,6 +47,7 @@ enum gc_model_id {
   GC_MODEL_LINEAR_GRID_V,     /* gc_model_linear_grid_v: native alltoallv, posted at once */
   GC_MODEL_LGV_BACKBONE,      /* gc_model_lgv_backbone: LG-v, shared links, staged bytes */
   GC_MODEL_MEASURED,          /* the configuration's `native` table (gc_curve_time) */
+  GC_MODEL_RELAY_BACKBONE,    /* gc_model_relay_backbone: LG with relayed shares */
   GC_MODEL_LAST
 };
 
@@ -137,6 +138,19 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
                            size_t m, double *t);
 /* LG: the local phase with its staged bytes, then the wide-area phase over shared links. */
 int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t);
+/* LG with share[c*k + d] of pair (c,d)'s bytes relayed through cluster via[c*k + d] (-1:
+ * none), the plan of shim/alltoall/pure/relay_plan.h: lg-backbone's terms with every link
+ * carrying the relayed bytes that cross it; equals lg-backbone when every share is 0. */
+int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
+                            const int *via, double *t);
+/* What the all-to-all's relay row takes of g->scratch at once over k clusters: its plan
+ * (a k x k matrix of doubles and one of ints), then the planner's work (6 k^2 + k
+ * doubles, relay_plan.h) or gc_model_relay_backbone's need, one after the other. */
+size_t gc_model_relay_row_scratch(int k);
+/* Bytes/s that `flows` concurrent flows from cluster c to d reach together: the link
+ * (network.wan.aggregate, else the bandwidth) and no more than flows times one flow's
+ * rate (window-capped): the rate lg-backbone's pairs and the relay planner use. */
+double gc_model_link_rate(const struct gc_model_grid *g, int c, int d, int flows);
 /* The most any model of grid_exchange.c (the four above and the two below) takes of
  * g->scratch at once, over k clusters: a k x k matrix of doubles and 5k doubles (see
  * grid_exchange.c). */

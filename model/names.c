@@ -53,6 +53,13 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
                              .desc = "LG-v: alpha + staged bytes*beta*gamma, then alpha + W + "
                                      "max(pair total/bw, bytes*beta), each pair's average "
                                      "block"},
+  [GC_MODEL_RELAY_BACKBONE] = {.id = GC_MODEL_RELAY_BACKBONE, .name = "relay-backbone",
+                               .source = "lg-backbone, routes of issue 27's planner",
+                               .desc = "lg-backbone's local phase, then the larger of its "
+                                       "wide phase on the direct bytes and every link's "
+                                       "latest route + load/bw with the relayed bytes on "
+                                       "it (a relay's interfaces, store and forward), plus "
+                                       "ceil(log2 n) rounds of the mean W (agreement)"},
   [GC_MODEL_MEASURED] = {.id = GC_MODEL_MEASURED, .name = "measured",
                          .source = "gridcoll-calibrate, the MPI library's own call timed",
                          .desc = "the configuration's native table on the layout it was "

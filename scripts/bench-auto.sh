@@ -18,6 +18,10 @@
 #             more), uneven cluster sizes (3: 4+10+18; 4: 2+6+10+14; 8: 1+2+...+8) with
 #             ranks interleaved round-robin over the clusters (--interleave); roots 0 and 1
 #             (two clusters)
+#   broken3   gen-platform.py's 3 clusters of 14, 20 and 16 hosts, ranks interleaved, the
+#             direct c0-c2 link half the bandwidth and twice the latency of the route
+#             through c1 (40 ms at 500 Mbit/s; 10 + 10 ms at 1 Gbit/s): relay's case
+#             (issue 27); roots 0 and 1
 #   g5k2      32+32 (g5k2.xml), g5k2-16x48 16+48 (g5k2_64.xml): root 0
 #   korea8    8 x 4 (korea8.xml): broadcast only, from A (rank 0), C (8), E (16), with and
 #             without 64 KiB segments (korea8-seg)
@@ -40,7 +44,7 @@
 # worst error under each setting; and writes results.csv, errors.csv and auto.png.
 #   BUILD=build SMPIRUN=smpirun scripts/bench-auto.sh       (after `make smpi` and `all`)
 # Knobs: NETS ("default fluid"), CALIBRATE ("default"), SCENARIOS (default "demo gen3 gen4
-# gen8"; also g5k2 g5k2-16x48 korea8), SIZES (bytes, comma-separated; the broadcast's),
+# gen8 broken3"; also g5k2 g5k2-16x48 korea8), SIZES (bytes, comma-separated; the broadcast's),
 # A2A_SIZES (the all-to-all's, default up to 256 KiB: a 1 MiB all-to-all of 32 to 64 ranks
 # costs minutes of wall time per algorithm), REPS_AUTO, JOBS (parallel simulations, default
 # 2), OUT (out/bench-auto), PLATFORMS (the SimGrid platforms: platforms by default),
@@ -57,7 +61,7 @@ P=$(realpath -m "${PLATFORMS:-platforms}")
 OUT=${OUT:-out/bench-auto}
 SIZES=${SIZES:-1024,4096,16384,65536,262144,1048576}
 A2A_SIZES=${A2A_SIZES:-1024,4096,16384,65536,262144}
-SCENARIOS=${SCENARIOS:-"demo gen3 gen4 gen8"}
+SCENARIOS=${SCENARIOS:-"demo gen3 gen4 gen8 broken3"}
 NETS=${NETS:-"default fluid"}
 CALIBRATE=${CALIBRATE:-default}
 JOBS=${JOBS:-2} REPS_AUTO=${REPS_AUTO:-15}
@@ -148,6 +152,12 @@ prepare() { # SCENARIO
     gen3) gen_grid gen3 3 4,10,18 --interleave ;;
     gen4) gen_grid gen4 4 2,6,10,14 --interleave ;;
     gen8) gen_grid gen8 8 1,2,3,4,5,6,7,8 --interleave ;;
+    broken3) python3 scripts/gen-platform.py 3 14,20,16 "$work/gen" --interleave \
+               --link 0-2:40ms:500Mbps --network --name broken3 >/dev/null || return 1
+          cp "$work/gen/broken3.xml" "$work/broken3.xml"
+          cp "$work/gen/hosts_broken3_interleaved.txt" "$work/broken3.hosts"
+          { cat "$work/gen/broken3.cfg"; echo 'alltoall = { native_pairwise = "1 GiB"; };'; } \
+            >"$work/broken3.stated.cfg" ;;
     g5k2) cp "$P/g5k2.xml" "$work/g5k2.xml"; cp "$P/hosts_g5k2_32x32.txt" "$work/g5k2.hosts"
           write_cfg "$work/g5k2.stated.cfg" "$work/g5k2.hosts" g5k_lat "10 Gbit/s" "256 KiB" ;;
     g5k2-16x48) cp "$P/g5k2_64.xml" "$work/g5k2-16x48.xml"
@@ -159,7 +169,7 @@ prepare() { # SCENARIO
     *) echo "bench-auto: unknown scenario $1" >&2; return 1 ;;
   esac
 }
-declare -A ROOTS=([demo]=0,8 [gen3]=0,1 [gen4]=0,1 [gen8]=0,1 [g5k2]=0 [g5k2-16x48]=0
+declare -A ROOTS=([demo]=0,8 [gen3]=0,1 [gen4]=0,1 [gen8]=0,1 [broken3]=0,1 [g5k2]=0 [g5k2-16x48]=0
   [korea8]=0,8,16 [korea8-seg]=0,8,16)
 # Korea8's broadcasts again with 64 KiB segments, on whatever configuration korea8 has.
 segmented() { sed 's/^bcast *= .*/bcast = { algorithm = "auto"; segment = "64 KiB"; };/' "$1"; }

@@ -6,7 +6,7 @@
 # On each description (default test/multihost/grid2.cfg: 2 x 2 hosts, 5 ms one way,
 # 100 Mbit/s; grid3.cfg: 3 uneven clusters, the direct a-b link 20 ms / 50 Mbit/s
 # against 3 + 4 ms through c), one rank per host, the same file as GRIDCOLL_CONFIG:
-#   - all-to-all: native, lg and auto;
+#   - all-to-all: native, lg, relay (grid3: its broken triangle) and auto;
 #   - broadcast from the first rank of each cluster: native, every tree, and auto;
 #   - MPI_Alltoallv: native and lg (LG-v), uniform, skewed (one heavy peer) and
 #     FFT-transpose counts (test/bench/alltoallv_bench.c), VMIN to VMAX bytes mean block
@@ -115,7 +115,7 @@ for g in $GRIDS; do
               $1 == "cluster" { r = r (r == "" ? "" : ",") rank[$3] } END { print r }' "$STATE/grid")
   echo "bench-multihost: $g: $N ranks, one per host; broadcast roots $roots; 1 KiB..$MAX B, $REPS per size" >&2
   if [[ " $OPS " == *" alltoall "* ]]; then
-    for a in native lg auto; do run "$g" "alltoall-$a" alltoall "$BATCH" GRIDCOLL_ALLTOALL="$a"; done
+    for a in native lg relay auto; do run "$g" "alltoall-$a" alltoall "$BATCH" GRIDCOLL_ALLTOALL="$a"; done
   fi
   if [[ " $OPS " == *" bcast "* ]]; then
     for b in native $BCAST_TREES auto; do run "$g" "bcast-$b" bcast "$roots" GRIDCOLL_BCAST="$b"; done

@@ -4,6 +4,8 @@ configuration that finds the clusters by host name, as on a real grid.
 
     scripts/gen-platform.py K H OUTDIR [--wan-bw 1Gbps] [--wan-lat 10ms] [--interleave]
     scripts/gen-platform.py 3 5,11,17 OUTDIR --interleave    (uneven clusters)
+    scripts/gen-platform.py 3 16 OUTDIR --wan-bw 100Mbps --link 0-1:20ms:50Mbps \
+        --link 0-2:3ms --link 1-2:4ms --network --name grid3  (the rig's grid3 shape)
 
 Clusters are g5k2's (1 Gbit/s NICs, 25 us private links, non-blocking switch). Every
 ordered cluster pair has its own wide-area link, shared by all flows of that direction;
@@ -14,6 +16,11 @@ grid<K>x<H>.cfg (hosts = ["c<i>-*"]). --interleave deals ranks to the clusters i
 (c0 c1 c2 c0 c1 c2 ..., skipping a cluster once it is full) and names the host file
 hosts_grid<K>x<H>_interleaved.txt: no cluster is a contiguous range of ranks, as when a
 batch system hands out hosts in no particular order.
+--link I-J:LAT[:BW] (repeatable) sets both directions of the pair's link, as on a grid
+whose direct link is slower than the route through a third cluster (a broken triangle,
+issue 27). --network writes the platform's network into the configuration (lan: 50 us,
+1 Gbit/s; wan: each link's latency and bandwidth), so the models plan on what is
+simulated. --name replaces grid<K>x<H> in the file names.
 """
 import argparse
 import os
@@ -34,6 +41,11 @@ def main():
     ap.add_argument("--wan-lat", default="10ms")
     ap.add_argument("--interleave", action="store_true",
                     help="ranks dealt to the clusters in turn instead of cluster by cluster")
+    ap.add_argument("--link", action="append", default=[], metavar="I-J:LAT[:BW]",
+                    help="this pair's link, both directions (repeatable)")
+    ap.add_argument("--network", action="store_true",
+                    help="write the network into the configuration")
+    ap.add_argument("--name", help="base name of the files (default grid<K>x<H>)")
     a = ap.parse_args()
     k = a.clusters
     try:
@@ -44,11 +56,27 @@ def main():
         sizes *= max(k, 1)
     if k < 1 or len(sizes) != k or min(sizes) < 1:
         ap.error("clusters and hosts must be positive, one size or K sizes")
-    name = f"grid{k}x{a.hosts.replace(',', '-')}"
+    name = a.name or f"grid{k}x{a.hosts.replace(',', '-')}"
     lat_value, lat_unit = units(a.wan_lat)
+    links = {}
+    for spec in a.link:
+        try:
+            pair, rest = spec.split(":", 1)
+            i, j = (int(x) for x in pair.split("-"))
+            parts = rest.split(":")
+            if not (0 <= i < k and 0 <= j < k and i != j) or len(parts) > 2:
+                raise ValueError
+        except ValueError:
+            ap.error(f"--link {spec}: expected I-J:LAT[:BW] with I != J below {k}")
+        links[(i, j)] = links[(j, i)] = (parts[0], parts[1] if len(parts) > 1 else a.wan_bw)
 
     def lat(i, j):
+        if (i, j) in links:
+            return links[(i, j)][0]
         return f"{float(lat_value) * (1 + abs(i - j)) / 2:g}{lat_unit}"
+
+    def bw(i, j):
+        return links[(i, j)][1] if (i, j) in links else a.wan_bw
 
     xml = ["<?xml version='1.0'?>",
            '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
@@ -66,7 +94,7 @@ def main():
     for i in range(k):
         for j in range(k):
             if i != j:
-                xml.append(f'    <link id="wan-{i}-{j}" bandwidth="{a.wan_bw}" '
+                xml.append(f'    <link id="wan-{i}-{j}" bandwidth="{bw(i, j)}" '
                            f'latency="{lat(i, j)}" sharing_policy="SHARED"/>')
     for i in range(k):
         for j in range(k):
@@ -91,6 +119,20 @@ def main():
         f.write("clusters = (\n")
         f.write(",\n".join(f'  {{ name = "c{i}"; hosts = [ "c{i}-*" ]; }}' for i in range(k)))
         f.write("\n);\n")
+        if a.network:
+            def conf(v):  # SimGrid's units as gridcoll reads them: "20 ms", "50 Mbit/s"
+                n, u = units(v)
+                return f"{n} {u.replace('bps', 'bit/s')}"
+
+            def matrix(fn):
+                return ",\n".join("      (" + ", ".join(
+                    '"0"' if i == j else f'"{conf(fn(i, j))}"' for j in range(k)) + ")"
+                    for i in range(k))
+            f.write("network = {\n"
+                    '  lan = { alpha = "50 us"; beta = "1 Gbit/s"; gamma = 1.0; delta = 0; '
+                    "threshold = 0; };\n"
+                    f"  wan = {{\n    latency = (\n{matrix(lat)}\n    );\n"
+                    f"    bandwidth = (\n{matrix(bw)}\n    );\n  }};\n}};\n")
 
 
 if __name__ == "__main__":

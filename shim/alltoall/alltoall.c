@@ -30,6 +30,11 @@ static const struct gc_algorithm algorithms[GC_ALLTOALL_LAST] = {
                         .supports = gc_alltoall_lg_supports,
                         .predict = predict,
                         .run = gc_alltoall_lg_run},
+    [GC_ALLTOALL_RELAY] = {.about = &gc_alltoall_models[GC_ALLTOALL_RELAY].about,
+                           .wide = 1,
+                           .supports = gc_alltoall_relay_supports,
+                           .predict = predict,
+                           .run = gc_alltoall_relay_run},
 };
 _Static_assert(GC_ALLTOALL_LAST <= GC_MAX_ALGORITHMS, "records hold GC_MAX_ALGORITHMS rows");
 

@@ -33,6 +33,9 @@ int gc_alltoall_native_run(const void *call, struct gc_comm_state *st,
                            const struct gc_plan *plan);
 int gc_alltoall_lg_supports(const void *call, const struct gc_comm_state *st);
 int gc_alltoall_lg_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan);
+int gc_alltoall_relay_supports(const void *call, const struct gc_comm_state *st);
+int gc_alltoall_relay_run(const void *call, struct gc_comm_state *st,
+                          const struct gc_plan *plan);
 
 /* 1 when gridcoll may act on the call: nothing MPI would reject that gridcoll can see
  * (no communicator, a negative count, no datatype, a NULL buffer to fill, aliased buffers),

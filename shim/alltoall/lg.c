@@ -35,6 +35,9 @@
 #define LG_TAG_STAGE (GC_ALLTOALL_LG_TAG & ~1)
 #define LG_TAG_WIDE (LG_TAG_STAGE + 2)
 #define LG_TAG_DIRECT (LG_TAG_STAGE + 4)
+/* A relayed run's legs (relay.c): stager to relay, relay to destination. */
+#define LG_TAG_LEG1 (LG_TAG_STAGE + 6)
+#define LG_TAG_LEG2 (LG_TAG_STAGE + 8)
 
 /* Per communicator, in the all-to-all's slot of its state (comm_state.h): the schedule
  * and what depends on it. */
@@ -44,9 +47,14 @@ struct lg_ctx {
   int *pending;     /* per wide send: blocks not yet staged (this call) */
   int *flag;        /* per wide send: AND of the flags seen when it left */
   MPI_Aint *displs; /* s.max_wide_send */
+  int *count;       /* s.max_wide_send ones: the blocks of each hindexed entry */
   MPI_Request *reqs;
-  char *buf;        /* cached buffers: area | stage | wide, for blocks of up to cap bytes */
-  size_t cap;
+  char *buf;        /* cached buffers: area | stage | wide | forwarded, for blocks of up to
+                       cap bytes and up to cap_fwd forwarded blocks (relay.c) */
+  size_t cap, cap_fwd;
+  void *ext;        /* what an algorithm running this schedule keeps of its own (relay.c's
+                       routes), freed with the context by ext_free */
+  void (*ext_free)(void *ext);
 };
 
 /* One call. */
@@ -55,8 +63,12 @@ struct lg_run {
   size_t m;
   MPI_Comm priv, cluster;
   char *buf, *area, *stage, *wide; /* buf: NULL when the cached buffers are used */
+  char *fwd;                       /* the blocks this rank forwards as a relay */
   MPI_Datatype unit;               /* m bytes */
   int ok;                          /* AND of every flag seen so far */
+  struct gc_alltoall_lg_route *route; /* relay.c's routes; NULL: LG's own */
+  int wide_tag;                    /* what a wide receive matches: any flag, or (routed:
+                                      the flags agreed before traffic) the good one */
 };
 
 int gc_alltoall_lg_supports(const void *args, const struct gc_comm_state *st)
@@ -69,8 +81,11 @@ int gc_alltoall_lg_supports(const void *args, const struct gc_comm_state *st)
 
 static void ctx_free(struct lg_ctx *x)
 {
+  if (x->ext_free)
+    x->ext_free(x->ext);
   gc_alltoall_lg_schedule_free(&x->s);
-  free(x->wide_of), free(x->pending), free(x->flag), free(x->displs), free(x->reqs);
+  free(x->wide_of), free(x->pending), free(x->flag), free(x->displs), free(x->count),
+      free(x->reqs);
   free(x->buf);
   free(x);
 }
@@ -97,8 +112,9 @@ static struct lg_ctx *ctx_build(const struct gc_comm_state *st)
   x->pending = malloc(sizeof(int) * ((size_t)s->nwide_send + 1));
   x->flag = malloc(sizeof(int) * ((size_t)s->nwide_send + 1));
   x->displs = malloc(sizeof(MPI_Aint) * ((size_t)s->max_wide_send + 1));
+  x->count = malloc(sizeof(int) * ((size_t)s->max_wide_send + 1));
   x->reqs = malloc(sizeof(MPI_Request) * (nreq + 1));
-  if (!x->wide_of || !x->pending || !x->flag || !x->displs || !x->reqs) {
+  if (!x->wide_of || !x->pending || !x->flag || !x->displs || !x->count || !x->reqs) {
     ctx_free(x);
     return NULL;
   }
@@ -120,30 +136,36 @@ static struct lg_ctx *ctx_get(struct gc_comm_state *st)
   return slot->data;
 }
 
-/* Buffers for blocks of m bytes: the cached ones when they are big enough, else new ones
- * (kept in the cache when small enough). Whether every rank got them is agreed whenever
- * that may differ: a rank that failed tells the others, and all fall back. Every choice
- * here depends only on m, n and the cache's history, so the caches stay identical and the
- * ranks agree on whether to agree. Returns
- * MPI_SUCCESS, GC_FALLBACK (agreed) or a PMPI error. */
-static int lg_buffers(struct lg_run *r, struct gc_comm_state *st)
+/* Buffers for blocks of m bytes and `fwd` blocks to forward (the same number on every
+ * rank: relay.c's most over the ranks): the cached ones when they are big enough, else new
+ * ones (kept in the cache when small enough). Whether every rank got them is agreed
+ * whenever that may differ: a rank that failed tells the others, and all fall back. Every
+ * choice here depends only on m, fwd, n and the cache's history, so the caches stay
+ * identical and the ranks agree on whether to agree. *agree is set when they must; a
+ * routed run agrees always (lg_agree, with its packing's verdict). Returns 1 when this
+ * rank holds its buffers. */
+static int lg_alloc(struct lg_run *r, struct gc_comm_state *st, size_t fwd, int *agree,
+                    int *grow)
 {
   struct lg_ctx *x = ctx_get(st);
   size_t n = (size_t)st->size;
-  size_t blocks = x ? n + (size_t)x->s.stage_blocks + (size_t)x->s.wide_recv_blocks : 3 * n;
-  int ok = 1, agree = 1, grow = 0;
+  size_t lg_blocks = x ? n + (size_t)x->s.stage_blocks + (size_t)x->s.wide_recv_blocks : 3 * n;
+  size_t blocks = lg_blocks + fwd;
+  int ok = 1;
+  *agree = 1, *grow = 0;
+  r->x = x;
   if (!x || r->m > SIZE_MAX / blocks) {
     ok = 0; /* the others may be fine: agree */
     if (!x)
       gc_warn_oom("LG's schedule on communicator %llu; every rank runs this all-to-all by "
                   "the MPI library", st->id);
-  } else if (r->m <= x->cap) {
-    agree = 0; /* every rank holds the same cache: nothing can differ */
+  } else if (r->m <= x->cap && fwd <= x->cap_fwd) {
+    *agree = 0; /* every rank holds the same cache: nothing can differ */
   } else {
-    if (r->m <= LG_CACHE_MAX / (4 * n)) { /* blocks < 4n; the same test on every rank */
-      grow = 1;
+    if (r->m <= LG_CACHE_MAX / (4 * n + fwd)) { /* blocks < 4n + fwd; alike on every rank */
+      *grow = 1;
       free(x->buf);
-      x->cap = 0;
+      x->cap = x->cap_fwd = 0;
       ok = (x->buf = malloc(blocks * r->m)) != NULL;
     } else {
       ok = (r->buf = malloc(blocks * r->m)) != NULL;
@@ -152,25 +174,34 @@ static int lg_buffers(struct lg_run *r, struct gc_comm_state *st)
       gc_warn_oom("LG's buffers of %zu bytes on communicator %llu; every rank runs this "
                   "all-to-all by the MPI library", blocks * r->m, st->id);
   }
-  if (agree) {
-    int rc = PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r->priv);
-    if (rc != MPI_SUCCESS || !ok) {
-      if (grow) { /* an empty cache everywhere, still identical */
-        free(x->buf);
-        x->buf = NULL;
-      }
-      free(r->buf);
-      r->buf = NULL;
-      return rc != MPI_SUCCESS ? rc : GC_FALLBACK;
-    }
-    if (grow)
-      x->cap = r->m;
+  if (ok) {
+    char *base = r->buf ? r->buf : x->buf;
+    r->area = base;
+    r->stage = r->area + n * r->m;
+    r->wide = r->stage + (size_t)x->s.stage_blocks * r->m;
+    r->fwd = r->wide + (size_t)x->s.wide_recv_blocks * r->m;
   }
-  r->x = x;
-  char *base = r->buf ? r->buf : x->buf;
-  r->area = base;
-  r->stage = r->area + n * r->m;
-  r->wide = r->stage + (size_t)x->s.stage_blocks * r->m;
+  return ok;
+}
+
+/* Every rank's verdict, before any message that depends on it: MPI_SUCCESS (all hold
+ * their buffers: a grown cache is kept), GC_FALLBACK or a PMPI error (buffers dropped,
+ * the caches still identical: empty everywhere where they grew). */
+static int lg_agree(struct lg_run *r, int ok, int grow, size_t fwd)
+{
+  struct lg_ctx *x = r->x;
+  int rc = PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r->priv);
+  if (rc != MPI_SUCCESS || !ok) {
+    if (grow) {
+      free(x->buf);
+      x->buf = NULL;
+    }
+    free(r->buf);
+    r->buf = NULL;
+    return rc != MPI_SUCCESS ? rc : GC_FALLBACK;
+  }
+  if (grow)
+    x->cap = r->m, x->cap_fwd = fwd;
   return MPI_SUCCESS;
 }
 
@@ -217,27 +248,64 @@ static int lg_unpack(const struct lg_run *r, const struct gc_alltoall_call *call
   return PMPI_Unpack(from, (int)r->m, &pos, to, (int)call->recvcount, call->recvtype, r->priv);
 }
 
-/* One wide send: its blocks are scattered over the staging area (they came from different
- * members), so it is described by an hindexed type instead of being copied. */
-static int lg_isend(struct lg_run *r, int w, MPI_Request *req)
+/* One message of blocks scattered over `base` (count[j] blocks at block displs[j], j < n),
+ * sent (send) or received with tag on the private duplicate: described by an hindexed
+ * type instead of being copied. displs are in blocks and turned into bytes here. */
+static int lg_post(struct lg_run *r, char *base, MPI_Aint *displs, int *count, int n, int peer,
+                   int tag, int send, MPI_Request *req)
+{
+  int consecutive = 1, rc, total = 0;
+  for (int j = 0; j < n; j++) {
+    consecutive &= j == 0 || displs[j] == displs[j - 1] + count[j - 1];
+    total += count[j];
+    displs[j] *= (MPI_Aint)r->m;
+  }
+  if (consecutive)
+    return send ? PMPI_Isend(base + displs[0], total, r->unit, peer, tag, r->priv, req)
+                : PMPI_Irecv(base + displs[0], total, r->unit, peer, tag, r->priv, req);
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  rc = PMPI_Type_create_hindexed(n, count, displs, r->unit, &type);
+  if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(&type)) == MPI_SUCCESS)
+    rc = send ? PMPI_Isend(base, 1, type, peer, tag, r->priv, req)
+              : PMPI_Irecv(base, 1, type, peer, tag, r->priv, req);
+  if (type != MPI_DATATYPE_NULL) /* freeing a type in use by a pending request is allowed */
+    PMPI_Type_free(&type);
+  return rc;
+}
+
+/* The blocks of wide send w into displs/count from j on (their stage slots, one each);
+ * returns the next j. */
+static int lg_wide_blocks(const struct lg_run *r, int w, MPI_Aint *displs, int *count, int j)
 {
   const struct gc_alltoall_lg_msg *msg = &r->x->s.wide_send[w];
   const struct gc_alltoall_lg_block *b = r->x->s.blocks + msg->first;
-  MPI_Aint *displs = r->x->displs;
-  int consecutive = 1, rc, tag = LG_TAG_WIDE | (r->ok != 0);
+  for (int t = 0; t < msg->count; t++, j++)
+    displs[j] = b[t].index, count[j] = 1;
+  return j;
+}
+
+/* One wide send, to its destination, or counted off the message that takes it (with the
+ * other wide sends to the same relay) to its relay, sent once all are staged. */
+static int lg_isend(struct lg_run *r, int w, MPI_Request *reqs, int *nreq)
+{
+  const struct gc_alltoall_lg_route *rt = r->route;
   r->x->flag[w] = r->ok;
-  for (int t = 0; t < msg->count; t++) {
-    displs[t] = (MPI_Aint)b[t].index * (MPI_Aint)r->m;
-    consecutive &= b[t].index == b[0].index + t;
+  if (!rt || rt->send_leg[w] < 0) {
+    int j = lg_wide_blocks(r, w, r->x->displs, r->x->count, 0);
+    int rc = lg_post(r, r->stage, r->x->displs, r->x->count, j,
+                     r->x->s.wide_send[w].peer, LG_TAG_WIDE | (r->ok != 0), 1, &reqs[*nreq]);
+    *nreq += rc == MPI_SUCCESS;
+    return rc;
   }
-  if (consecutive)
-    return PMPI_Isend(r->stage + displs[0], msg->count, r->unit, msg->peer, tag, r->priv, req);
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  rc = PMPI_Type_create_hindexed_block(msg->count, 1, displs, r->unit, &type);
-  if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(&type)) == MPI_SUCCESS)
-    rc = PMPI_Isend(r->stage, 1, type, msg->peer, tag, r->priv, req);
-  if (type != MPI_DATATYPE_NULL) /* freeing a type in use by a pending send is allowed */
-    PMPI_Type_free(&type);
+  struct gc_alltoall_lg_leg *leg = &rt->out[rt->send_leg[w]];
+  if (--leg->pending > 0)
+    return MPI_SUCCESS;
+  int j = 0;
+  for (int t = 0; t < leg->n; t++)
+    j = lg_wide_blocks(r, rt->out_list[leg->first + t], rt->displs, rt->count, j);
+  int rc = lg_post(r, r->stage, rt->displs, rt->count, j, leg->peer, LG_TAG_LEG1, 1,
+                   &reqs[*nreq]);
+  *nreq += rc == MPI_SUCCESS;
   return rc;
 }
 
@@ -251,8 +319,63 @@ static int lg_staged(struct lg_run *r, int q, int tag, MPI_Request *reqs, int *n
   r->ok &= tag & 1;
   for (int k = in->offset + 1; rc == MPI_SUCCESS && k < in->offset + in->count; k++) {
     int w = r->x->wide_of[k];
-    if (w >= 0 && --r->x->pending[w] == 0 && (rc = lg_isend(r, w, &reqs[*nreq])) == MPI_SUCCESS)
-      ++*nreq;
+    if (w >= 0 && --r->x->pending[w] == 0)
+      rc = lg_isend(r, w, reqs, nreq);
+  }
+  return rc;
+}
+
+/* A routed run's receives, posted with the wide ones: each leg from a relay (the wide
+ * messages it forwards me, into their places in the wide area) and, as a relay, each leg
+ * from a stager (into the forwarded area). Requests in route->reqs: in legs, then fwd_in
+ * legs, then fwd_out legs (posted by relay_forward; null until then). */
+static int relay_post(struct lg_run *r)
+{
+  const struct gc_alltoall_lg_schedule *s = &r->x->s;
+  struct gc_alltoall_lg_route *rt = r->route;
+  MPI_Request *in = rt->reqs, *fwd_in = in + rt->nin;
+  int rc = MPI_SUCCESS;
+  for (int g = 0; rc == MPI_SUCCESS && g < rt->nin; g++) {
+    const struct gc_alltoall_lg_leg *leg = &rt->in[g];
+    for (int t = 0; t < leg->n; t++) {
+      const struct gc_alltoall_lg_msg *msg = &s->wide_recv[rt->in_list[leg->first + t]];
+      rt->displs[t] = msg->offset, rt->count[t] = msg->count;
+    }
+    rc = lg_post(r, r->wide, rt->displs, rt->count, leg->n, leg->peer, LG_TAG_LEG2, 0, &in[g]);
+  }
+  for (int g = 0; rc == MPI_SUCCESS && g < rt->nfwd_in; g++) {
+    const struct gc_alltoall_lg_leg *leg = &rt->fwd_in[g];
+    rt->displs[0] = leg->offset, rt->count[0] = leg->blocks;
+    rc = lg_post(r, r->fwd, rt->displs, rt->count, 1, leg->peer, LG_TAG_LEG1, 0, &fwd_in[g]);
+  }
+  return rc;
+}
+
+/* As a relay: each leg from a stager as it arrives counts off the legs to destinations
+ * that carry its blocks; a leg whose every part is in leaves at once. */
+static int relay_forward(struct lg_run *r)
+{
+  struct gc_alltoall_lg_route *rt = r->route;
+  MPI_Request *fwd_in = rt->reqs + rt->nin, *fwd_out = fwd_in + rt->nfwd_in;
+  int rc = MPI_SUCCESS;
+  for (int left = rt->nfwd_in; rc == MPI_SUCCESS && left > 0; left--) {
+    int j;
+    if ((rc = PMPI_Waitany(rt->nfwd_in, fwd_in, &j, MPI_STATUS_IGNORE)) != MPI_SUCCESS ||
+        j == MPI_UNDEFINED)
+      break;
+    for (int o = 0; rc == MPI_SUCCESS && o < rt->nfwd_out; o++) {
+      struct gc_alltoall_lg_leg *leg = &rt->fwd_out[o];
+      int hit = 0; /* each fwd_in arrives once: a leg reaches 0 once */
+      for (int t = 0; t < leg->n; t++)
+        if (rt->seg_in[leg->first + t] == j)
+          hit = 1, leg->pending--;
+      if (!hit || leg->pending > 0)
+        continue;
+      for (int t = 0; t < leg->n; t++)
+        rt->displs[t] = rt->seg_offset[leg->first + t], rt->count[t] = rt->seg_blocks[leg->first + t];
+      rc = lg_post(r, r->fwd, rt->displs, rt->count, leg->n, leg->peer, LG_TAG_LEG2, 1,
+                   &fwd_out[o]);
+    }
   }
   return rc;
 }
@@ -271,10 +394,22 @@ static int lg_exchange(struct lg_run *r)
     wide_recv[i] = MPI_REQUEST_NULL;
   for (int q = 0; q < c; q++)
     staged[q] = MPI_REQUEST_NULL;
+  if (r->route) {
+    struct gc_alltoall_lg_route *rt = r->route;
+    for (int i = 0; i < rt->nin + rt->nfwd_in + rt->nfwd_out; i++)
+      rt->reqs[i] = MPI_REQUEST_NULL;
+    for (int o = 0; o < rt->nout; o++)
+      rt->out[o].pending = rt->out[o].n;
+    for (int o = 0; o < rt->nfwd_out; o++)
+      rt->fwd_out[o].pending = rt->fwd_out[o].n;
+  }
 
   for (int i = 0; rc == MPI_SUCCESS && i < s->nwide_recv; i++)
-    rc = PMPI_Irecv(r->wide + (size_t)s->wide_recv[i].offset * r->m, s->wide_recv[i].count,
-                    r->unit, s->wide_recv[i].peer, MPI_ANY_TAG, r->priv, &wide_recv[i]);
+    if (!r->route || r->route->recv_leg[i] < 0)
+      rc = PMPI_Irecv(r->wide + (size_t)s->wide_recv[i].offset * r->m, s->wide_recv[i].count,
+                      r->unit, s->wide_recv[i].peer, r->wide_tag, r->priv, &wide_recv[i]);
+  if (rc == MPI_SUCCESS && r->route)
+    rc = relay_post(r);
   /* Staged parts: everything after the direct block of each local message. */
   for (int q = 0; rc == MPI_SUCCESS && q < c; q++)
     if (q != me)
@@ -300,6 +435,8 @@ static int lg_exchange(struct lg_run *r)
     if ((rc = PMPI_Waitany(c, staged, &q, &status)) == MPI_SUCCESS && q != MPI_UNDEFINED)
       rc = lg_staged(r, q, status.MPI_TAG, reqs, &nreq);
   }
+  if (rc == MPI_SUCCESS && r->route)
+    rc = relay_forward(r);
   /* The direct blocks, while the wide area is busy: on the private duplicate, where no
    * receive takes any tag from a member of my cluster. */
   for (int i = 1; rc == MPI_SUCCESS && i < c; i++) {
@@ -321,9 +458,16 @@ static int lg_exchange(struct lg_run *r)
   for (int i = 0; i < s->nwide_recv; i++) {
     MPI_Status status;
     int w = PMPI_Wait(&wide_recv[i], &status);
-    if (w == MPI_SUCCESS && rc == MPI_SUCCESS)
+    if (w == MPI_SUCCESS && rc == MPI_SUCCESS && !r->route)
       r->ok &= status.MPI_TAG & 1;
     wrc = wrc == MPI_SUCCESS ? w : wrc;
+  }
+  if (r->route) { /* its legs: received, forwarded (their buffers are ours too) */
+    const struct gc_alltoall_lg_route *rt = r->route;
+    for (int i = 0; i < rt->nin + rt->nfwd_in + rt->nfwd_out; i++) {
+      int w = PMPI_Wait(&rt->reqs[i], MPI_STATUS_IGNORE);
+      wrc = wrc == MPI_SUCCESS ? w : wrc;
+    }
   }
   for (int q = 0; q < c; q++) {
     int w = PMPI_Wait(&staged[q], MPI_STATUS_IGNORE);
@@ -352,21 +496,40 @@ static int lg_deliver(struct lg_run *r, const struct gc_alltoall_call *call)
   return rc;
 }
 
-int gc_alltoall_lg_run(const void *args, struct gc_comm_state *st, const struct gc_plan *plan)
+struct gc_alltoall_lg_schedule *gc_alltoall_lg_context(struct gc_comm_state *st, void ***ext,
+                                                      void (***ext_free)(void *))
 {
-  const struct gc_alltoall_call *call = args;
-  (void)plan;
+  struct lg_ctx *x = ctx_get(st);
+  if (!x)
+    return NULL;
+  *ext = &x->ext, *ext_free = &x->ext_free;
+  return &x->s;
+}
+
+int gc_alltoall_lg_exchange(const struct gc_alltoall_call *call, struct gc_comm_state *st,
+                            int routed, struct gc_alltoall_lg_route *route)
+{
   if (call->block_bytes == 0) /* m is the same on every rank (matching type signatures) */
     return MPI_SUCCESS;
-  struct lg_run r = {.m = call->block_bytes, .unit = MPI_DATATYPE_NULL, .ok = 1};
+  struct lg_run r = {.m = call->block_bytes, .unit = MPI_DATATYPE_NULL, .ok = 1,
+                     .route = route, .wide_tag = routed ? LG_TAG_WIDE | 1 : MPI_ANY_TAG};
+  size_t fwd = route ? route->fwd_blocks : 0;
+  int agree = 1, grow = 0, ok;
   int rc = gc_comm_private(st, &r.priv);
   if (rc == MPI_SUCCESS)
     rc = gc_comm_cluster(st, &r.cluster);
-  if (rc == MPI_SUCCESS)
-    rc = lg_buffers(&r, st);
   if (rc != MPI_SUCCESS)
     return rc;
-  r.ok = lg_pack(&r, call) == 0; /* a failure travels in the tags */
+  /* Routed without routes: this rank said why (relay.c); it only agrees to fall back. */
+  ok = (!routed || route) && lg_alloc(&r, st, fwd, &agree, &grow);
+  /* Routed, the legs' tags cannot carry the flags (a relay merges several stagers'
+   * messages): the packing's verdict is agreed with the buffers, one allreduce. */
+  if (routed && ok)
+    r.ok = ok = lg_pack(&r, call) == 0;
+  if ((agree || routed) && (rc = lg_agree(&r, ok, grow, fwd)) != MPI_SUCCESS)
+    return rc;
+  if (!routed)
+    r.ok = lg_pack(&r, call) == 0; /* a failure travels in the tags */
   if ((rc = PMPI_Type_contiguous((int)r.m, MPI_BYTE, &r.unit)) == MPI_SUCCESS &&
       (rc = PMPI_Type_commit(&r.unit)) == MPI_SUCCESS)
     rc = lg_exchange(&r);
@@ -376,4 +539,10 @@ int gc_alltoall_lg_run(const void *args, struct gc_comm_state *st, const struct 
     PMPI_Type_free(&r.unit);
   free(r.buf);
   return rc;
+}
+
+int gc_alltoall_lg_run(const void *args, struct gc_comm_state *st, const struct gc_plan *plan)
+{
+  (void)plan;
+  return gc_alltoall_lg_exchange(args, st, 0, NULL);
 }

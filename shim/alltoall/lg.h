@@ -13,8 +13,52 @@
 #include "gridcoll.h"
 
 /* Base of LG's tags on the private communicators (ASCII "LG"; lg.c uses three even tags
- * from it and their low bit as a flag). Between two processes a call sends at most one
+ * from it and their low bit as a flag, and two more for a relayed run's legs). Between two processes a call sends at most one
  * message of each kind per direction, and calls on one communicator are ordered. */
 #define GC_ALLTOALL_LG_TAG 0x4c47
+
+#include "lg_schedule.h"
+
+/* An algorithm that runs LG's schedule with other routes (relay.c): some wide messages
+ * leave for a relay rank, merged per relay into one leg (out), which forwards them; a
+ * relay merges what it forwards per destination into one leg (fwd_out). Between two
+ * ranks there is then at most one message of each kind per direction, so every receive
+ * names its source and tag. */
+struct gc_alltoall_lg_leg {
+  int peer;    /* the relay (out, in), the stager (fwd_in) or the destination (fwd_out) */
+  int first;   /* its first entry in the list it reads (out_list, in_list, seg_*) */
+  int n;       /* its entries */
+  int blocks;  /* fwd_in: its blocks, at block `offset` of the forwarded area */
+  int offset;
+  int pending; /* per call: out, wide sends not staged yet; fwd_out, parts not in yet */
+};
+
+struct gc_alltoall_lg_route {
+  int *send_leg;                /* [nwide_send] its out leg, -1: direct */
+  int *recv_leg;                /* [nwide_recv] its in leg, -1: direct */
+  int nout, nin, nfwd_in, nfwd_out;
+  struct gc_alltoall_lg_leg *out, *in, *fwd_in, *fwd_out;
+  int *out_list;                /* per out leg its wide sends, by destination rank */
+  int *in_list;                 /* per in leg its wide receives, by stager rank */
+  int *seg_in, *seg_offset, *seg_blocks; /* per fwd_out leg its parts, by stager rank: the
+                                   fwd_in leg, block offset and blocks in the area */
+  size_t fwd_blocks;            /* the most blocks any rank forwards: buffers alike */
+  MPI_Aint *displs;             /* room for one leg's hindexed type */
+  int *count;
+  MPI_Request *reqs;            /* nin + nfwd_in + nfwd_out */
+};
+
+/* LG's context of the communicator (its schedule), built on first use; NULL when that
+ * failed on this rank (the run then agrees that every rank falls back). *ext and
+ * *ext_free: where an algorithm running the schedule keeps its own part, freed with it. */
+struct gc_alltoall_lg_schedule *gc_alltoall_lg_context(struct gc_comm_state *st, void ***ext,
+                                                      void (***ext_free)(void *));
+
+/* LG's run (routed 0, route NULL: gc_alltoall_lg_run), or the relayed one (routed 1:
+ * route NULL on a rank that could not make its routes, which then falls back with every
+ * rank). Routed, the buffers and the packing are agreed by one allreduce before any
+ * message; the rest as gc_alltoall_lg_run. */
+int gc_alltoall_lg_exchange(const struct gc_alltoall_call *call, struct gc_comm_state *st,
+                            int routed, struct gc_alltoall_lg_route *route);
 
 #endif

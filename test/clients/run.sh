@@ -61,6 +61,14 @@ cat >interleaved-seg.cfg <<'CFG'
 clusters = ( { name = "even"; ranks = "0,2"; }, { name = "odd"; ranks = "1,3"; } );
 bcast = { segment = "24 B"; };
 CFG
+# A broken triangle on 4 ranks (grid3's shape: a-b 20 ms at 50 Mbit/s, through c 3 + 4 ms
+# at 100 Mbit/s), where the relayed all-to-all (issue 27) sends a-b's blocks through c.
+cat >triangle.cfg <<'CFG'
+clusters = ( { name = "a"; ranks = "0,3"; }, { name = "b"; ranks = "1"; }, { name = "c"; ranks = "2"; } );
+network = { wan = { latency = ( ("0", "20 ms", "3 ms"), ("20 ms", "0", "4 ms"), ("3 ms", "4 ms", "0") );
+                    bandwidth = ( ("0", "50 Mbit/s", "100 Mbit/s"), ("50 Mbit/s", "0", "100 Mbit/s"),
+                                  ("100 Mbit/s", "100 Mbit/s", "0") ); }; };
+CFG
 cat >seg.cfg <<'CFG'
 bcast = { segment = "100 B"; };
 CFG
@@ -218,14 +226,15 @@ verdict_imb() {
 # --- interception: the log says gridcoll ran the call ---------------------------------
 # intercepted OP ALGORITHM: rank 0's log has OP's records; a forced tree ran on every
 # call whose communicator spans two clusters or more (a tree serves any such call), LG
-# on at least one (it gives way where no cluster has two processes), native on all;
+# and relay on at least one (they give way where no cluster has two processes, relay
+# below three clusters), native on all;
 # every rank logged the same algorithm for the same (comm, call).
 intercepted() {
   local op=$1 a=$2
   awk -F, -v op="$op" -v a="$a" 'NR > 1 && $5 == op {
       n++; if ($6 == a) hit++
       if (a == "native" && $6 != a) bad = 1
-      if (a != "native" && a != "lg" && a != "auto" && $9 >= 2 && $6 != a) bad = 1 }
+      if (a != "native" && a != "lg" && a != "relay" && a != "auto" && $9 >= 2 && $6 != a) bad = 1 }
     END { exit bad || !n || (a != "auto" && !hit) }' log-0.csv || return 1
   awk -F, 'FNR > 1 { k = $2 "," $4 "," $5; if (k in s && s[k] != $6) bad = 1; s[k] = $6 } END { exit bad }' log-*.csv
 }
@@ -272,6 +281,7 @@ two="GRIDCOLL_CLUSTERS=0-1,2-3"
 inter="GRIDCOLL_CONFIG=$tmp/interleaved.cfg"
 interseg="GRIDCOLL_CONFIG=$tmp/interleaved-seg.cfg"
 uneven="GRIDCOLL_CONFIG=$tmp/seg.cfg GRIDCOLL_CLUSTERS=0,1-2" # 3 ranks, segmented
+tri="GRIDCOLL_CONFIG=$tmp/triangle.cfg" # 4 ranks, 3 clusters, relayed
 
 # --- ScaLAPACK: BLACS tester and LU ----------------------------------------------------
 if [ -x "$SCALAPACK_TESTS/xCbtest" ] && [ -x "$SCALAPACK_TESTS/xdlu" ]; then
@@ -329,6 +339,7 @@ if [ "$flavour" = openmpi ]; then
     run hpcc 4 "$interseg GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=multilevel" "alltoall=lg bcast=multilevel" -- "$HPCC"
     run hpcc 4 "GRIDCOLL_CLUSTERS=0,1-3 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=spt" "alltoall=lg bcast=spt" -- "$HPCC"
     run hpcc 4 "$two GRIDCOLL_ALLTOALL=auto GRIDCOLL_BCAST=auto" "alltoall=auto bcast=auto" -- "$HPCC"
+    run hpcc 4 "$tri GRIDCOLL_ALLTOALL=relay" "alltoall=relay" -- "$HPCC"
   fi
 fi
 
@@ -370,11 +381,19 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
     run mpich 4 "$two GRIDCOLL_ALLTOALL=$a" - -- "$m/p_alltoall"
     run mpich 4 "$inter GRIDCOLL_ALLTOALL=$a" - -- "$m/icalltoall"
   done
+  # The relayed all-to-all on a broken triangle (it gives way on the tests' split
+  # communicators of fewer clusters).
+  for p in alltoall1 coll13 p_alltoall icalltoall; do
+    want=alltoall=relay
+    case $p in p_alltoall | icalltoall) want=- ;; esac
+    run mpich 4 "$tri GRIDCOLL_ALLTOALL=relay" "$want" -- "$m/$p"
+  done
   # The large-count forms (MPI_Bcast_c, MPI_Alltoall_c, MPI_Alltoallv_c) at a small count,
   # contiguous (option 0) and with a resized datatype (option 3).
   for o in 0 3; do
     run mpich 4 "$two GRIDCOLL_BCAST=hlot" bcast=hlot -- "$m/coll_large" -option=$o -coll=bcast
     run mpich 4 "$inter GRIDCOLL_ALLTOALL=lg" alltoall=lg -- "$m/coll_large" -option=$o -coll=alltoall
+    run mpich 4 "$tri GRIDCOLL_ALLTOALL=relay" alltoall=relay -- "$m/coll_large" -option=$o -coll=alltoall
     run mpich 4 "$two GRIDCOLL_ALLTOALLV=lg" alltoallv=lg -- "$m/coll_large" -option=$o -coll=alltoallv
   done
 else
@@ -399,8 +418,10 @@ if [ -n "${OSU_DIR:-}" ]; then
     run osu 3 "GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=$a" alltoall="$a" -- "$OSU_DIR/osu_alltoall" "${osu[@]}"
     run osu 4 "$inter GRIDCOLL_ALLTOALLV=$a" alltoallv="$a" -- "$OSU_DIR/osu_alltoallv" "${osu[@]}"
   done
+  run osu 4 "$tri GRIDCOLL_ALLTOALL=relay" alltoall=relay -- "$OSU_DIR/osu_alltoall" "${osu[@]}"
   # MPI_IN_PLACE (-l)
   run osu 4 "$two GRIDCOLL_ALLTOALL=lg" alltoall=lg -- "$OSU_DIR/osu_alltoall" "${osu[@]}" -l
+  run osu 4 "$tri GRIDCOLL_ALLTOALL=relay" alltoall=relay -- "$OSU_DIR/osu_alltoall" "${osu[@]}" -l
   run osu 3 "GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALLV=lg" alltoallv=lg -- "$OSU_DIR/osu_alltoallv" "${osu[@]}" -l
 else
   skip "OSU micro-benchmarks" "OSU_DIR not set"
@@ -417,6 +438,7 @@ if [ -n "${IMB_MPI1:-}" ]; then
     run imb 3 "GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=$a GRIDCOLL_ALLTOALLV=$a" "alltoall=$a alltoallv=$a" -- \
       "$IMB_MPI1" -npmin 3 "${imb[@]}" Alltoall Alltoallv -msglog 0:12
   done
+  run imb 4 "$tri GRIDCOLL_ALLTOALL=relay" alltoall=relay -- "$IMB_MPI1" -npmin 4 "${imb[@]}" Alltoall -msglog 0:14
 else
   skip "IMB-MPI1" "IMB_MPI1 not set"
 fi

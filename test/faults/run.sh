@@ -76,6 +76,14 @@ alltoall = { algorithm = "lg"; };
 probe = true;
 log = { file = "$tmp/f-%r.csv"; summary = true; summary_file = "$tmp/summary.txt"; };
 CFG
+# A broken triangle (grid3's shape: a-b 20 ms at 50 Mbit/s, through c 3 + 4 ms): the
+# relayed all-to-all relays a-b's blocks through rank 2.
+cat >relay.cfg <<CFG
+clusters = ( { name = "a"; ranks = "0,3"; }, { name = "b"; ranks = "1,4"; }, { name = "c"; ranks = "2"; } );
+network = { wan = { latency = ( ("0", "20 ms", "3 ms"), ("20 ms", "0", "4 ms"), ("3 ms", "4 ms", "0") );
+                    bandwidth = ( ("0", "50 Mbit/s", "100 Mbit/s"), ("50 Mbit/s", "0", "100 Mbit/s"),
+                                  ("100 Mbit/s", "100 Mbit/s", "0") ); }; };
+CFG
 # name|ranks|choice|settings (@ is the run's folder)|program and arguments
 # choice: which N each rank fails: "every:R" every N on rank R; "sites:R" the first N of
 # each allocation site (the call and its caller, inside the library) not failed yet on
@@ -99,6 +107,9 @@ scenarios=(
   "file|3|sites:1 in:0:MPI_Init,gc_probe_latency,MPI_Finalize|GRIDCOLL_CONFIG=@/file.cfg|bcast"
   # MPI_Alltoallv by LG-v: its context, size messages, learnt totals
   "alltoallv|3|sites:1|GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALLV=lg GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|alltoallv quick"
+  # the relayed all-to-all (issue 27): its routes on the relay (rank 2) and on a stager
+  # (rank 0), LG's context and buffers under them, agreed before any message
+  "relay|5|own:2 sites:0|GRIDCOLL_CONFIG=@/relay.cfg GRIDCOLL_ALLTOALL=relay GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|alltoall quick"
   # auto learning from measured calls, the probe, the log
   "learn|3|sites:1|GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_PROBE=1 GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|learn 2 4 0"
   # 300 calls on the world: two log windows filled and assembled by nonblocking

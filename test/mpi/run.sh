@@ -10,7 +10,7 @@ LIB=$(realpath "${GRIDCOLL_LIB:-$BUILD/libgridcoll.so}") # $BUILD/libgridcoll-op
 T=$(realpath "$BUILD/test/mpi")
 ROOT=$(realpath "$(dirname "$0")/../..") # scripts/ and examples/, for the tools' cases
 . "$ROOT/scripts/launcher.sh"              # MPICH's hydra or Open MPI's mpirun
-ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native lg}
+ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native lg relay}
 BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native flat binomial hlot spt greedy multilevel}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -91,15 +91,15 @@ CFG
 cat >three.cfg <<'CFG'
 clusters = ( { name = "a"; ranks = "0,3"; }, { name = "b"; ranks = "1,4"; }, { name = "c"; ranks = "2"; } );
 CFG
-# ranks|setting|LG applies|trees apply (LG needs two clusters and one of two processes
-# or more; the trees need two clusters).
+# ranks|setting|LG applies|trees apply|relay applies (LG needs two clusters and one of
+# two processes or more; the trees need two clusters; relay, LG and three clusters).
 topologies=(
-  "2|GRIDCOLL_CLUSTERS=host|0|0"
-  "2|GRIDCOLL_CLUSTERS=0,1|0|1"
-  "3|GRIDCOLL_CLUSTERS=0,1-2|1|1"
-  "4|GRIDCOLL_CLUSTERS=0-1,2-3|1|1"
-  "4|GRIDCOLL_CONFIG=$tmp/interleaved.cfg|1|1"
-  "5|GRIDCOLL_CONFIG=$tmp/three.cfg|1|1"
+  "2|GRIDCOLL_CLUSTERS=host|0|0|0"
+  "2|GRIDCOLL_CLUSTERS=0,1|0|1|0"
+  "3|GRIDCOLL_CLUSTERS=0,1-2|1|1|0"
+  "4|GRIDCOLL_CLUSTERS=0-1,2-3|1|1|0"
+  "4|GRIDCOLL_CONFIG=$tmp/interleaved.cfg|1|1|0"
+  "5|GRIDCOLL_CONFIG=$tmp/three.cfg|1|1|1"
 )
 # used_as ALGORITHM APPLIES: the log of rank 0 shows the forced algorithm ran on the
 # multi-cluster communicators when it applies, and never when it does not.
@@ -111,11 +111,12 @@ used_as() {
 }
 for entry in "${topologies[@]}"; do
   [ "${ONLY:-}" = alltoallv ] && break # its cases alone (below)
-  IFS='|' read -r n topo lg_applies trees_apply <<<"$entry"
+  IFS='|' read -r n topo lg_applies trees_apply relay_applies <<<"$entry"
   for a in $ALLTOALL_ALGORITHMS; do
     rm -f rec-*.csv
+    applies=$lg_applies; [ "$a" = relay ] && applies=$relay_applies
     mpirun "$n" "$topo" GRIDCOLL_ALLTOALL="$a" GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/alltoall"
-    no_failures && [ "$(warnings)" = 0 ] && used_as "$a" "$lg_applies" &&
+    no_failures && [ "$(warnings)" = 0 ] && used_as "$a" "$applies" &&
       pass "alltoall $a, $n ranks, $topo" || fail "alltoall $a, $n ranks, $topo"
   done
   for b in $BCAST_ALGORITHMS; do
@@ -124,6 +125,45 @@ for entry in "${topologies[@]}"; do
     no_failures && [ "$(warnings)" = 0 ] && used_as "$b" "$trees_apply" &&
       pass "bcast $b, $n ranks, $topo" || fail "bcast $b, $n ranks, $topo"
   done
+done
+
+# The relayed all-to-all where its planner relays (a broken triangle, issue 27): grid3's
+# shape (a-b 20 ms at 50 Mbit/s, through c 3 + 4 ms at 100 Mbit/s) on 5 ranks, 3 uneven
+# interleaved clusters on 8, and 4 clusters on 8 (two broken links). Every datatype case,
+# in place, on the test's communicators; rank 0's log shows relay ran with a prediction
+# (relay-backbone predicts only where the plan relays something).
+relay_net() { # the latency and bandwidth matrices of k clusters, a-b (and c-d) broken
+  local k=$1 c d lat bw sep row
+  printf 'network = { wan = {\n  latency = ('
+  for lat in latency bandwidth; do
+    [ "$lat" = bandwidth ] && printf '  bandwidth = ('
+    sep=
+    for ((c = 0; c < k; c++)); do
+      row=
+      for ((d = 0; d < k; d++)); do
+        if [ "$c" = "$d" ]; then v=0
+        elif [ "$((c / 2))$((d / 2))" = 00 ] || [ "$((c / 2))$((d / 2))" = 11 ]; then
+          v=$([ "$lat" = latency ] && echo '20 ms' || echo '50 Mbit/s')
+        else v=$([ "$lat" = latency ] && echo "$((3 + (c + d) % 2)) ms" || echo '100 Mbit/s'); fi
+        row+="${row:+, }\"$v\""
+      done
+      printf '%s(%s)' "$sep" "$row"; sep=', '
+    done
+    printf ');\n'
+  done
+  printf '}; };\n'
+}
+{ echo 'clusters = ( { name = "a"; ranks = "0,3"; }, { name = "b"; ranks = "1,4"; }, { name = "c"; ranks = "2"; } );'; relay_net 3; } >relay5.cfg
+{ echo 'clusters = ( { name = "a"; ranks = "0,3,6"; }, { name = "b"; ranks = "1,4,5,7"; }, { name = "c"; ranks = "2"; } );'; relay_net 3; } >relay8.cfg
+{ echo 'clusters = ( { name = "a"; ranks = "0,4"; }, { name = "b"; ranks = "1,5,6"; }, { name = "c"; ranks = "2"; }, { name = "d"; ranks = "3,7"; } );'; relay_net 4; } >relay8x4.cfg
+for entry in "5|relay5.cfg" "8|relay8.cfg" "8|relay8x4.cfg"; do
+  [ "${ONLY:-}" = alltoallv ] && break
+  IFS='|' read -r n cfg <<<"$entry"
+  rm -f rec-*.csv
+  mpirun "$n" GRIDCOLL_CONFIG="$tmp/$cfg" GRIDCOLL_ALLTOALL=relay GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/alltoall"
+  no_failures && [ "$(warnings)" = 0 ] && used_as relay 1 &&
+    awk -F, 'NR > 1 && $6 == "relay" && $10 == "relay-backbone" && $11 > 0 { n++ } END { exit !n }' rec-0.csv &&
+    pass "alltoall relay, relaying, $n ranks, $cfg" || fail "alltoall relay, relaying, $n ranks, $cfg"
 done
 
 # MPI_Alltoallv (test/mpi/alltoallv.sh); ONLY=alltoallv runs these cases alone.
@@ -434,6 +474,16 @@ mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/ep-%r.csv" -- "$T/entry_points"
 no_failures && grep -q "^entry: 0 failed, $entry_calls" out && [ "$(warnings)" = 0 ] && entry_log_ok &&
   pass "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed" ||
   fail "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed"
+
+# MPI_Alltoall_c through the relayed all-to-all where it relays (relay5.cfg, above).
+if [ "$GC_LAUNCHER" != openmpi ]; then
+  rm -f ep-*.csv
+  mpirun 5 GRIDCOLL_CONFIG="$tmp/relay5.cfg" GRIDCOLL_ALLTOALL=relay GRIDCOLL_SUMMARY=0 GRIDCOLL_LOG="$tmp/ep-%r.csv" -- "$T/entry_points"
+  no_failures && grep -q "^entry: 0 failed" out && [ "$(warnings)" = 0 ] &&
+    [ "$(awk -F, 'NR > 1 && $5 == "alltoall" && $6 == "relay" && $11 > 0' ep-0.csv | wc -l)" = 2 ] &&
+    pass "entry points: MPI_Alltoall_c through relay, relaying" ||
+    fail "entry points: MPI_Alltoall_c through relay, relaying"
+fi
 
 # Counts beyond int (opt-in: 2 GiB per rank, ~30 s): MPI_Bcast_c of 2^31 + 16 bytes through
 # the flat tree, whose pieces then take PMPI_Isend_c / PMPI_Irecv_c.

@@ -24,7 +24,7 @@ set -u
 BUILD=${BUILD:-build}
 GRID_ROOT=$(realpath "$(dirname "$0")/../..")
 STATE=${GRID_STATE:-/run/gridcoll-grid}
-ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native lg}
+ALLTOALL_ALGORITHMS=${ALLTOALL_ALGORITHMS:-native lg relay}
 BCAST_ALGORITHMS=${BCAST_ALGORITHMS:-native flat binomial hlot spt greedy multilevel}
 # MPI_TESTS=quick: the tests' quick mode (one datatype, one communicator), for a short run.
 MPI_MODE=${MPI_TESTS:-full}

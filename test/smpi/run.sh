@@ -4,7 +4,7 @@
 # (5, 11 and 17 hosts, ranks interleaved): test/mpi/alltoall.c (gridcoll linked in, `make smpi`) compares
 # MPI_Alltoall with PMPI_Alltoall on world, a duplicate, a reversed and a split
 # communicator, for every datatype case and MPI_IN_PLACE, with GRIDCOLL_ALLTOALL forced to
-# lg and to native. Clusters come from a configuration with host globs, matched against
+# lg and to native, and to relay on grids with a broken triangle. Clusters come from a configuration with host globs, matched against
 # MPI_Get_processor_name, which under SMPI is the simulated host's name; the log then shows
 # that the world communicator spanned every cluster and that the forced algorithm ran.
 # SMPI's MPI_Abort exits 0, so a run is judged by what it prints.
@@ -43,25 +43,29 @@ printf 'clusters = (\n%s\n);\n' "$(for c in A B C D E F G H; do
   printf '  { name = "%s"; hosts = [ "%s-*" ]; }%s\n' "$c" "$c" "$([ $c = H ] || echo ,)"; done)" >"$tmp/korea8.cfg"
 # 3 clusters of 5, 11 and 17 hosts, ranks dealt to them in turn: an odd total, no power of
 # two, no cluster a contiguous range of ranks.
-for kh in "4 16" "8 16" "4 32" "8 32" "3 5,11,17 --interleave"; do
+for kh in "4 16" "8 16" "4 32" "8 32" "3 5,11,17 --interleave" \
+  "3 5,11,17 --interleave --link 0-2:40ms:500Mbps --network --name broken3"; do
   python3 scripts/gen-platform.py $kh "$tmp" >/dev/null ||
     { echo "FAIL scripts/gen-platform.py $kh"; echo "smpi: 0 passed, 1 failed"; exit 1; }
 done
 
-# case NAME PLATFORM HOSTFILE CONFIG CLUSTERS ARG: ARG is the test program's block size
-# for its "bytes" case, or "quick" (world communicator, first datatypes) for the big runs.
+# case NAME PLATFORM HOSTFILE CONFIG CLUSTERS ARG [ALGORITHMS]: ARG is the test program's
+# block size for its "bytes" case, or "quick" (world communicator, first datatypes) for
+# the big runs; ALGORITHMS default "lg native". relay must have relayed on world: its
+# record carries relay-backbone's prediction only where the planner relays.
 run_case() {
   local name=$1 platform=$2 hosts=$3 cfg=$4 clusters=$5 big=$6 a ranks lg_calls
   [[ $name =~ ${CASES:-.} ]] || return 0
   ranks=$(grep -c . "$hosts")
-  for a in lg native; do
+  for a in ${7:-lg native}; do
     rm -f "$tmp"/rec-*.csv
     t0=$SECONDS
     (cd "$tmp" && GRIDCOLL_CONFIG=$cfg GRIDCOLL_ALLTOALL=$a GRIDCOLL_LOG="$tmp/rec-%r.csv" \
       GRIDCOLL_SUMMARY=0 timeout 600 "$SMPIRUN" -platform "$platform" -hostfile "$hosts" \
       "${FLAGS[@]}" "$T/alltoall" "$big" >"$tmp/out" 2>&1)
     # lg on world must have run (column 6) with every cluster seen (column 9).
-    lg_calls=$(awk -F, -v c="$clusters" 'NR > 1 && $3 == '"$ranks"' && $6 == "lg" && $9 == c' "$tmp/rec-0.csv" 2>/dev/null | wc -l)
+    lg_calls=$(awk -F, -v c="$clusters" -v a="$a" 'NR > 1 && $3 == '"$ranks"' && $6 == a && $9 == c &&
+      (a != "relay" || $11 > 0)' "$tmp/rec-0.csv" 2>/dev/null | wc -l)
     if grep -q "^alltoall: [0-9]* checks, 0 failed" "$tmp/out" && ! grep -q '^FAIL' "$tmp/out" &&
        { [ "$a" = native ] || [ "$lg_calls" -gt 0 ]; } &&
        [ "$(awk -F, 'NR == 2 { print $9 }' "$tmp/rec-0.csv" 2>/dev/null)" = "$clusters" ]; then
@@ -103,6 +107,12 @@ run_case "generated 8x16" "$tmp/grid8x16.xml" "$tmp/hosts_grid8x16.txt" "$tmp/gr
 run_case "generated 4x32" "$tmp/grid4x32.xml" "$tmp/hosts_grid4x32.txt" "$tmp/grid4x32.cfg" 4 quick
 U=("$tmp/grid3x5-11-17.xml" "$tmp/hosts_grid3x5-11-17_interleaved.txt" "$tmp/grid3x5-11-17.cfg" 3)
 run_case "generated 5+11+17 interleaved" "${U[@]}" 64
+# The relayed all-to-all (issue 27) where its planner relays: korea8's broken triangles
+# (A-G 400 ms direct, 22 ms through H), and the uneven grid with c0-c2 half the bandwidth
+# and twice the latency of the route through c1.
+run_case "korea8 8x4, relayed" "$P/korea8.xml" "$P/hosts_korea8.txt" "$ROOT/examples/korea8.cfg" 8 64 relay
+run_case "generated 5+11+17 interleaved, broken c0-c2" "$tmp/broken3.xml" \
+  "$tmp/hosts_broken3_interleaved.txt" "$tmp/broken3.cfg" 3 64 relay
 bcast_case "korea8 8x4" "$P/korea8.xml" "$P/hosts_korea8.txt" "$ROOT/examples/korea8.cfg" 8 4096
 sed 's/^bcast = .*/bcast = { algorithm = "auto"; segment = "512 B"; };/' "$ROOT/examples/korea8.cfg" >"$tmp/korea8-seg.cfg"
 BCAST_ALGORITHMS="hlot spt" bcast_case "korea8 8x4, 512 B segments" "$P/korea8.xml" "$P/hosts_korea8.txt" "$tmp/korea8-seg.cfg" 8 65536

@@ -37,13 +37,13 @@ static int run(const char *args)
 START_TEST(grid5000_two_clusters)
 {
   ck_assert_int_eq(run("-c examples/grid5000.cfg -l 32,32 -s 1KiB,1MiB --csv"), 0);
-  ck_assert_str_eq(strtok(out, "\n"), "bytes,native,lg,auto");
+  ck_assert_str_eq(strtok(out, "\n"), "bytes,native,lg,relay,auto");
   static const size_t sizes[] = {1024, 1048576};
   double nat[2], lg[2];
   for (int i = 0; i < 2; i++) {
     size_t m;
     char choice[16];
-    ck_assert_int_eq(sscanf(strtok(NULL, "\n"), "%zu,%lg,%lg,%15s", &m, &nat[i], &lg[i], choice), 4);
+    ck_assert_int_eq(sscanf(strtok(NULL, "\n"), "%zu,%lg,%lg,,%15s", &m, &nat[i], &lg[i], choice), 4);
     ck_assert_uint_eq(m, sizes[i]);
     ck_assert_str_eq(choice, "native");
   }
@@ -63,13 +63,32 @@ START_TEST(grid5000_two_clusters)
 }
 END_TEST
 
+/* --bound: the relay planner's bound (issue 27) beside the rows, under every prediction
+ * of the relayed run on korea8 (A-G 400 ms direct, 22 ms through H), and under LG's:
+ * relaying lowers the link bound, though its agreement's rounds (korea8's mean latency)
+ * make relay-backbone no better than lg-backbone there. */
+START_TEST(relay_bound)
+{
+  ck_assert_int_eq(run("-c examples/korea8.cfg -l 4,4,4,4,4,4,4,4 -s 64KiB,1MiB --bound --csv"), 0);
+  ck_assert_str_eq(strtok(out, "\n"), "bytes,native,lg,relay,bound,auto");
+  for (int i = 0; i < 2; i++) {
+    double m, nat, lg, relay, bound;
+    char choice[16];
+    ck_assert_int_eq(sscanf(strtok(NULL, "\n"), "%lg,%lg,%lg,%lg,%lg,%15s", &m, &nat, &lg,
+                            &relay, &bound, choice), 6);
+    ck_assert(bound > 0 && relay >= bound && lg >= bound);
+    ck_assert_str_eq(choice, "lg");
+  }
+}
+END_TEST
+
 /* The header names the formula of each column. */
 START_TEST(grid5000_by_hand)
 {
   ck_assert_int_eq(run("-c examples/grid5000.cfg -l 32,32 -s 1KiB"), 0);
   ck_assert_ptr_nonnull(strstr(out, "nancy 32 rennes 32"));
   ck_assert_ptr_nonnull(strstr(out, "native=linear-grid lg=lg-backbone"));
-  ck_assert_ptr_nonnull(strstr(out, "1024   0.00638886   0.00865474  native"));
+  ck_assert_ptr_nonnull(strstr(out, "1024   0.00638886   0.00865474            -  native"));
 }
 END_TEST
 
@@ -79,10 +98,10 @@ START_TEST(ranks_and_linear)
 {
   ck_assert_int_eq(run("-c examples/two-clusters.cfg -n 4 -s 0 --csv"), 0);
   /* 0 bytes: latencies only, 60 us + 5.5 ms posted at once; LG pays a local phase too. */
-  ck_assert_ptr_nonnull(strstr(out, "\n0,0.00556,0.00562,native\n"));
+  ck_assert_ptr_nonnull(strstr(out, "\n0,0.00556,0.00562,,native\n"));
   ck_assert_int_eq(run("-n 4 -s 8KiB --linear --csv"), 0);
   double sig, lin, want_sig, want_lin;
-  ck_assert_int_eq(sscanf(strchr(out, '\n') + 1, "8192,%lg,,%lg,native", &sig, &lin), 2);
+  ck_assert_int_eq(sscanf(strchr(out, '\n') + 1, "8192,%lg,,,%lg,native", &sig, &lin), 2);
   struct gc_lan def = {.alpha = 60e-6, .beta = 8e-9, .gamma = 4.3628, .delta = 4.93e-3, .threshold = 8192};
   ck_assert_int_eq(gc_model_alltoall_signature(4, 8192, &def, &want_sig), 0);
   ck_assert_int_eq(gc_model_alltoall_linear(4, 8192, 60e-6, 8e-9, &want_lin), 0);
@@ -245,6 +264,7 @@ int main(void)
   tcase_add_test(core, grid5000_by_hand);
   tcase_add_test(core, alltoallv_even_blocks);
   tcase_add_test(core, ranks_and_linear);
+  tcase_add_test(core, relay_bound);
   tcase_add_test(core, help);
   tcase_add_test(core, hetero_bcast);
   tcase_add_test(core, korea8_trees);

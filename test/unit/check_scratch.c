@@ -15,6 +15,7 @@
 #include "bcast_algorithms.h"
 #include "model.h"
 #include "network.h"
+#include "relay_plan.h"
 #include "scratch_bound.h"
 #include "shape.h"
 #include "tree_cache.h"
@@ -83,6 +84,27 @@ static void note(struct tally *t, const struct gc_network *net, int ok)
   ck_assert_uint_eq(net->scratch.used, 0);
 }
 
+/* Whether the relay row rightly predicts nothing: no plan to run (fewer than three
+ * clusters, LG not applying), or, with room for its need, a plan that relays nothing
+ * (planned here outside the scratch). */
+static int declines(const struct gc_network *net, const struct gc_layout *l, double m)
+{
+  int k = l->nclusters, kk = k * k, yes;
+  if (k < 3 || !gc_alltoall_lg_applies(l))
+    return 1;
+  if (net->scratch.size < gc_model_relay_row_scratch(k))
+    return 0;
+  double *share = malloc(sizeof(double) * (size_t)kk);
+  double *work = malloc(sizeof(double) * gc_alltoall_relay_plan_work(k));
+  int *via = malloc(sizeof(int) * (size_t)kk);
+  ck_assert(share && work && via);
+  struct gc_alltoall_relay_plan p = {.k = k, .share = share, .via = via};
+  ck_assert_int_eq(gc_alltoall_relay_plan_make(&net->grid, m, work, &p), 0);
+  yes = gc_alltoall_relay_plan_relays(&p);
+  free(share), free(work), free(via);
+  return !yes;
+}
+
 /* As a tree row predicts (bcast_algorithms.c): storage from the scratch, build, cost.
  * Run at every k, one cluster included, where the rows themselves decline. */
 static int tree_row(gc_tree_builder build, const struct gc_network *net,
@@ -139,7 +161,9 @@ static struct tally run_all(const struct gc_network *net, const struct gc_layout
     gc_shape_blocks(l, m, -1, bytes, &shape);
     for (int a = 0; a < GC_ALLTOALL_LAST; a++) {
       double p = gc_alltoall_models[a].predict(net, l, &shape, &model);
-      if (a == GC_ALLTOALL_NATIVE || gc_alltoall_lg_applies(l))
+      if (a == GC_ALLTOALL_RELAY) /* nothing where no relay helps */
+        note(&t, net, p >= 0 || declines(net, l, m));
+      else if (a == GC_ALLTOALL_NATIVE || gc_alltoall_lg_applies(l))
         note(&t, net, p >= 0);
     }
     for (size_t r = 0; r < sizeof roots / sizeof roots[0]; r++)

@@ -40,7 +40,7 @@ void predict_usage(FILE *f)
   fprintf(f, "usage: " PROG " [-c FILE] [-o %s] (-l N1,N2,... | -n N)\n",
           op_names("|", "|", names, sizeof names));
   fprintf(f,
-          "                        [-r ROOT] [-s SIZES] [--linear] [--csv]\n"
+          "                        [-r ROOT] [-s SIZES] [--linear] [--bound] [--csv]\n"
           "Predicted time of every algorithm of a collective, and what `auto` chooses.\n"
           "  -c, --config FILE  gridcoll configuration (default: built-in defaults)\n");
   fprintf(f, "  -o, --op OP        %s (default: the first)\n",
@@ -54,6 +54,8 @@ void predict_usage(FILE *f)
           "                     or a list; \"1KiB:1MiB\" (default), \"0,1KiB,64 kB\";\n"
           "                     units B kB MB KiB MiB GiB\n"
           "      --linear       add the contention-free linear model (000 Eq. 1) of cluster 0\n"
+          "      --bound        add the all-to-all relay planner's bound: when its last\n"
+          "                     wide-area link ends, relayed where that helps (issue 27)\n"
           "      --csv          comma-separated output, times in seconds\n"
           "  -h, --help         this text\n");
 }
@@ -69,13 +71,14 @@ _Noreturn void predict_bad_usage(const char *fmt, const char *arg)
 
 int predict_parse_args(int argc, char **argv, struct predict_args *a)
 {
-  enum { OPT_CSV = 256, OPT_LINEAR };
+  enum { OPT_CSV = 256, OPT_LINEAR, OPT_BOUND };
   static const struct option longopts[] = {
       {"config", required_argument, NULL, 'c'}, {"op", required_argument, NULL, 'o'},
       {"layout", required_argument, NULL, 'l'}, {"ranks", required_argument, NULL, 'n'},
       {"root", required_argument, NULL, 'r'},   {"sizes", required_argument, NULL, 's'},
       {"csv", no_argument, NULL, OPT_CSV},      {"linear", no_argument, NULL, OPT_LINEAR},
-      {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+      {"bound", no_argument, NULL, OPT_BOUND},  {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
   *a = (struct predict_args){.op_name = gc_op_table[0].name, .sizes_arg = "1KiB:1MiB"};
   opterr = 0;
   for (int ch; (ch = getopt_long(argc, argv, ":c:o:l:n:r:s:h", longopts, NULL)) != -1;) {
@@ -88,6 +91,7 @@ int predict_parse_args(int argc, char **argv, struct predict_args *a)
     case 's': a->sizes_arg = optarg; break;
     case OPT_CSV: a->csv = 1; break;
     case OPT_LINEAR: a->linear = 1; break;
+    case OPT_BOUND: a->bound = 1; break;
     case 'h': predict_usage(stdout); return 1;
     case ':': predict_bad_usage("option %s needs a value", argv[optind - 1]); break;
     default: predict_bad_usage("unknown option %s", argv[optind - 1]);

@@ -19,7 +19,7 @@
 /* The command line, as given (sizes and layout are parsed later, in main's order). */
 struct predict_args {
   const char *config_path, *op_name, *layout_arg, *sizes_arg;
-  int nranks, root, csv, linear;
+  int nranks, root, csv, linear, bound;
 };
 
 /* args.c. Every function here exits with status 2 after a usage message on bad input. */

@@ -10,6 +10,7 @@
 #include "model.h"
 #include "predict.h"
 #include "prediction.h"
+#include "relay_plan.h"
 #include "select.h"
 #include "shape.h"
 
@@ -60,7 +61,7 @@ void predict_print_header(const struct predict_args *a, const struct gc_op_info 
     printf("bytes");
     for (int i = 0; i < n; i++)
       printf(",%s", op->rows[i].about.name);
-    printf("%s,auto\n", a->linear ? ",linear" : "");
+    printf("%s%s,auto\n", a->linear ? ",linear" : "", a->bound ? ",bound" : "");
     return;
   }
   printf("# %s, %d processes in %d cluster(s):", op->name, layout->size, layout->nclusters);
@@ -76,13 +77,28 @@ void predict_print_header(const struct predict_args *a, const struct gc_op_info 
     printf(" %s=%s", op->rows[i].about.name, models[i] ? models[i] : "none");
   if (a->linear)
     printf(" linear=%s", gc_model_name(GC_MODEL_HOCKNEY_LINEAR));
+  if (a->bound)
+    printf(" bound=relay-planner");
   printf("; times in seconds, - where an algorithm does not apply\n");
   printf("%12s", "bytes");
   for (int i = 0; i < n; i++)
     printf(" %12s", op->rows[i].about.name);
   if (a->linear)
     printf(" %12s", "linear");
+  if (a->bound)
+    printf(" %12s", "bound");
   printf("  auto\n");
+}
+
+/* The relay planner's bound (relay_plan.h) for blocks of m bytes, from the view's
+ * scratch as the relay row takes it; -1 where it cannot plan. */
+static double relay_bound(const struct gc_network *net, double m)
+{
+  struct gc_alltoall_relay_plan p;
+  size_t mark = gc_scratch_mark(net->grid.scratch);
+  double t = gc_alltoall_relay_plan_take(&net->grid, m, &p) == 0 ? p.bound : -1;
+  gc_scratch_release(net->grid.scratch, mark);
+  return gc_prediction_checked(t);
 }
 
 void predict_print_row(const struct predict_args *a, const struct gc_op_info *op,
@@ -105,9 +121,10 @@ void predict_print_row(const struct predict_args *a, const struct gc_op_info *op
                                             net->lan[0].beta, &lin) != 0)
     lin = -1;
   lin = gc_prediction_checked(lin);
+  double extra[2] = {lin, relay_bound(net, m)};
   printf(a->csv ? "%.0f" : "%12.0f", m);
-  for (int i = 0; i <= n - 1 + a->linear; i++) {
-    double t = i < n ? predicted[i] : lin;
+  for (int i = 0; i < n + a->linear + a->bound; i++) {
+    double t = i < n ? predicted[i] : extra[i - n + !a->linear];
     if (a->csv)
       t >= 0 ? printf(",%.9g", t) : printf(",");
     else

@@ -1,0 +1,250 @@
+/* The relayed all-to-all's planner and routes (relay_plan.h). */
+#include "relay_plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Bisection steps: the interval shrinks 2^-40, far below any latency. */
+#define BISECT 40
+
+/* Counted in the relay row's scratch need, gc_model_relay_row_scratch (model/): keep the
+ * two alike. */
+size_t gc_alltoall_relay_plan_work(int k)
+{
+  size_t kk = (size_t)k * (size_t)k;
+  return 6 * kk + (size_t)k; /* load, reach, relayed, 2 per pair for the order; per relay */
+}
+
+struct plan_in {
+  const struct gc_model_grid *g;
+  int k;
+  double m;
+  double *load;  /* [kk] bytes placed on each link */
+  double *reach; /* [kk] the latest latency of the routes ending on it */
+  double *relayed; /* [kk] the relayed bytes it carries as a second leg */
+  double *order; /* [2 kk] (bytes left, pair) */
+  double *fwd;   /* [k] bytes each relay cluster forwards */
+};
+
+static double bytes_of(const struct plan_in *in, int c, int d)
+{
+  return (double)in->g->size[c] * (double)in->g->size[d] * in->m;
+}
+
+static double cap_of(const struct plan_in *in, int c, int d)
+{
+  int flows = in->g->size[c] > in->g->size[d] ? in->g->size[c] : in->g->size[d];
+  return gc_model_link_rate(in->g, c, d, flows);
+}
+
+static double lat_of(const struct plan_in *in, int c, int d)
+{
+  return in->g->wan_latency[c * in->k + d];
+}
+
+/* What link (x,y) can still take by T of bytes whose route reaches its far end at `lat`. */
+static double room(const struct plan_in *in, int x, int y, double lat, double T)
+{
+  size_t e = (size_t)x * (size_t)in->k + (size_t)y;
+  double reach = in->reach[e] > lat ? in->reach[e] : lat;
+  double cap = cap_of(in, x, y);
+  if (T <= reach)
+    return 0.0;
+  return isinf(cap) ? INFINITY : (T - reach) * cap - in->load[e];
+}
+
+/* The interfaces of relay cluster r: n_r of them, 1/beta_r each, in and out at once. */
+static double fwd_room(const struct plan_in *in, int r, double lat, double T)
+{
+  double beta = in->g->lan[r].beta;
+  if (T <= lat)
+    return 0.0;
+  return beta > 0.0 ? (T - lat) * in->g->size[r] / beta - in->fwd[r] : INFINITY;
+}
+
+/* A relay forwards what it received whole (relay.c: store and forward), so relayed bytes
+ * x leave r once link (c,r) has carried its load with them, then cross (r,d) after the
+ * relayed bytes already there (its own pair's go from the start, alongside):
+ *   W_cr + (load_cr + x) / cap_cr + W_rd + (relayed_rd + x) / cap_rd <= T. */
+static double forward_room(const struct plan_in *in, int c, int r, int d, double T)
+{
+  double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d);
+  double per = (isinf(in_cap) ? 0.0 : 1.0 / in_cap) + (isinf(out_cap) ? 0.0 : 1.0 / out_cap);
+  double used = lat_of(in, c, r) + lat_of(in, r, d) +
+                (isinf(in_cap) ? 0.0 : in->load[c * in->k + r] / in_cap) +
+                (isinf(out_cap) ? 0.0 : in->relayed[r * in->k + d] / out_cap);
+  if (T <= used)
+    return 0.0;
+  return per > 0.0 ? (T - used) / per : INFINITY;
+}
+
+static void place(struct plan_in *in, int x, int y, double lat, double bytes)
+{
+  size_t e = (size_t)x * (size_t)in->k + (size_t)y;
+  in->load[e] += bytes;
+  if (lat > in->reach[e])
+    in->reach[e] = lat;
+}
+
+static int by_bytes_left(const void *a, const void *b)
+{
+  const double *x = a, *y = b;
+  return x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Can every link end by T? Fills share and via when it can. */
+static int feasible(struct plan_in *in, double T, double *share, int *via)
+{
+  int k = in->k, npairs = 0;
+  for (int e = 0; e < k * k; e++)
+    in->load[e] = in->reach[e] = in->relayed[e] = share[e] = 0.0, via[e] = -1;
+  for (int r = 0; r < k; r++)
+    in->fwd[r] = 0.0;
+  /* Each pair's own link first: all it can carry by T. */
+  for (int c = 0; c < k; c++)
+    for (int d = 0; d < k; d++) {
+      double B = bytes_of(in, c, d);
+      if (c == d || B <= 0.0)
+        continue;
+      double direct = fmin(B, fmax(0.0, room(in, c, d, lat_of(in, c, d), T)));
+      if (direct > 0.0)
+        place(in, c, d, lat_of(in, c, d), direct);
+      if (B - direct > B * 1e-12) {
+        in->order[2 * npairs] = B - direct;
+        in->order[2 * npairs + 1] = c * k + d;
+        npairs++;
+      }
+    }
+  qsort(in->order, (size_t)npairs, 2 * sizeof(double), by_bytes_left);
+  for (int i = 0; i < npairs; i++) {
+    double left = in->order[2 * i];
+    int e = (int)in->order[2 * i + 1], c = e / k, d = e % k, best = -1;
+    double best_room = 0.0;
+    for (int r = 0; r < k; r++) {
+      if (r == c || r == d)
+        continue;
+      double l1 = lat_of(in, c, r), l2 = l1 + lat_of(in, r, d);
+      double x = fmin(room(in, c, r, l1, T), fmin(room(in, r, d, l2, T), fwd_room(in, r, l2, T)));
+      x = fmin(x, forward_room(in, c, r, d, T));
+      if (x > best_room)
+        best = r, best_room = x;
+    }
+    if (best < 0 || best_room < left * (1.0 - 1e-9))
+      return 0;
+    double l1 = lat_of(in, c, best);
+    place(in, c, best, l1, left);
+    place(in, best, d, l1 + lat_of(in, best, d), left);
+    in->relayed[best * k + d] += left;
+    in->fwd[best] += left;
+    share[e] = fmin(1.0, left / bytes_of(in, c, d));
+    via[e] = best;
+  }
+  return 1;
+}
+
+int gc_alltoall_relay_plan_make(const struct gc_model_grid *g, double m, double *work,
+                                struct gc_alltoall_relay_plan *p)
+{
+  if (!p || !work || !p->share || !p->via || !(m >= 0.0) || !isfinite(m) || !g ||
+      g->k < 1 || p->k != g->k || !g->size || !g->lan ||
+      (g->k > 1 && (!g->wan_latency || !g->wan_bandwidth)))
+    return GC_MODEL_EINVAL;
+  int k = g->k;
+  size_t kk = (size_t)k * (size_t)k;
+  struct plan_in in = {.g = g, .k = k, .m = m, .load = work, .reach = work + kk,
+                       .relayed = work + 2 * kk, .order = work + 3 * kk, .fwd = work + 5 * kk};
+  double direct = 0.0;
+  for (int c = 0; c < k; c++)
+    for (int d = 0; d < k; d++) {
+      double B = bytes_of(&in, c, d);
+      if (c != d && B > 0.0)
+        direct = fmax(direct, lat_of(&in, c, d) + B / cap_of(&in, c, d));
+    }
+  p->direct = p->bound = direct;
+  for (size_t e = 0; e < kk; e++)
+    p->share[e] = 0.0, p->via[e] = -1;
+  if (k < 3 || m <= 0.0 || !isfinite(direct))
+    return GC_MODEL_OK;
+  double lo = 0.0, hi = direct;
+  for (int i = 0; i < BISECT; i++) {
+    double mid = 0.5 * (lo + hi);
+    if (feasible(&in, mid, p->share, p->via))
+      hi = mid;
+    else
+      lo = mid;
+  }
+  if (hi < direct * (1.0 - 1e-9) && feasible(&in, hi, p->share, p->via)) {
+    p->bound = hi;
+  } else { /* no relay helps: LG's routes */
+    for (size_t e = 0; e < kk; e++)
+      p->share[e] = 0.0, p->via[e] = -1;
+  }
+  return GC_MODEL_OK;
+}
+
+int gc_alltoall_relay_plan_take(const struct gc_model_grid *g, double m,
+                                struct gc_alltoall_relay_plan *p)
+{
+  if (!g || g->k < 1)
+    return GC_MODEL_EINVAL;
+  size_t kk = (size_t)g->k * (size_t)g->k;
+  *p = (struct gc_alltoall_relay_plan){.k = g->k};
+  p->share = gc_scratch_take(g->scratch, kk, sizeof(double));
+  p->via = gc_scratch_take(g->scratch, kk, sizeof(int));
+  double *work = gc_scratch_take(g->scratch, gc_alltoall_relay_plan_work(g->k), sizeof(double));
+  if (!p->share || !p->via || !work)
+    return GC_MODEL_ENOMEM;
+  int rc = gc_alltoall_relay_plan_make(g, m, work, p);
+  /* The work is on top: give it back, keep the plan (the caller's mark covers both). */
+  gc_scratch_release(g->scratch, (size_t)((unsigned char *)work - g->scratch->base));
+  return rc;
+}
+
+int gc_alltoall_relay_plan_relays(const struct gc_alltoall_relay_plan *p)
+{
+  for (int e = 0; e < p->k * p->k; e++)
+    if (p->via[e] >= 0 && p->share[e] > 0.0)
+      return 1;
+  return 0;
+}
+
+/* LG's wide message src -> dst: its number q in its pair and its blocks (0: none). */
+static int message(const struct gc_layout *l, int src, int dst, int *q)
+{
+  int c = l->cluster_of[src], d = l->cluster_of[dst];
+  if (c == d)
+    return 0;
+  int i = l->index_in_cluster[src], j = l->index_in_cluster[dst];
+  int nc = l->cluster_size[c], nd = l->cluster_size[d];
+  if (gc_model_lg_plays_a(l->cluster_size, c, d)) { /* A[i] -> B[j], j mod a == i */
+    *q = j;
+    return j % nc == i ? nc : 0;
+  }
+  int a = nd, s = i / a, r = nc - s * a < a ? nc - s * a : a; /* B[s a + k mod r] -> A[k] */
+  *q = s * a + j;
+  return j % r == i - s * a ? r : 0;
+}
+
+int gc_alltoall_relay_msg_blocks(const struct gc_layout *l, int src, int dst)
+{
+  int q;
+  return message(l, src, dst, &q);
+}
+
+int gc_alltoall_relay_of(const struct gc_layout *l, const struct gc_alltoall_relay_plan *p,
+                         int src, int dst)
+{
+  int q, c = l->cluster_of[src], d = l->cluster_of[dst];
+  if (message(l, src, dst, &q) == 0)
+    return -1;
+  size_t e = (size_t)c * (size_t)p->k + (size_t)d;
+  int r = p->via[e];
+  double f = p->share[e];
+  if (r < 0 || f <= 0.0)
+    return -1;
+  long long before = (long long)floor((double)q * f), upto = (long long)floor((q + 1.0) * f);
+  if (upto <= before)
+    return -1;
+  int nr = l->cluster_size[r];
+  return gc_layout_member(l, r, (int)((before + c + d) % nr));
+}

@@ -1,0 +1,77 @@
+/* The relayed all-to-all's route planner and its routes: pure C, no MPI (issue 27).
+ *
+ * LG sends every cluster pair's bytes over the pair's own link. Where the triangle
+ * inequality is broken (a direct link slower than the route through a third cluster, as
+ * HLOT finds for the broadcast, reference.md section 4), that link bounds the exchange.
+ * The planner splits each ordered pair's bytes B_cd = n_c n_d m between the direct link
+ * and the route through one relay cluster r, so that the last wide-area link to finish
+ * finishes earliest:
+ *   minimise T such that every link e = (x,y) carrying load_e (its own pair's direct bytes
+ *   plus the relayed bytes whose route crosses it) ends by T:
+ *     lat_e + load_e / cap_e <= T,  lat_e the latency of the routes reaching its far end
+ *     (W_xy for direct bytes, W_cr + W_rd for relayed bytes on their second leg),
+ *   and the relay cluster's interfaces (n_r of 1/beta_r each) forward their bytes by T;
+ *   a relay forwards what it received whole (store and forward), so relayed bytes cross
+ *   (r,d) only once (c,r) has carried its load: W_cr + load_cr / cap_cr + W_rd +
+ *   relayed_rd / cap_rd <= T, relayed_rd the relayed bytes on (r,d).
+ * cap_e is what LG's model gives a pair's flows (gc_model_link_rate: the shared link, no
+ * more than max(n_x, n_y) flows of one flow's rate). Splits are fractional. T is found by
+ * bisection; for a given T the direct link of each pair takes all it can, and what it
+ * cannot is offered, largest first, to the one relay with the most room. A pair is never
+ * relayed while its direct link can carry it by T, so where no relay lowers T every share
+ * is 0 and the routes are LG's; the planned T (`bound`) is then LG's link bound.
+ *
+ * The routes (relay.c runs them): LG's schedule is kept; each of its wide messages S -> D
+ * (S the stager in cluster c, D the destination in d) either crosses (c,d) or goes to a
+ * rank R of the relay cluster, which forwards it to D. Of a pair's messages, numbered q
+ * as below, those where floor((q+1) f) > floor(q f) are relayed (f the pair's share, so
+ * they are spread evenly and their number is floor(Q f) of Q), and the j-th relayed one
+ * goes to member (j + c + d) mod n_r of the relay: spread over its interfaces.
+ *   c plays A (a = n_c): A[i] -> B[j], q = j;  c plays B: B[s a + i] -> A[k], q = s a + k.
+ * Every rank computes the same routes from the layout and the plan. */
+#ifndef GC_ALLTOALL_RELAY_PLAN_H
+#define GC_ALLTOALL_RELAY_PLAN_H
+
+#include <stddef.h>
+#include "layout.h"
+#include "model.h"
+
+/* The plan of a k-cluster grid: share[c*k + d] of B_cd goes through via[c*k + d] (-1 and 0
+ * where all goes direct); bound: the planned T (s), the latest link's end; direct: T
+ * with every share 0 (LG's routes). */
+struct gc_alltoall_relay_plan {
+  int k;
+  double *share; /* [k*k] */
+  int *via;      /* [k*k] */
+  double bound, direct;
+};
+
+/* Working memory of gc_alltoall_relay_plan_make: this many doubles. */
+size_t gc_alltoall_relay_plan_work(int k);
+
+/* Plans the all-to-all of blocks of m bytes on grid g (sizes, latencies, bandwidths,
+ * aggregates, window, interfaces as the models read them) into p (its arrays the
+ * caller's, k*k each), using work (gc_alltoall_relay_plan_work(k) doubles). Returns 0,
+ * or GC_MODEL_EINVAL on a bad grid (p untouched). */
+int gc_alltoall_relay_plan_make(const struct gc_model_grid *g, double m, double *work,
+                                struct gc_alltoall_relay_plan *p);
+
+/* The plan of blocks of m bytes on g with its arrays and work taken from g->scratch
+ * (gc_model_relay_row_scratch counts them): the caller releases them (gc_scratch_mark
+ * before, gc_scratch_release after). 0, GC_MODEL_ENOMEM or GC_MODEL_EINVAL. */
+int gc_alltoall_relay_plan_take(const struct gc_model_grid *g, double m,
+                                struct gc_alltoall_relay_plan *p);
+
+/* 1 when the plan relays anything. */
+int gc_alltoall_relay_plan_relays(const struct gc_alltoall_relay_plan *p);
+
+/* Blocks of LG's wide message from rank src to rank dst (gc_alltoall_lg_schedule's), 0
+ * when LG sends none between them. */
+int gc_alltoall_relay_msg_blocks(const struct gc_layout *l, int src, int dst);
+
+/* The rank that forwards LG's wide message src -> dst under plan p, -1 when it goes
+ * direct (or there is no such message). */
+int gc_alltoall_relay_of(const struct gc_layout *l, const struct gc_alltoall_relay_plan *p,
+                         int src, int dst);
+
+#endif

@@ -1,0 +1,240 @@
+/* The relayed all-to-all (issue 27): LG's schedule (lg_schedule.h) whose wide messages
+ * of the slow pairs partly go through a relay cluster, as the planner decided
+ * (relay_plan.h). LG's executor runs it (lg.c: gc_alltoall_lg_exchange); this file turns
+ * the plan into this rank's routes (lg.h: struct gc_alltoall_lg_route):
+ *   out:     my wide messages that go to a relay, one leg per relay rank;
+ *   in:      the wide messages a relay forwards me, one leg per relay rank;
+ *   fwd_in:  as a relay, what each stager sends me to forward, one leg per stager;
+ *   fwd_out: as a relay, what I forward to each destination, one leg per destination.
+ * Every rank computes every route from the layout and the plan (both identical
+ * everywhere), so senders and receivers agree on each leg's blocks and order.
+ *
+ * Memory (kept with LG's context, made at the first relayed run): the routes, O(n + R)
+ * ints for R = LG's wide messages of the communicator (gc_alltoall_lg_wide_messages, a
+ * bound on what one rank can forward); buffers: LG's (3n - n_X - k + 1) m at most, plus
+ * F m, F the most blocks any rank forwards for this block size (relay_plan.h spreads a
+ * pair's relayed messages over the relay cluster's members, so F is about the relayed
+ * blocks of the pairs through a cluster over its size). Routes are recomputed when the
+ * block size or the network view changes: O(sum over relayed pairs of n_c n_d). */
+#include "alltoall.h"
+#include "lg.h"
+#include "relay_plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct relay_msg {
+  int s, d, blocks, leg, offset; /* a relayed wide message S -> D, its fwd_in leg and place */
+};
+
+struct relay_part {
+  struct gc_alltoall_lg_route rt;
+  struct relay_msg *msgs; /* [cap] the messages I forward */
+  struct relay_msg *mine; /* [nwide_send + nwide_recv]: (relay, peer, index) to sort */
+  long long *per_rank;    /* [n] blocks each rank forwards */
+  size_t cap;
+  size_t m;               /* the routes' block size and network version; 0: none */
+  unsigned long long version;
+};
+
+int gc_alltoall_relay_supports(const void *call, const struct gc_comm_state *st)
+{
+  return st->layout.nclusters >= 3 && gc_alltoall_lg_supports(call, st);
+}
+
+static void part_free(void *data)
+{
+  struct relay_part *x = data;
+  if (!x)
+    return;
+  struct gc_alltoall_lg_route *rt = &x->rt;
+  free(rt->send_leg), free(rt->recv_leg), free(rt->out), free(rt->in), free(rt->fwd_in);
+  free(rt->fwd_out), free(rt->out_list), free(rt->in_list), free(rt->seg_in);
+  free(rt->seg_offset), free(rt->seg_blocks), free(rt->displs), free(rt->count), free(rt->reqs);
+  free(x->msgs), free(x->mine), free(x->per_rank);
+  free(x);
+}
+
+static struct relay_part *part_make(const struct gc_comm_state *st,
+                                    const struct gc_alltoall_lg_schedule *s)
+{
+  struct relay_part *x = calloc(1, sizeof *x);
+  if (!x)
+    return NULL;
+  size_t n = (size_t)st->size, ws = (size_t)s->nwide_send + 1, wr = (size_t)s->nwide_recv + 1;
+  size_t cap = (size_t)gc_alltoall_lg_wide_messages(&st->layout) + 1;
+  size_t most = cap > (size_t)s->stage_blocks ? cap : (size_t)s->stage_blocks;
+  most = (most > wr ? most : wr) + 1;
+  struct gc_alltoall_lg_route *rt = &x->rt;
+  x->cap = cap;
+  rt->send_leg = malloc(sizeof(int) * ws), rt->recv_leg = malloc(sizeof(int) * wr);
+  rt->out = malloc(sizeof *rt->out * ws), rt->in = malloc(sizeof *rt->in * wr);
+  rt->fwd_in = malloc(sizeof *rt->fwd_in * n), rt->fwd_out = malloc(sizeof *rt->fwd_out * n);
+  rt->out_list = malloc(sizeof(int) * ws), rt->in_list = malloc(sizeof(int) * wr);
+  rt->seg_in = malloc(sizeof(int) * cap), rt->seg_offset = malloc(sizeof(int) * cap);
+  rt->seg_blocks = malloc(sizeof(int) * cap);
+  rt->displs = malloc(sizeof(MPI_Aint) * most), rt->count = malloc(sizeof(int) * most);
+  rt->reqs = malloc(sizeof(MPI_Request) * (wr + 2 * n));
+  x->msgs = malloc(sizeof *x->msgs * cap), x->mine = malloc(sizeof *x->mine * (ws + wr));
+  x->per_rank = malloc(sizeof(long long) * n);
+  if (!rt->send_leg || !rt->recv_leg || !rt->out || !rt->in || !rt->fwd_in || !rt->fwd_out ||
+      !rt->out_list || !rt->in_list || !rt->seg_in || !rt->seg_offset || !rt->seg_blocks ||
+      !rt->displs || !rt->count || !rt->reqs || !x->msgs || !x->mine || !x->per_rank) {
+    part_free(x);
+    return NULL;
+  }
+  return x;
+}
+
+static int by_s_then_d(const void *a, const void *b)
+{
+  const struct relay_msg *x = a, *y = b;
+  return x->s != y->s ? (x->s > y->s) - (x->s < y->s) : (x->d > y->d) - (x->d < y->d);
+}
+
+static int by_d_then_s(const void *a, const void *b)
+{
+  const struct relay_msg *x = a, *y = b;
+  return x->d != y->d ? (x->d > y->d) - (x->d < y->d) : (x->s > y->s) - (x->s < y->s);
+}
+
+/* Legs from (key s = the other end, d = the order inside, blocks = the entry) sorted by
+ * (s, d): one leg per s, its entries in list. Returns the number of legs. */
+static int group(struct relay_msg *m, int count, struct gc_alltoall_lg_leg *legs, int *list,
+                 int *leg_of)
+{
+  int nlegs = 0;
+  qsort(m, (size_t)count, sizeof *m, by_s_then_d);
+  for (int i = 0; i < count; i++) {
+    if (i == 0 || m[i].s != m[i - 1].s)
+      legs[nlegs++] = (struct gc_alltoall_lg_leg){.peer = m[i].s, .first = i};
+    legs[nlegs - 1].n++;
+    list[i] = m[i].blocks;
+    leg_of[m[i].blocks] = nlegs - 1;
+  }
+  return nlegs;
+}
+
+/* This rank's routes under plan p. */
+static void routes_make(struct relay_part *x, const struct gc_comm_state *st,
+                        const struct gc_alltoall_lg_schedule *s,
+                        const struct gc_alltoall_relay_plan *p)
+{
+  const struct gc_layout *l = &st->layout;
+  struct gc_alltoall_lg_route *rt = &x->rt;
+  int me = st->rank, k = l->nclusters, count = 0;
+  for (int w = 0; w < s->nwide_send; w++) {
+    int d = s->wide_send[w].peer, r = gc_alltoall_relay_of(l, p, me, d);
+    rt->send_leg[w] = -1;
+    if (r >= 0)
+      x->mine[count++] = (struct relay_msg){.s = r, .d = d, .blocks = w};
+  }
+  rt->nout = group(x->mine, count, rt->out, rt->out_list, rt->send_leg);
+  count = 0;
+  for (int i = 0; i < s->nwide_recv; i++) {
+    int src = s->wide_recv[i].peer, r = gc_alltoall_relay_of(l, p, src, me);
+    rt->recv_leg[i] = -1;
+    if (r >= 0)
+      x->mine[count++] = (struct relay_msg){.s = r, .d = src, .blocks = i};
+  }
+  rt->nin = group(x->mine, count, rt->in, rt->in_list, rt->recv_leg);
+
+  /* What every rank forwards (for the buffers' size, alike everywhere) and what I do. */
+  int nmsg = 0;
+  for (int r = 0; r < st->size; r++)
+    x->per_rank[r] = 0;
+  for (int c = 0; c < k; c++)
+    for (int d = 0; d < k; d++) {
+      if (c == d || p->via[c * k + d] < 0 || p->share[c * k + d] <= 0.0)
+        continue;
+      for (int i = 0; i < l->cluster_size[c]; i++)
+        for (int j = 0; j < l->cluster_size[d]; j++) {
+          int src = gc_layout_member(l, c, i), dst = gc_layout_member(l, d, j);
+          int r = gc_alltoall_relay_of(l, p, src, dst);
+          if (r < 0)
+            continue;
+          int b = gc_alltoall_relay_msg_blocks(l, src, dst);
+          x->per_rank[r] += b;
+          if (r == me && (size_t)nmsg < x->cap)
+            x->msgs[nmsg++] = (struct relay_msg){.s = src, .d = dst, .blocks = b};
+        }
+    }
+  long long most = 0;
+  for (int r = 0; r < st->size; r++)
+    most = x->per_rank[r] > most ? x->per_rank[r] : most;
+  rt->fwd_blocks = (size_t)most;
+  /* fwd_in: one leg per stager, its messages by destination, packed in the area. */
+  qsort(x->msgs, (size_t)nmsg, sizeof *x->msgs, by_s_then_d);
+  rt->nfwd_in = 0;
+  for (int i = 0, offset = 0; i < nmsg; i++) {
+    if (i == 0 || x->msgs[i].s != x->msgs[i - 1].s)
+      rt->fwd_in[rt->nfwd_in++] = (struct gc_alltoall_lg_leg){.peer = x->msgs[i].s,
+                                                              .offset = offset};
+    rt->fwd_in[rt->nfwd_in - 1].blocks += x->msgs[i].blocks;
+    x->msgs[i].leg = rt->nfwd_in - 1, x->msgs[i].offset = offset;
+    offset += x->msgs[i].blocks;
+  }
+  /* fwd_out: one leg per destination, its parts by stager. */
+  qsort(x->msgs, (size_t)nmsg, sizeof *x->msgs, by_d_then_s);
+  rt->nfwd_out = 0;
+  for (int i = 0; i < nmsg; i++) {
+    if (i == 0 || x->msgs[i].d != x->msgs[i - 1].d)
+      rt->fwd_out[rt->nfwd_out++] = (struct gc_alltoall_lg_leg){.peer = x->msgs[i].d,
+                                                                .first = i};
+    rt->fwd_out[rt->nfwd_out - 1].n++;
+    rt->seg_in[i] = x->msgs[i].leg;
+    rt->seg_offset[i] = x->msgs[i].offset;
+    rt->seg_blocks[i] = x->msgs[i].blocks;
+  }
+}
+
+/* The routes of blocks of m bytes, made or reused; NULL when they cannot be made here
+ * (memory: the run then agrees that every rank falls back). */
+static struct gc_alltoall_lg_route *routes(struct gc_comm_state *st,
+                                           const struct gc_alltoall_relay_plan *p, size_t m)
+{
+  void **ext;
+  void (**ext_free)(void *);
+  const struct gc_alltoall_lg_schedule *s = gc_alltoall_lg_context(st, &ext, &ext_free);
+  if (!s) {
+    gc_warn_oom("LG's schedule on communicator %llu; every rank runs this all-to-all by "
+                "the MPI library", st->id);
+    return NULL;
+  }
+  if (!*ext) {
+    if (!(*ext = part_make(st, s))) {
+      gc_warn_oom("the relayed all-to-all's routes on communicator %llu; every rank runs "
+                  "this all-to-all by the MPI library", st->id);
+      return NULL;
+    }
+    *ext_free = part_free;
+  }
+  struct relay_part *x = *ext;
+  if (x->m != m || x->version != st->version) {
+    routes_make(x, st, s, p);
+    x->m = m, x->version = st->version;
+  }
+  return &x->rt;
+}
+
+int gc_alltoall_relay_run(const void *args, struct gc_comm_state *st, const struct gc_plan *plan)
+{
+  const struct gc_alltoall_call *call = args;
+  (void)plan;
+  if (call->block_bytes == 0)
+    return MPI_SUCCESS;
+  /* The plan, from the network view's scratch: identical on every rank, as is whether it
+   * relays anything; where it does not, LG runs as LG. */
+  struct gc_scratch *sc = st->network.grid.scratch;
+  size_t mark = gc_scratch_mark(sc);
+  struct gc_alltoall_relay_plan p;
+  double m = (double)call->block_bytes;
+  int rc, relays = gc_alltoall_relay_plan_take(&st->network.grid, m, &p) == 0 &&
+                   gc_alltoall_relay_plan_relays(&p);
+  if (relays)
+    rc = gc_alltoall_lg_exchange(call, st, 1, routes(st, &p, call->block_bytes));
+  gc_scratch_release(sc, mark);
+  if (!relays)
+    rc = gc_alltoall_lg_exchange(call, st, 0, NULL);
+  return rc;
+}

@@ -1,0 +1,237 @@
+/* The relayed all-to-all's planner and routes (shim/alltoall/pure/relay_plan.h), and its
+ * model (relay-backbone): broken triangles get relayed shares below the direct bound, a
+ * grid where no relay helps stays LG's, and the routes relay whole LG wide messages
+ * through members of the planned cluster. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "layout.h"
+#include "lg_schedule.h"
+#include "model_check.h"
+#include "relay_plan.h"
+
+enum { K = 4 };
+
+struct grid {
+  int k, size[K];
+  struct gc_lan lan[K];
+  double lat[K * K], bw[K * K];
+  struct gc_model_grid g;
+  double share[K * K], work[6 * K * K + K];
+  int via[K * K];
+  struct gc_alltoall_relay_plan p;
+};
+
+/* k clusters of the given sizes, 1 Gbit/s interfaces, every link lat_ms and mbit. */
+static void grid_make(struct grid *x, int k, const int *size, double lat_ms, double mbit)
+{
+  *x = (struct grid){.k = k};
+  for (int c = 0; c < k; c++) {
+    x->size[c] = size[c];
+    x->lan[c] = (struct gc_lan){.alpha = 50e-6, .beta = 8e-9, .gamma = 1.0};
+    for (int d = 0; d < k; d++) {
+      x->lat[c * k + d] = c == d ? 0.0 : lat_ms * 1e-3;
+      x->bw[c * k + d] = c == d ? INFINITY : mbit * 1e6 / 8;
+    }
+  }
+  x->g = (struct gc_model_grid){.k = k, .size = x->size, .lan = x->lan, .wan_latency = x->lat,
+                                .wan_bandwidth = x->bw, .scratch = gc_test_scratch(64, k)};
+  x->p = (struct gc_alltoall_relay_plan){.k = k, .share = x->share, .via = x->via};
+}
+
+static void link_set(struct grid *x, int c, int d, double lat_ms, double mbit)
+{
+  x->lat[c * x->k + d] = x->lat[d * x->k + c] = lat_ms * 1e-3;
+  x->bw[c * x->k + d] = x->bw[d * x->k + c] = mbit * 1e6 / 8;
+}
+
+static void plan(struct grid *x, double m)
+{
+  ck_assert_int_eq(gc_alltoall_relay_plan_make(&x->g, m, x->work, &x->p), 0);
+}
+
+/* The rig's grid3: a-b direct 20 ms at 50 Mbit/s, through c 3 + 4 ms at 100 Mbit/s. */
+START_TEST(grid3_relays_through_c)
+{
+  struct grid x;
+  int size[3] = {4, 4, 4};
+  grid_make(&x, 3, size, 3, 100);
+  link_set(&x, 0, 1, 20, 50);
+  link_set(&x, 1, 2, 4, 100);
+  plan(&x, 256 * 1024.0);
+  ck_assert_int_eq(x.via[0 * 3 + 1], 2);
+  ck_assert_int_eq(x.via[1 * 3 + 0], 2);
+  ck_assert(x.share[1] > 0.0 && x.share[1] < 1.0);
+  ck_assert(x.p.bound < x.p.direct * 0.8);
+  /* Never below what the links out of a cannot beat: its 2 * 16 blocks over both links. */
+  double out = 16.0 * 256 * 1024 * 2 / (50e6 / 8 + 100e6 / 8);
+  ck_assert(x.p.bound >= out);
+  ck_assert_int_eq(x.via[0 * 3 + 2], -1); /* a-c and c-b are not relayed */
+  ck_assert_int_eq(x.via[2 * 3 + 1], -1);
+  ck_assert(gc_alltoall_relay_plan_relays(&x.p));
+}
+END_TEST
+
+/* Issue 27's measured grid: X-Z half the bandwidth and twice the latency of X-Y, Y-Z,
+ * uneven sizes; also with a fourth cluster. */
+START_TEST(broken_triangle_uneven)
+{
+  struct grid x;
+  int size[4] = {14, 20, 16, 9};
+  for (int k = 3; k <= 4; k++) {
+    grid_make(&x, k, size, 10, 1000);
+    link_set(&x, 0, 2, 20, 500);
+    plan(&x, 256 * 1024.0);
+    ck_assert(x.via[0 * k + 2] >= 0 && x.via[2 * k + 0] >= 0);
+    ck_assert(x.p.bound < x.p.direct / 1.15);
+    for (int e = 0; e < k * k; e++)
+      if (x.via[e] >= 0)
+        ck_assert(x.via[e] != e / k && x.via[e] != e % k);
+  }
+}
+END_TEST
+
+/* No relay helps: equal clusters and links alike, two clusters, a slow detour. (Uneven
+ * sizes on equal links do gain: the big pairs' bytes spill onto the small pairs'
+ * links.) */
+START_TEST(no_relay_is_lg)
+{
+  struct grid x;
+  int size[4] = {8, 8, 8, 8};
+  grid_make(&x, 4, size, 10, 1000);
+  plan(&x, 1 << 20);
+  ck_assert(!gc_alltoall_relay_plan_relays(&x.p));
+  ck_assert_rel(x.p.bound, x.p.direct, REL);
+  grid_make(&x, 2, size, 10, 1000);
+  link_set(&x, 0, 1, 40, 10);
+  plan(&x, 1 << 20);
+  ck_assert(!gc_alltoall_relay_plan_relays(&x.p));
+  /* A slow detour: the direct link is faster than any relay. */
+  grid_make(&x, 3, size, 10, 1000);
+  link_set(&x, 0, 2, 50, 100);
+  link_set(&x, 1, 2, 50, 100);
+  plan(&x, 1 << 20);
+  ck_assert(!gc_alltoall_relay_plan_relays(&x.p));
+  plan(&x, 0);
+  ck_assert(!gc_alltoall_relay_plan_relays(&x.p));
+}
+END_TEST
+
+/* relay-backbone: lg-backbone with no share; the plan's bound under it with one. */
+START_TEST(model_matches_lg)
+{
+  struct grid x;
+  int size[3] = {6, 9, 7};
+  grid_make(&x, 3, size, 5, 100);
+  link_set(&x, 0, 1, 20, 50);
+  double lg, relay;
+  for (int e = 0; e < 9; e++)
+    x.share[e] = 0.0, x.via[e] = -1;
+  ck_assert_int_eq(gc_model_lg_backbone(&x.g, 65536, &lg), 0);
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 65536, x.share, x.via, &relay), 0);
+  /* + the agreement: ceil(log2 22) rounds of the mean W, (20 + 5 + 5) / 3 ms */
+  ck_assert_rel(relay, lg + 5 * 10e-3, 1e-9);
+  plan(&x, 65536);
+  ck_assert(gc_alltoall_relay_plan_relays(&x.p));
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 65536, x.share, x.via, &relay), 0);
+  ck_assert(relay >= x.p.bound);
+  ck_assert(relay < lg);
+  ck_assert_int_eq(x.g.scratch->used, 0);
+}
+END_TEST
+
+/* Routes: every LG wide message goes direct or to a member of its pair's relay cluster;
+ * the relayed ones number floor(Q f) of Q per pair and spread over the relay's members. */
+START_TEST(routes_follow_lg_messages)
+{
+  struct grid x;
+  int size[3] = {5, 11, 7};
+  grid_make(&x, 3, size, 5, 100);
+  link_set(&x, 0, 1, 30, 20);
+  plan(&x, 65536);
+  int n = 23, ids[23];
+  int left[3] = {5, 11, 7};
+  for (int r = 0, c = 0; r < n; r++, c = (c + 1) % 3) { /* interleaved */
+    while (left[c] == 0)
+      c = (c + 1) % 3;
+    ids[r] = c, left[c]--;
+  }
+  struct gc_layout l;
+  ck_assert_int_eq(gc_layout_build(&l, n, ids), 0);
+  int relayed[9] = {0}, total[9] = {0}, per_member[23] = {0};
+  for (int s = 0; s < n; s++) {
+    struct gc_alltoall_lg_schedule sc;
+    ck_assert_int_eq(gc_alltoall_lg_schedule_build(&sc, &l, s), 0);
+    int seen = 0;
+    for (int w = 0; w < sc.nwide_send; w++) {
+      int d = sc.wide_send[w].peer, e = l.cluster_of[s] * 3 + l.cluster_of[d];
+      ck_assert_int_eq(gc_alltoall_relay_msg_blocks(&l, s, d), sc.wide_send[w].count);
+      int via = gc_alltoall_relay_of(&l, &x.p, s, d);
+      total[e]++;
+      if (via >= 0) {
+        ck_assert_int_eq(l.cluster_of[via], x.via[e]);
+        relayed[e]++, per_member[via]++;
+      }
+      seen++;
+    }
+    for (int d = 0; d < n; d++) /* and nothing where LG sends nothing */
+      if (gc_alltoall_relay_msg_blocks(&l, s, d) == 0)
+        ck_assert_int_eq(gc_alltoall_relay_of(&l, &x.p, s, d), -1);
+    ck_assert_int_eq(seen, sc.nwide_send);
+    gc_alltoall_lg_schedule_free(&sc);
+  }
+  int any = 0;
+  for (int e = 0; e < 9; e++) {
+    ck_assert_int_eq(relayed[e], (int)floor(total[e] * x.share[e]));
+    any += relayed[e];
+  }
+  ck_assert(any > 0);
+  int lo = n, hi = 0; /* spread over cluster 2's members within one message */
+  for (int r = 0; r < n; r++)
+    if (l.cluster_of[r] == 2)
+      lo = per_member[r] < lo ? per_member[r] : lo, hi = per_member[r] > hi ? per_member[r] : hi;
+  ck_assert(hi - lo <= 2);
+  gc_layout_free(&l);
+}
+END_TEST
+
+START_TEST(limits)
+{
+  struct grid x;
+  int size[3] = {2, 2, 2};
+  grid_make(&x, 3, size, 5, 100);
+  ck_assert_int_eq(gc_alltoall_relay_plan_make(&x.g, -1, x.work, &x.p), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_alltoall_relay_plan_make(&x.g, NAN, x.work, &x.p), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_alltoall_relay_plan_make(&x.g, 1, NULL, &x.p), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_alltoall_relay_plan_make(NULL, 1, x.work, &x.p), GC_MODEL_EINVAL);
+  x.p.k = 2;
+  ck_assert_int_eq(gc_alltoall_relay_plan_make(&x.g, 1, x.work, &x.p), GC_MODEL_EINVAL);
+  double t = 0;
+  for (int e = 0; e < 9; e++)
+    x.share[e] = 0.0, x.via[e] = -1;
+  x.via[1] = 1; /* a pair relayed through one of its own clusters */
+  x.share[1] = 0.5;
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 1, x.share, x.via, &t), GC_MODEL_EINVAL);
+  x.via[1] = 2, x.share[1] = 1.5;
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 1, x.share, x.via, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 1, NULL, x.via, &t), GC_MODEL_EINVAL);
+  ck_assert(t == 0);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("relay_plan");
+  TCase *core = tcase_create("core");
+  tcase_add_test(core, grid3_relays_through_c);
+  tcase_add_test(core, broken_triangle_uneven);
+  tcase_add_test(core, no_relay_is_lg);
+  tcase_add_test(core, model_matches_lg);
+  tcase_add_test(core, routes_follow_lg_messages);
+  suite_add_tcase(s, core);
+  TCase *lim = tcase_create("limits");
+  tcase_add_test(lim, limits);
+  suite_add_tcase(s, lim);
+  return gc_run_suite(s);
+}
