@@ -4,6 +4,7 @@
 #include "comm_state_stub.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gridcoll.h"
@@ -12,6 +13,17 @@
 void gc_debug(int level, const char *fmt, ...)
 {
   (void)level, (void)fmt;
+}
+
+/* The shim's out-of-memory warning (output.c): on stderr, as the library says it. */
+void gc_warn_oom(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("gridcoll: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
 }
 
 int gc_test_state_init(struct gc_comm_state *st, MPI_Comm comm, const int *cluster_of_rank)
