@@ -122,7 +122,7 @@ $(BUILD)/gridcoll-predict: $(PREDICT_SRC) tools/predict/predict.h $(PURE_LIB)
 # An MPI program that calls the MPI library itself (never run under gridcoll), with
 # the pure configuration loader and fits: main in tools/, its steps in tools/calibrate/.
 CALIBRATE_SRC := tools/gridcoll-calibrate.c $(wildcard tools/calibrate/*.c)
-$(CALIBRATE): $(CALIBRATE_SRC) tools/calibrate/calibrate.h $(PURE_LIB)
+$(CALIBRATE): $(CALIBRATE_SRC) tools/calibrate/calibrate.h tools/start_together.h $(PURE_LIB)
 	$(MPICC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) -Itools/calibrate $(CALIBRATE_SRC) -o $@ $(PURE_LIB) $(LIBCONFIG_LIBS) -lm
 
 # --- tests -------------------------------------------------------------------

@@ -19,24 +19,8 @@
 #define BENCH_FREE(p) free(p)
 #endif
 
-/* The start of a timed call; returns the instant the call's time counts from. */
-static double start_together(void)
-{
-  MPI_Barrier(MPI_COMM_WORLD);
-#ifdef SMPI_SHARED_MALLOC
-  double now = MPI_Wtime(), latest = 0;
-  MPI_Allreduce(&now, &latest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  double at = latest + 10.0; /* simulated seconds: later than any rank leaves the allreduce */
-  double wait = at - MPI_Wtime();
-  if (wait > 0) { /* smpicc turns nanosleep into a sleep in simulated time */
-    struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
-    nanosleep(&ts, NULL);
-  }
-  return at;
-#else
-  return MPI_Wtime();
-#endif
-}
+/* The start of a timed call: the instant the call's time counts from. */
+#include "../../tools/start_together.h"
 
 static long arg(int argc, char **argv, int i, long dflt)
 {

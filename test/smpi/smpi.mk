@@ -53,12 +53,12 @@ $(SMPI_BUILD)/sweep: test/mpi/sweep.c $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/alltoallv_bench $(SMPI_BUILD)/bcast_bench \
-$(SMPI_BUILD)/auto_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h $(SMPI_OBJ)
+$(SMPI_BUILD)/auto_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h tools/start_together.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 # The calibration tool measures the MPI library itself: no gridcoll objects linked in.
 SMPI_PURE_OBJ := $(PURE_SRC:%.c=$(SMPI_BUILD)/obj/%.o)
-$(SMPI_BUILD)/gridcoll-calibrate: $(CALIBRATE_SRC) tools/calibrate/calibrate.h $(SMPI_PURE_OBJ)
+$(SMPI_BUILD)/gridcoll-calibrate: $(CALIBRATE_SRC) tools/calibrate/calibrate.h tools/start_together.h $(SMPI_PURE_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $(INCLUDES) -Itools/calibrate $(CALIBRATE_SRC) $(SMPI_PURE_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 # run.sh: byte-for-byte tests; calibrate-loop.sh: calibrate a simulated grid, write its

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "../start_together.h"
 #include "calibrate.h"
 #include "physical.h"
 
@@ -40,39 +41,15 @@ static int global_clock(void)
   return global;
 }
 
-/* The instant every rank enters the call at. Under SMPI (one simulated clock, and
- * smpicc makes nanosleep a sleep in simulated time) the ranks agree on an instant later
- * than any of them leaves the allreduce and sleep until it, as test/bench/bench.h does:
- * then the time from it to the last exit is the collective's own time for the all-to-all
- * and the broadcast alike. From the last entry after a barrier (elsewhere) a broadcast
- * loses what the barrier let its receivers out after its root: on the demo's grid a
- * wide-area latency, 10 ms of a 49 ms broadcast (its own time starts at its root's
- * entry, doc/design.md). */
-static double enter_together(void)
-{
-  MPI_Barrier(MPI_COMM_WORLD);
-#ifdef SMPI_SHARED_MALLOC
-  double now = MPI_Wtime(), latest = 0;
-  MPI_Allreduce(&now, &latest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  double at = latest + 10.0, wait = at - MPI_Wtime(); /* simulated seconds */
-  if (wait > 0) {
-    struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
-    nanosleep(&ts, NULL);
-  }
-  return at;
-#else
-  return MPI_Wtime();
-#endif
-}
 
 /* One call on every rank (all agree): with one clock, from the last entry (under SMPI
- * every rank's, enter_together) to the last exit (what the library's log calls the
+ * every rank's, start_together) to the last exit (what the library's log calls the
  * call's own time: ranks leave a barrier a wide-area latency apart, and the first out
  * would count the others' lateness); otherwise the slowest rank's time. */
 static double timed(int root, int m, char *send, char *recv, int global)
 {
   double t[2];
-  t[0] = enter_together();
+  t[0] = start_together();
   if (root < 0)
     MPI_Alltoall(send, m, MPI_BYTE, recv, m, MPI_BYTE, MPI_COMM_WORLD);
   else
