@@ -1,6 +1,6 @@
 /* Defaults, freeing, and the network parameters the models ask for. */
 #include "config.h"
-#include "config_internal.h" /* gc_config_free_native */
+#include "config_internal.h" /* gc_config_free_native, defined here */
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +24,12 @@ void gc_config_defaults(struct gc_config *cfg) {
   cfg->bcast_eager = 65536;  /* SMPI: smpi/send-is-detached-thresh */
   cfg->log_mode = GC_LOG_SYNC;
   cfg->log_summary = -1;
+}
+
+void gc_config_free_native(struct gc_native *n) {
+  free(n->sizes);
+  free(n->bcast);
+  memset(n, 0, sizeof *n);
 }
 
 void gc_config_free(struct gc_config *cfg) {

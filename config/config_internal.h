@@ -89,7 +89,8 @@ int gc_config_cluster_index(const struct gc_config *cfg, const char *name);
 int gc_config_curve_entry(struct gc_loader *ld, config_setting_t *e, const char *key,
                           const char *what, const char *what_example, const char *example,
                           config_setting_t **which, config_setting_t **points);
-/* `native`, after the clusters it names (config_native.c); and what it owns freed. */
+/* `native`, after the clusters it names (config_native.c); and what it owns freed
+ * (config.c, with the rest of the configuration). */
 int gc_config_load_native(struct gc_loader *ld);
 void gc_config_free_native(struct gc_native *n);
 

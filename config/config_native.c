@@ -22,12 +22,6 @@
 #define NATIVE_EXAMPLE "{ procs = 4; sizes = [ 2, 2 ]; alltoall = ( (\"1 B\", \"30 us\"), " \
                        "(\"1 MiB\", \"9 ms\") ); }"
 
-void gc_config_free_native(struct gc_native *n) {
-  free(n->sizes);
-  free(n->bcast);
-  memset(n, 0, sizeof *n);
-}
-
 /* procs and sizes: sizes has one count >= 0 per cluster, and they add up to procs. */
 static int load_layout(struct gc_loader *ld, config_setting_t *s) {
   struct gc_config *cfg = ld->cfg;
