@@ -74,6 +74,7 @@ static void destroy(struct gc_comm_state *st)
       st->op[op].free_data(st, st->op[op].data);
   free_comm(&st->leader_comm);
   free_comm(&st->cluster_comm);
+  free_comm(&st->nbc_comm); /* MPI frees it once the schedules still on it complete */
   free_comm(&st->private_comm);
   gc_network_free(&st->network);
   gc_layout_free(&st->layout);
@@ -174,7 +175,7 @@ static int build_state(MPI_Comm comm, struct gc_comm_state **out)
   if (!st)
     return GC_NOMEM;
   st->comm = comm;
-  st->private_comm = st->cluster_comm = st->leader_comm = MPI_COMM_NULL;
+  st->private_comm = st->cluster_comm = st->leader_comm = st->nbc_comm = MPI_COMM_NULL;
   PMPI_Comm_rank(comm, &st->rank);
   PMPI_Comm_size(comm, &st->size);
   int *cluster = malloc(sizeof(int) * (size_t)st->size);
@@ -258,6 +259,19 @@ int gc_comm_private(struct gc_comm_state *st, MPI_Comm *out)
     PMPI_Comm_set_errhandler(st->private_comm, MPI_ERRORS_RETURN);
   }
   *out = st->private_comm;
+  return MPI_SUCCESS;
+}
+
+int gc_comm_nbc(struct gc_comm_state *st, MPI_Comm *out)
+{
+  if (st->nbc_comm == MPI_COMM_NULL) {
+    MPI_Comm priv;
+    int rc = gc_comm_private(st, &priv);
+    if (rc != MPI_SUCCESS || (rc = PMPI_Comm_dup(priv, &st->nbc_comm)) != MPI_SUCCESS)
+      return rc;
+    PMPI_Comm_set_errhandler(st->nbc_comm, MPI_ERRORS_RETURN);
+  }
+  *out = st->nbc_comm;
   return MPI_SUCCESS;
 }
 

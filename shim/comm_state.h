@@ -66,6 +66,13 @@ struct gc_comm_state {
   MPI_Comm private_comm; /* duplicate for internal traffic, MPI_COMM_NULL until needed */
   MPI_Comm cluster_comm; /* my cluster's members, ordered as in comm; MPI_COMM_NULL until needed */
   MPI_Comm leader_comm;  /* one leader per cluster (lowest rank), MPI_COMM_NULL elsewhere */
+  /* The nonblocking schedules' duplicate (nbc.h), MPI_COMM_NULL until the first one: a
+   * communicator of their own, because the blocking LG receives with MPI_ANY_TAG on the
+   * private duplicate and would take a schedule's message. nbc_issued: schedules issued
+   * on it so far, the same count on every member (collectives are issued in one order),
+   * which gives each its tag. */
+  MPI_Comm nbc_comm;
+  unsigned long long nbc_issued;
   int have_leader_comm;
   unsigned long long id; /* identical on all members; 0 until named (gc_comm_named) */
   unsigned long long calls; /* intercepted calls so far on this communicator */
@@ -105,6 +112,9 @@ int gc_comm_private(struct gc_comm_state *st, MPI_Comm *out);
 /* The private duplicate, and st->id agreed by all members (one broadcast, the first
  * time): for what names the communicator (the log, the probe's report). */
 int gc_comm_named(struct gc_comm_state *st, MPI_Comm *out);
+/* The nonblocking schedules' duplicate (of the private one), made at the first
+ * schedule: collective on the communicator, as the state's own making is. */
+int gc_comm_nbc(struct gc_comm_state *st, MPI_Comm *out);
 int gc_comm_cluster(struct gc_comm_state *st, MPI_Comm *out);
 int gc_comm_leaders(struct gc_comm_state *st, MPI_Comm *out); /* MPI_COMM_NULL on non-leaders */
 

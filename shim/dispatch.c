@@ -370,7 +370,8 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
   return dispatch_call(op, call, st, os);
 }
 
-void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry)
+void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry,
+                        int algorithm)
 {
   if (!gc_log_enabled())
     return;
@@ -378,9 +379,11 @@ void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum 
   struct gc_comm_state *st = gc_comm_state_get(comm);
   if (!st || !op->prepare(call, st, &c))
     return;
-  struct gc_record rec = {.op = op->id, .op_name = op->name, .algorithm = GC_NATIVE,
-                          .algorithm_name = entry == GC_ENTRY_PERSISTENT ? "native-persistent"
-                                                                         : "native-nb",
+  const char *native = entry == GC_ENTRY_PERSISTENT ? "native-persistent" : "native-nb";
+  struct gc_record rec = {.op = op->id, .op_name = op->name, .algorithm = algorithm,
+                          .algorithm_name = algorithm == GC_NATIVE
+                                                ? native
+                                                : op->algorithms[algorithm].about->name,
                           .root = c.root, .bytes = c.logged_bytes, .entry = entry};
   gc_call_issued(st, &rec);
 }

@@ -1,0 +1,247 @@
+/* The nonblocking schedules' executor (nbc.h). */
+#include "nbc.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "count.h"
+#include "gridcoll.h"
+
+#if GC_HAVE_NBC
+
+/* One schedule in flight, in one block: the steps, their requests, the pieces. */
+struct nbc {
+  struct nbc *prev, *next; /* the list in flight */
+  MPI_Request greq;        /* the application's */
+  MPI_Comm comm;
+  int tag, nsteps, npieces;
+  int first, last; /* the round posted: steps [first, last) */
+  int rc;          /* the first error, MPI_SUCCESS else: the request's */
+  int finished;    /* every step done, the request completed */
+  struct gc_nbc_step *steps;
+  MPI_Request *reqs;
+  struct gc_nbc_piece *pieces;
+  int *own_type; /* per piece: its type is our duplicate, freed at the end */
+};
+
+/* The schedules in flight, and one thread advancing them at a time (under
+ * MPI_THREAD_MULTIPLE another thread's poll finds the lock taken and returns: the
+ * holder advances every schedule). */
+static struct nbc *inflight;
+static atomic_int ninflight;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static MPIX_Grequest_class greq_class;
+static int have_class;
+
+/* Posts the steps of the next round (and the rounds after it while they are empty of
+ * steps). An error stops the posting; what was posted is still waited for. */
+static void post_round(struct nbc *s)
+{
+  s->first = s->last;
+  if (s->first >= s->nsteps)
+    return;
+  int round = s->steps[s->first].round;
+  for (; s->last < s->nsteps && s->steps[s->last].round == round; s->last++) {
+    const struct gc_nbc_step *st = &s->steps[s->last];
+    const struct gc_nbc_piece *p = &s->pieces[st->piece];
+    MPI_Request *r = &s->reqs[s->last];
+    *r = MPI_REQUEST_NULL;
+    if (s->rc != MPI_SUCCESS)
+      continue;
+    s->rc = st->kind == GC_NBC_SEND
+                ? gc_pmpi_isend(p->buf, p->count, p->type, st->peer, s->tag, s->comm, r)
+                : gc_pmpi_irecv(p->buf, p->count, p->type, st->peer, s->tag, s->comm, r);
+  }
+}
+
+/* 1 when every request of the round posted is done. */
+static int round_done(struct nbc *s)
+{
+  for (int i = s->first; i < s->last; i++) {
+    if (s->reqs[i] == MPI_REQUEST_NULL)
+      continue;
+    int flag = 0, rc = PMPI_Test(&s->reqs[i], &flag, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) {
+      s->rc = s->rc != MPI_SUCCESS ? s->rc : rc;
+      s->reqs[i] = MPI_REQUEST_NULL; /* MPI freed it with its error */
+      continue;
+    }
+    if (!flag)
+      return 0;
+  }
+  return 1;
+}
+
+static void unlink_nbc(struct nbc *s)
+{
+  if (s->prev)
+    s->prev->next = s->next;
+  else
+    inflight = s->next;
+  if (s->next)
+    s->next->prev = s->prev;
+  atomic_fetch_sub_explicit(&ninflight, 1, memory_order_relaxed);
+}
+
+/* Advances s as far as it goes now; completes its request at the end (after which s
+ * belongs to MPI, which frees it through free_fn). */
+static void advance(struct nbc *s)
+{
+  while (round_done(s)) {
+    if (s->rc != MPI_SUCCESS || s->last >= s->nsteps) {
+      for (int i = 0; i < s->npieces; i++)
+        if (s->own_type[i])
+          PMPI_Type_free(&s->pieces[i].type);
+      unlink_nbc(s);
+      s->finished = 1;
+      PMPI_Grequest_complete(s->greq);
+      return;
+    }
+    post_round(s);
+  }
+}
+
+void gc_nbc_progress(void)
+{
+  if (atomic_load_explicit(&ninflight, memory_order_relaxed) == 0 ||
+      pthread_mutex_trylock(&lock) != 0)
+    return;
+  for (struct nbc *s = inflight, *next; s; s = next) {
+    next = s->next;
+    advance(s);
+  }
+  pthread_mutex_unlock(&lock);
+}
+
+/* The request's status: a collective's, as MPICH gives its own (no source, tag or
+ * elements); its error the schedule's first. */
+static int query_fn(void *extra, MPI_Status *status)
+{
+  struct nbc *s = extra;
+  PMPI_Status_set_elements_x(status, MPI_BYTE, 0);
+  PMPI_Status_set_cancelled(status, 0);
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  return s->rc;
+}
+
+/* Freed by MPI once completed and waited for (or freed by the application after it
+ * completed). MPI_Request_free on a nonblocking collective in flight is erroneous
+ * (MPI-4.0 section 6.12): such a schedule is left to run and never freed. */
+static int free_fn(void *extra)
+{
+  struct nbc *s = extra;
+  if (s->finished)
+    free(s);
+  return MPI_SUCCESS;
+}
+
+/* A collective cannot be cancelled (MPI-4.0 section 6.12: erroneous): nothing to do. */
+static int cancel_fn(void *extra, int complete)
+{
+  (void)extra, (void)complete;
+  return MPI_SUCCESS;
+}
+
+static int poll_fn(void *extra, MPI_Status *status)
+{
+  (void)extra, (void)status;
+  gc_nbc_progress();
+  return MPI_SUCCESS;
+}
+
+/* MPICH's MPI_Waitall calls it for each of ours before waiting for the rest (4.0.2,
+ * request_impl.c): every schedule advances while it waits, and the MPI library's own
+ * progress runs inside each PMPI_Test, so the application's other requests move too. */
+static int wait_fn(int count, void **extra, double timeout, MPI_Status *status)
+{
+  (void)timeout, (void)status;
+  for (int i = 0; i < count; i++)
+    while (!((struct nbc *)extra[i])->finished)
+      gc_nbc_progress();
+  return MPI_SUCCESS;
+}
+
+static int own_copy(MPI_Datatype type, MPI_Datatype *out, int *own)
+{
+  int ni, na, nt, combiner, rc = PMPI_Type_get_envelope(type, &ni, &na, &nt, &combiner);
+  *out = type, *own = 0;
+  if (rc != MPI_SUCCESS || combiner == MPI_COMBINER_NAMED)
+    return rc;
+  if ((rc = PMPI_Type_dup(type, out)) == MPI_SUCCESS)
+    *own = 1;
+  return rc;
+}
+
+int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
+                 const struct gc_nbc_piece *pieces, int npieces, MPI_Request *request)
+{
+  size_t n = (size_t)nsteps, np = (size_t)npieces;
+  struct nbc *s = malloc(sizeof *s + n * (sizeof *steps + sizeof(MPI_Request)) +
+                         np * (sizeof *pieces + sizeof(int)));
+  if (!s)
+    return MPI_ERR_NO_MEM;
+  *s = (struct nbc){.comm = comm, .tag = tag, .nsteps = nsteps, .npieces = npieces,
+                    .rc = MPI_SUCCESS};
+  s->pieces = (struct gc_nbc_piece *)(s + 1); /* the pieces first: MPI_Count alignment */
+  s->steps = (struct gc_nbc_step *)(s->pieces + np);
+  s->reqs = (MPI_Request *)(s->steps + n);
+  s->own_type = (int *)(s->reqs + n);
+  memcpy(s->steps, steps, n * sizeof *steps);
+  memcpy(s->pieces, pieces, np * sizeof *pieces);
+  int rc = MPI_SUCCESS, i;
+  for (i = 0; i < npieces && rc == MPI_SUCCESS; i++)
+    rc = own_copy(pieces[i].type, &s->pieces[i].type, &s->own_type[i]);
+  pthread_mutex_lock(&lock);
+  if (rc == MPI_SUCCESS && !have_class &&
+      (rc = PMPIX_Grequest_class_create(query_fn, free_fn, cancel_fn, poll_fn, wait_fn,
+                                        &greq_class)) == MPI_SUCCESS)
+    have_class = 1;
+  if (rc == MPI_SUCCESS)
+    rc = PMPIX_Grequest_class_allocate(greq_class, s, &s->greq);
+  if (rc != MPI_SUCCESS) {
+    pthread_mutex_unlock(&lock);
+    while (i-- > 0)
+      if (s->own_type[i])
+        PMPI_Type_free(&s->pieces[i].type);
+    free(s);
+    return rc;
+  }
+  *request = s->greq;
+  s->next = inflight;
+  if (inflight)
+    inflight->prev = s;
+  inflight = s;
+  atomic_fetch_add_explicit(&ninflight, 1, memory_order_relaxed);
+  post_round(s);
+  advance(s); /* a schedule with nothing to wait for (one rank, no bytes) ends here */
+  pthread_mutex_unlock(&lock);
+  return MPI_SUCCESS;
+}
+
+/* MPICH's MPI_Request_get_status pokes its progress engine but never a generalized
+ * request's poll function (4.0.2, request_impl.c): an application polling our request
+ * with it alone would spin forever. */
+GC_EXPORT int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+  gc_nbc_progress();
+  return PMPI_Request_get_status(request, flag, status);
+}
+
+#else
+
+int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
+                 const struct gc_nbc_piece *pieces, int npieces, MPI_Request *request)
+{
+  (void)comm, (void)tag, (void)steps, (void)nsteps, (void)pieces, (void)npieces,
+      (void)request;
+  return MPI_ERR_INTERN;
+}
+
+void gc_nbc_progress(void)
+{
+}
+
+#endif

@@ -1,0 +1,58 @@
+/* The nonblocking schedules' executor: a schedule (nbc_schedule.h) posted at the call and
+ * advanced inside the application's completion calls, behind a request the application
+ * uses anywhere the standard allows (doc/design.md: Nonblocking collectives says why this
+ * mechanism).
+ *
+ * Under MPICH the request is an extended generalized request (MPIX_Grequest_class with a
+ * poll and a wait function): MPICH's own MPI_Test, MPI_Wait and their all/any/some forms
+ * call them, on arrays mixing them with any other request, and gridcoll's poll advances
+ * every schedule in flight, not only the one asked about, so that one rank waiting on
+ * one schedule never starves another rank's. Elsewhere (Open MPI, SMPI) there is no
+ * such request: gc_nbc_available() is 0 and every nonblocking call stays the MPI
+ * library's own. */
+#ifndef GC_NBC_H
+#define GC_NBC_H
+
+#include <mpi.h>
+
+#include "nbc_schedule.h"
+
+#if defined(MPICH_NUMVERSION) && MPI_VERSION >= 4
+#define GC_HAVE_NBC 1
+#else
+#define GC_HAVE_NBC 0
+#endif
+
+/* A piece of the call's data, as a step moves it (nbc_schedule.h: piece). */
+struct gc_nbc_piece {
+  void *buf;
+  MPI_Count count;
+  MPI_Datatype type; /* the executor keeps its own duplicate of a derived type: the
+                        application may free its own while the call is in flight */
+};
+
+static inline int gc_nbc_available(void)
+{
+  return GC_HAVE_NBC;
+}
+
+/* Starts a schedule of nsteps steps (copied) over the pieces (copied) on comm with tag,
+ * and gives the application's request. MPI_SUCCESS, or an MPI error code (nothing
+ * started then: out of memory, a type that cannot be duplicated). The first round is
+ * posted here; the others when the application's completion calls find the previous
+ * one done. */
+int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
+                 const struct gc_nbc_piece *pieces, int npieces, MPI_Request *request);
+
+/* Advances every schedule in flight (a completion call the MPI library does not route to
+ * the poll function: MPI_Request_get_status). Cheap when none is. */
+void gc_nbc_progress(void);
+
+/* The tag of a communicator's n-th schedule: distinct for 2^15 schedules in flight on
+ * one communicator, within every MPI's MPI_TAG_UB (32767 at least). */
+static inline int gc_nbc_tag(unsigned long long n)
+{
+  return (int)(n & 0x7fff);
+}
+
+#endif
