@@ -23,7 +23,9 @@ struct nbc {
   struct gc_nbc_step *steps;
   MPI_Request *reqs;
   struct gc_nbc_piece *pieces;
-  int *own_type; /* per piece: its type is our duplicate, freed at the end */
+  int *own_type; /* per piece: its type is ours (a duplicate, or the op's), freed at the end */
+  const struct gc_nbc_ops *ops;
+  void *data;
 };
 
 /* The schedules in flight, and one thread advancing them at a time (under
@@ -91,6 +93,10 @@ static void advance(struct nbc *s)
 {
   while (round_done(s)) {
     if (s->rc != MPI_SUCCESS || s->last >= s->nsteps) {
+      if (s->rc == MPI_SUCCESS && s->ops && s->ops->finish)
+        s->rc = s->ops->finish(s->data);
+      if (s->ops && s->ops->release)
+        s->ops->release(s->data);
       for (int i = 0; i < s->npieces; i++)
         if (s->own_type[i])
           PMPI_Type_free(&s->pieces[i].type);
@@ -101,6 +107,11 @@ static void advance(struct nbc *s)
     }
     post_round(s);
   }
+}
+
+int gc_nbc_inflight(void)
+{
+  return atomic_load_explicit(&ninflight, memory_order_relaxed) != 0;
 }
 
 void gc_nbc_progress(void)
@@ -175,16 +186,31 @@ static int own_copy(MPI_Datatype type, MPI_Datatype *out, int *own)
   return rc;
 }
 
+/* Everything a start that failed was handed, given back. */
+static int start_failed(const struct gc_nbc_piece *pieces, int npieces,
+                        const struct gc_nbc_ops *ops, void *data, int rc)
+{
+  for (int i = 0; i < npieces; i++)
+    if (pieces[i].own) {
+      MPI_Datatype t = pieces[i].type;
+      PMPI_Type_free(&t);
+    }
+  if (ops && ops->release)
+    ops->release(data);
+  return rc;
+}
+
 int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
-                 const struct gc_nbc_piece *pieces, int npieces, MPI_Request *request)
+                 const struct gc_nbc_piece *pieces, int npieces,
+                 const struct gc_nbc_ops *ops, void *data, MPI_Request *request)
 {
   size_t n = (size_t)nsteps, np = (size_t)npieces;
   struct nbc *s = malloc(sizeof *s + n * (sizeof *steps + sizeof(MPI_Request)) +
                          np * (sizeof *pieces + sizeof(int)));
   if (!s)
-    return MPI_ERR_NO_MEM;
+    return start_failed(pieces, npieces, ops, data, MPI_ERR_NO_MEM);
   *s = (struct nbc){.comm = comm, .tag = tag, .nsteps = nsteps, .npieces = npieces,
-                    .rc = MPI_SUCCESS};
+                    .rc = MPI_SUCCESS, .ops = ops, .data = data};
   s->pieces = (struct gc_nbc_piece *)(s + 1); /* the pieces first: MPI_Count alignment */
   s->steps = (struct gc_nbc_step *)(s->pieces + np);
   s->reqs = (MPI_Request *)(s->steps + n);
@@ -192,8 +218,11 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
   memcpy(s->steps, steps, n * sizeof *steps);
   memcpy(s->pieces, pieces, np * sizeof *pieces);
   int rc = MPI_SUCCESS, i;
+  for (i = 0; i < npieces; i++) /* the op's own types first: they are ours from here */
+    s->own_type[i] = pieces[i].own;
   for (i = 0; i < npieces && rc == MPI_SUCCESS; i++)
-    rc = own_copy(pieces[i].type, &s->pieces[i].type, &s->own_type[i]);
+    if (!pieces[i].own)
+      rc = own_copy(pieces[i].type, &s->pieces[i].type, &s->own_type[i]);
   pthread_mutex_lock(&lock);
   if (rc == MPI_SUCCESS && !have_class &&
       (rc = PMPIX_Grequest_class_create(query_fn, free_fn, cancel_fn, poll_fn, wait_fn,
@@ -203,9 +232,11 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
     rc = PMPIX_Grequest_class_allocate(greq_class, s, &s->greq);
   if (rc != MPI_SUCCESS) {
     pthread_mutex_unlock(&lock);
-    while (i-- > 0)
-      if (s->own_type[i])
-        PMPI_Type_free(&s->pieces[i].type);
+    for (int j = 0; j < npieces; j++) /* the duplicates made before the failure, the op's */
+      if (s->own_type[j] && (pieces[j].own || j < i))
+        PMPI_Type_free(&s->pieces[j].type);
+    if (ops && ops->release)
+      ops->release(data);
     free(s);
     return rc;
   }
@@ -221,27 +252,24 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
   return MPI_SUCCESS;
 }
 
-/* MPICH's MPI_Request_get_status pokes its progress engine but never a generalized
- * request's poll function (4.0.2, request_impl.c): an application polling our request
- * with it alone would spin forever. */
-GC_EXPORT int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
-{
-  gc_nbc_progress();
-  return PMPI_Request_get_status(request, flag, status);
-}
-
 #else
 
 int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
-                 const struct gc_nbc_piece *pieces, int npieces, MPI_Request *request)
+                 const struct gc_nbc_piece *pieces, int npieces,
+                 const struct gc_nbc_ops *ops, void *data, MPI_Request *request)
 {
-  (void)comm, (void)tag, (void)steps, (void)nsteps, (void)pieces, (void)npieces,
-      (void)request;
+  (void)comm, (void)tag, (void)steps, (void)nsteps, (void)pieces, (void)npieces, (void)ops,
+      (void)data, (void)request;
   return MPI_ERR_INTERN;
 }
 
 void gc_nbc_progress(void)
 {
+}
+
+int gc_nbc_inflight(void)
+{
+  return 0;
 }
 
 #endif

@@ -29,6 +29,17 @@ struct gc_nbc_piece {
   MPI_Count count;
   MPI_Datatype type; /* the executor keeps its own duplicate of a derived type: the
                         application may free its own while the call is in flight */
+  int own;           /* 1: type is the op's own, handed over: the executor frees it at
+                        the end (or when the start fails) instead of duplicating it */
+};
+
+/* What an op adds to its schedule's life (NULL: nothing): `finish` runs when every step
+ * completed without error, before the application sees the request complete (LG's
+ * unpacking into the receive buffer); `release` frees `data` at the end, or when the
+ * start fails. */
+struct gc_nbc_ops {
+  int (*finish)(void *data);
+  void (*release)(void *data);
 };
 
 static inline int gc_nbc_available(void)
@@ -42,11 +53,14 @@ static inline int gc_nbc_available(void)
  * posted here; the others when the application's completion calls find the previous
  * one done. */
 int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
-                 const struct gc_nbc_piece *pieces, int npieces, MPI_Request *request);
+                 const struct gc_nbc_piece *pieces, int npieces,
+                 const struct gc_nbc_ops *ops, void *data, MPI_Request *request);
 
 /* Advances every schedule in flight (a completion call the MPI library does not route to
  * the poll function: MPI_Request_get_status). Cheap when none is. */
 void gc_nbc_progress(void);
+/* 1 when a schedule is in flight on this process. */
+int gc_nbc_inflight(void);
 
 /* The tag of a communicator's n-th schedule: distinct for 2^15 schedules in flight on
  * one communicator, within every MPI's MPI_TAG_UB (32767 at least). */

@@ -56,9 +56,9 @@ static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc)
   if (*rc == MPI_SUCCESS && c.bytes > 0 &&
       (n = gc_bcast_tree_steps(&st->layout, tree, call->root, st->rank, steps)) < 0)
     *rc = MPI_ERR_INTERN; /* the cache's tree is the layout's: never */
-  struct gc_nbc_piece whole = {call->buffer, call->count, call->datatype};
+  struct gc_nbc_piece whole = {call->buffer, call->count, call->datatype, 0};
   if (*rc == MPI_SUCCESS)
-    *rc = gc_nbc_start(nbc, tag, steps, n, &whole, 1, request);
+    *rc = gc_nbc_start(nbc, tag, steps, n, &whole, 1, NULL, NULL, request);
   if (steps != stack)
     free(steps);
   if (*rc != MPI_SUCCESS) {

@@ -232,12 +232,13 @@ for seg in "${mixed_segments[@]}"; do
   done
 done
 
-# MPI_Ibcast by the trees (tree_nb.c), under an MPI with extended generalized requests
+# MPI_Ibcast by the trees (tree_nb.c) and MPI_Ialltoall by LG (lg_nb.c), under an MPI
+# with extended generalized requests
 # (MPICH): request arrays mixing it with the application's (Waitall, Waitany, Testsome,
 # MPI_Request_get_status), two in flight with blocking calls between, a derived datatype
 # freed in flight; every buffer against PMPI_Bcast. The log names the tree.
 if [ "$GC_LAUNCHER" = openmpi ]; then
-  skip "ibcast by the trees" "Open MPI has no extended generalized requests: MPI_Ibcast stays its own"
+  skip "ibcast by the trees, ialltoall by LG" "Open MPI has no extended generalized requests: they stay its own"
 else
   # Each tree on one layout in turn (17 s a run here): together they cover every layout.
   ib_topos=("4 GRIDCOLL_CLUSTERS=0-1,2-3" "3 GRIDCOLL_CLUSTERS=0,1-2"
@@ -251,6 +252,15 @@ else
     mpirun $topo GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/ibcast"
     no_failures && [ "$(warnings)" = 0 ] && used_as "$b" 1 && pass "ibcast $b, $topo, mixed request arrays" ||
       fail "ibcast $b, $topo, mixed request arrays"
+  done
+  # MPI_Ialltoall by LG (lg_nb.c): the same arrays, in place, types freed in flight,
+  # blocking calls between post and wait; against PMPI_Alltoall.
+  for topo in "4 GRIDCOLL_CONFIG=$tmp/interleaved.cfg" "3 GRIDCOLL_CLUSTERS=0,1-2" "5 GRIDCOLL_CONFIG=$tmp/three.cfg"; do
+    rm -f rec-*.csv
+    # shellcheck disable=SC2086 # ranks and setting
+    mpirun $topo GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/ialltoall"
+    no_failures && [ "$(warnings)" = 0 ] && used_as lg 1 && pass "ialltoall lg, $topo, mixed request arrays" ||
+      fail "ialltoall lg, $topo, mixed request arrays"
   done
 fi
 
