@@ -250,8 +250,8 @@ else
     rm -f rec-*.csv
     # shellcheck disable=SC2086 # ranks and setting
     mpirun $topo GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/ibcast"
-    no_failures && [ "$(warnings)" = 0 ] && used_as "$b" 1 && pass "ibcast $b, $topo, mixed request arrays" ||
-      fail "ibcast $b, $topo, mixed request arrays"
+    no_failures && [ "$(warnings)" = 0 ] && used_as "$b" 1 && pass "ibcast $b, ${topo##*/}, mixed request arrays" ||
+      fail "ibcast $b, ${topo##*/}, mixed request arrays"
   done
   # MPI_Ialltoall by LG (lg_nb.c): the same arrays, in place, types freed in flight,
   # blocking calls between post and wait; against PMPI_Alltoall.
@@ -259,8 +259,8 @@ else
     rm -f rec-*.csv
     # shellcheck disable=SC2086 # ranks and setting
     mpirun $topo GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/ialltoall"
-    no_failures && [ "$(warnings)" = 0 ] && used_as lg 1 && pass "ialltoall lg, $topo, mixed request arrays" ||
-      fail "ialltoall lg, $topo, mixed request arrays"
+    no_failures && [ "$(warnings)" = 0 ] && used_as lg 1 && pass "ialltoall lg, ${topo##*/}, mixed request arrays" ||
+      fail "ialltoall lg, ${topo##*/}, mixed request arrays"
   done
 fi
 
