@@ -66,14 +66,27 @@ GC_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Sta
   return flag || rc != MPI_SUCCESS ? rc : PMPI_Waitany(count, requests, index, status);
 }
 
+/* Request by request, as MPICH's own MPI_Waitall: its MPI_Testall, looped on an array
+ * holding its persistent collectives, returned MPI_ERR_IN_STATUS with no error in any
+ * status (MPICH 4.0.2, MPICH's p_order under gridcoll). */
 GC_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
-  int flag = 0, rc = MPI_SUCCESS;
-  while (!flag && gc_nbc_inflight() && rc == MPI_SUCCESS) {
-    gc_nbc_progress();
-    rc = PMPI_Testall(count, requests, &flag, statuses);
+  int failed = 0;
+  for (int i = 0; i < count; i++) {
+    MPI_Status *status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+    int flag = 0, rc = MPI_SUCCESS;
+    while (!flag && gc_nbc_inflight() && rc == MPI_SUCCESS) {
+      gc_nbc_progress();
+      rc = PMPI_Test(&requests[i], &flag, status);
+    }
+    if (!flag && rc == MPI_SUCCESS)
+      rc = PMPI_Wait(&requests[i], status);
+    if (rc != MPI_SUCCESS)
+      failed = 1;
+    if (status != MPI_STATUS_IGNORE) /* read only with MPI_ERR_IN_STATUS */
+      status->MPI_ERROR = rc;
   }
-  return flag || rc != MPI_SUCCESS ? rc : PMPI_Waitall(count, requests, statuses);
+  return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
 
 GC_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
