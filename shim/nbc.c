@@ -26,6 +26,15 @@ struct nbc {
   int *own_type; /* per piece: its type is ours (a duplicate, or the op's), freed at the end */
   const struct gc_nbc_ops *ops;
   void *data;
+  /* Persistent (MPI_Bcast_init): the application's request is a persistent receive of
+   * no bytes from this rank itself on comm with tag (signal), started with the schedule
+   * at each MPI_Start and completed by the message the schedule's end sends to itself:
+   * MPI_Wait, MPI_Test ... then treat it as any persistent request (inactive after
+   * completion, restartable, freed by MPI_Request_free). No step has this rank as its
+   * peer, so the signal meets nothing else. */
+  int persistent, self, active;
+  MPI_Request signal;
+  struct nbc *pnext; /* the persistent schedules, found by their request */
 };
 
 /* The schedules in flight, and one thread advancing them at a time (under
@@ -95,6 +104,15 @@ static void advance(struct nbc *s)
     if (s->rc != MPI_SUCCESS || s->last >= s->nsteps) {
       if (s->rc == MPI_SUCCESS && s->ops && s->ops->finish)
         s->rc = s->ops->finish(s->data);
+      if (s->persistent) { /* kept for the next MPI_Start: only the request completes */
+        static char none;
+        MPI_Request r;
+        unlink_nbc(s);
+        s->active = 0;
+        if (PMPI_Isend(&none, 0, MPI_BYTE, s->self, s->tag, s->comm, &r) == MPI_SUCCESS)
+          PMPI_Request_free(&r);
+        return;
+      }
       if (s->ops && s->ops->release)
         s->ops->release(s->data);
       for (int i = 0; i < s->npieces; i++)
@@ -252,6 +270,107 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
   return MPI_SUCCESS;
 }
 
+static struct nbc *persistents;
+
+/* The object behind a persistent schedule's request; NULL: not ours. */
+static struct nbc *persistent_of(MPI_Request r)
+{
+  struct nbc *s = persistents;
+  while (s && s->signal != r)
+    s = s->pnext;
+  return s;
+}
+
+static void free_whole(struct nbc *s)
+{
+  if (s->ops && s->ops->release)
+    s->ops->release(s->data);
+  for (int i = 0; i < s->npieces; i++)
+    if (s->own_type[i])
+      PMPI_Type_free(&s->pieces[i].type);
+  free(s);
+}
+
+int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
+                      const struct gc_nbc_piece *pieces, int npieces,
+                      const struct gc_nbc_ops *ops, void *data, MPI_Request *request)
+{
+  size_t n = (size_t)nsteps, np = (size_t)npieces;
+  struct nbc *s = malloc(sizeof *s + n * (sizeof *steps + sizeof(MPI_Request)) +
+                         np * (sizeof *pieces + sizeof(int)));
+  if (!s)
+    return start_failed(pieces, npieces, ops, data, MPI_ERR_NO_MEM);
+  *s = (struct nbc){.comm = comm, .tag = tag, .nsteps = nsteps, .npieces = npieces,
+                    .rc = MPI_SUCCESS, .ops = ops, .data = data, .persistent = 1};
+  s->pieces = (struct gc_nbc_piece *)(s + 1);
+  s->steps = (struct gc_nbc_step *)(s->pieces + np);
+  s->reqs = (MPI_Request *)(s->steps + n);
+  s->own_type = (int *)(s->reqs + n);
+  memcpy(s->steps, steps, n * sizeof *steps);
+  memcpy(s->pieces, pieces, np * sizeof *pieces);
+  for (int i = 0; i < npieces; i++)
+    s->own_type[i] = pieces[i].own;
+  int rc = PMPI_Comm_rank(comm, &s->self);
+  for (int i = 0; i < npieces && rc == MPI_SUCCESS; i++)
+    if (!pieces[i].own)
+      rc = own_copy(pieces[i].type, &s->pieces[i].type, &s->own_type[i]);
+  static char none;
+  if (rc == MPI_SUCCESS)
+    rc = PMPI_Recv_init(&none, 0, MPI_BYTE, s->self, tag, comm, &s->signal);
+  if (rc != MPI_SUCCESS) {
+    free_whole(s);
+    return rc;
+  }
+  pthread_mutex_lock(&lock);
+  s->pnext = persistents;
+  persistents = s;
+  pthread_mutex_unlock(&lock);
+  *request = s->signal;
+  return MPI_SUCCESS;
+}
+
+int gc_nbc_start_persistent(MPI_Request *request, int *rc)
+{
+  if (*request == MPI_REQUEST_NULL)
+    return 0;
+  pthread_mutex_lock(&lock);
+  struct nbc *s = persistent_of(*request);
+  if (!s || s->active) { /* not ours; or started twice: the library's own error */
+    pthread_mutex_unlock(&lock);
+    return 0;
+  }
+  if ((*rc = PMPI_Start(request)) == MPI_SUCCESS) {
+    s->active = 1, s->rc = MPI_SUCCESS, s->first = s->last = 0, s->prev = NULL;
+    s->next = inflight;
+    if (inflight)
+      inflight->prev = s;
+    inflight = s;
+    atomic_fetch_add_explicit(&ninflight, 1, memory_order_relaxed);
+    post_round(s);
+    advance(s);
+  }
+  pthread_mutex_unlock(&lock);
+  return 1;
+}
+
+int gc_nbc_free_persistent(MPI_Request *request)
+{
+  if (*request == MPI_REQUEST_NULL)
+    return 0;
+  pthread_mutex_lock(&lock);
+  struct nbc **at = &persistents;
+  while (*at && (*at)->signal != *request)
+    at = &(*at)->pnext;
+  struct nbc *s = *at;
+  if (s && !s->active) /* active: erroneous (MPI-4.0 section 6.12); left running */
+    *at = s->pnext;
+  pthread_mutex_unlock(&lock);
+  if (!s || s->active)
+    return 0;
+  free_whole(s);
+  return 0; /* the caller frees the request itself */
+}
+
 #else
 
 int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
@@ -269,6 +388,27 @@ void gc_nbc_progress(void)
 
 int gc_nbc_inflight(void)
 {
+  return 0;
+}
+
+int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
+                      const struct gc_nbc_piece *pieces, int npieces,
+                      const struct gc_nbc_ops *ops, void *data, MPI_Request *request)
+{
+  (void)comm, (void)tag, (void)steps, (void)nsteps, (void)pieces, (void)npieces, (void)ops,
+      (void)data, (void)request;
+  return MPI_ERR_INTERN;
+}
+
+int gc_nbc_start_persistent(MPI_Request *request, int *rc)
+{
+  (void)request, (void)rc;
+  return 0;
+}
+
+int gc_nbc_free_persistent(MPI_Request *request)
+{
+  (void)request;
   return 0;
 }
 

@@ -56,6 +56,19 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
                  const struct gc_nbc_piece *pieces, int npieces,
                  const struct gc_nbc_ops *ops, void *data, MPI_Request *request);
 
+/* A persistent schedule (MPI_Bcast_init): built once, its request a persistent one of
+ * the MPI library's (nbc.c says which), started by gc_nbc_start_persistent at each
+ * MPI_Start. MPI_SUCCESS or an error (nothing made). */
+int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
+                      const struct gc_nbc_piece *pieces, int npieces,
+                      const struct gc_nbc_ops *ops, void *data, MPI_Request *request);
+/* MPI_Start of *request: 1 when it is a persistent schedule's (started; *rc the result),
+ * 0 when not ours. */
+int gc_nbc_start_persistent(MPI_Request *request, int *rc);
+/* MPI_Request_free of *request: a persistent schedule's own memory freed (the caller
+ * then frees the request); 0 always. */
+int gc_nbc_free_persistent(MPI_Request *request);
+
 /* Advances every schedule in flight (a completion call the MPI library does not route to
  * the poll function: MPI_Request_get_status). Cheap when none is. */
 void gc_nbc_progress(void);

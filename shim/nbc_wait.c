@@ -104,3 +104,35 @@ GC_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, i
 }
 
 #endif
+
+#if GC_HAVE_NBC
+/* The persistent schedules' requests (nbc.h: gc_nbc_persistent): started and freed here;
+ * every other request is the library's. */
+GC_EXPORT int MPI_Start(MPI_Request *request)
+{
+  int rc;
+  if (gc_nbc_start_persistent(request, &rc))
+    return rc;
+  return PMPI_Start(request);
+}
+
+GC_EXPORT int MPI_Startall(int count, MPI_Request requests[])
+{
+  /* One by one, in the array's order: MPI_Startall starts them in some order, and
+   * persistent collectives must be started in the same order on every rank. */
+  for (int i = 0; i < count; i++) {
+    int rc = MPI_SUCCESS;
+    if (!gc_nbc_start_persistent(&requests[i], &rc))
+      rc = PMPI_Start(&requests[i]);
+    if (rc != MPI_SUCCESS)
+      return rc;
+  }
+  return MPI_SUCCESS;
+}
+
+GC_EXPORT int MPI_Request_free(MPI_Request *request)
+{
+  gc_nbc_free_persistent(request);
+  return PMPI_Request_free(request);
+}
+#endif

@@ -11,7 +11,7 @@ GC_EXPORT int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int roo
   struct gc_bcast_call call = {.buffer = buffer, .count = count, .datatype = datatype,
                                .root = root, .comm = comm};
   int rc;
-  if (gc_bcast_tree_issue(&call, request, &rc))
+  if (gc_bcast_tree_issue(&call, request, &rc, 0))
     return rc;
   int entered = gc_issued_enter(&gc_bcast_op, &call, comm, GC_ENTRY_NONBLOCKING);
   rc = PMPI_Ibcast(buffer, count, datatype, root, comm, request);
@@ -26,7 +26,7 @@ GC_EXPORT int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
   struct gc_bcast_call call = {.buffer = buffer, .count = count, .datatype = datatype,
                                .root = root, .comm = comm, .large = 1};
   int rc;
-  if (gc_bcast_tree_issue(&call, request, &rc))
+  if (gc_bcast_tree_issue(&call, request, &rc, 0))
     return rc;
   int entered = gc_issued_enter(&gc_bcast_op, &call, comm, GC_ENTRY_NONBLOCKING);
   rc = PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
@@ -39,8 +39,11 @@ GC_EXPORT int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int
 {
   struct gc_bcast_call call = {.buffer = buffer, .count = count, .datatype = datatype,
                                .root = root, .comm = comm};
+  int rc;
+  if (gc_bcast_tree_issue(&call, request, &rc, 1))
+    return rc;
   int entered = gc_issued_enter(&gc_bcast_op, &call, comm, GC_ENTRY_PERSISTENT);
-  int rc = PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
+  rc = PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
   gc_issued_leave(entered);
   return rc;
 }
@@ -50,8 +53,11 @@ GC_EXPORT int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datat
 {
   struct gc_bcast_call call = {.buffer = buffer, .count = count, .datatype = datatype,
                                .root = root, .comm = comm, .large = 1};
+  int rc;
+  if (gc_bcast_tree_issue(&call, request, &rc, 1))
+    return rc;
   int entered = gc_issued_enter(&gc_bcast_op, &call, comm, GC_ENTRY_PERSISTENT);
-  int rc = PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
+  rc = PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
   gc_issued_leave(entered);
   return rc;
 }

@@ -31,7 +31,7 @@ static int forced_tree(void)
   return GC_NATIVE;
 }
 
-static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc)
+static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc, int persistent)
 {
   int a = forced_tree();
   struct gc_comm_state *st;
@@ -58,23 +58,26 @@ static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc)
     *rc = MPI_ERR_INTERN; /* the cache's tree is the layout's: never */
   struct gc_nbc_piece whole = {call->buffer, call->count, call->datatype, 0};
   if (*rc == MPI_SUCCESS)
-    *rc = gc_nbc_start(nbc, tag, steps, n, &whole, 1, NULL, NULL, request);
+    *rc = persistent ? gc_nbc_persistent(nbc, tag, steps, n, &whole, 1, NULL, NULL, request)
+                     : gc_nbc_start(nbc, tag, steps, n, &whole, 1, NULL, NULL, request);
   if (steps != stack)
     free(steps);
   if (*rc != MPI_SUCCESS) {
     PMPI_Comm_call_errhandler(call->comm, *rc);
     return 1;
   }
-  gc_dispatch_issued(&gc_bcast_op, call, call->comm, GC_ENTRY_NONBLOCKING, a);
+  gc_dispatch_issued(&gc_bcast_op, call, call->comm,
+                     persistent ? GC_ENTRY_PERSISTENT : GC_ENTRY_NONBLOCKING, a);
   return 1;
 }
 
-int gc_bcast_tree_issue(struct gc_bcast_call *call, MPI_Request *request, int *rc)
+int gc_bcast_tree_issue(struct gc_bcast_call *call, MPI_Request *request, int *rc,
+                        int persistent)
 {
   if (!gc_nbc_available() || gc_dispatch_bypass(GC_OP_BCAST) || !gc_guard_enter())
     return 0;
   *rc = MPI_SUCCESS;
-  int took = issue(call, request, rc);
+  int took = issue(call, request, rc, persistent);
   gc_guard_leave();
   return took;
 }

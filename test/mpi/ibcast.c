@@ -9,11 +9,15 @@
  *             and MPI_Alltoall (and their own algorithms) called between post and wait,
  *             then MPI_Waitany on [broadcast, ring receive, broadcast, ring send];
  *   testsome  MPI_Testsome until done, after MPI_Request_get_status polling, with the
- *             broadcast's derived datatype freed right after the post. */
+ *             broadcast's derived datatype freed right after the post;
+ *   persistent (MPI 4) MPI_Bcast_init once, then three rounds of new data, each started
+ *             with MPI_Startall beside a persistent ring send and receive and waited with
+ *             MPI_Waitall (MPI_Start and MPI_Wait alone in the last), then
+ *             MPI_Request_free. */
 #include "mpitest.h"
 
-enum { WAIT, WAITALL, WAITANY, TESTSOME, MODES };
-static const char *mode_names[MODES] = {"wait", "waitall", "waitany", "testsome"};
+enum { WAIT, WAITALL, WAITANY, TESTSOME, PERSISTENT, MODES };
+static const char *mode_names[MODES] = {"wait", "waitall", "waitany", "testsome", "persistent"};
 
 static int rank, size;
 
@@ -133,6 +137,37 @@ static int check(MPI_Comm comm, const struct type_case *tc, int root, int mode, 
     bad |= !ring_ok(comm, in);
     break;
   }
+#if MPI_VERSION >= 4
+  case PERSISTENT: {
+    int me, from, to;
+    MPI_Comm_rank(comm, &me);
+    from = (me + n - 1) % n, to = (me + 1) % n;
+    MPI_Bcast_init(buf, tc->scount, type, root, comm, MPI_INFO_NULL, &r[1]);
+    MPI_Recv_init(&in, 1, MPI_INT, from, 7, comm, &r[0]);
+    MPI_Send_init(&out, 1, MPI_INT, to, 7, comm, &r[2]);
+    for (int round = 0; round < 3; round++) {
+      memset(buf, SENTINEL, bytes + 1);
+      if (me == root)
+        fill_pattern(buf, bytes, seed + 10 * round);
+      reference(comm, tc, root, seed + 10 * round, ref, bytes);
+      out = 1000 * me + 7, in = -1;
+      if (round < 2) {
+        MPI_Status st[3];
+        MPI_Startall(3, r);
+        MPI_Waitall(3, r, st);
+        bad |= !ring_ok(comm, in);
+      } else {
+        MPI_Start(&r[1]);
+        MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+      }
+      bad |= r[1] == MPI_REQUEST_NULL; /* persistent: inactive, not freed */
+      bad |= memcmp(buf, ref, bytes) != 0 || buf[bytes] != SENTINEL;
+    }
+    for (int i = 0; i < 3; i++)
+      MPI_Request_free(&r[i]);
+    break;
+  }
+#endif
   }
   bad |= memcmp(buf, ref, bytes) != 0 || buf[bytes] != SENTINEL;
   free(ref), free(ref2), free(buf), free(buf2);

@@ -232,11 +232,12 @@ for seg in "${mixed_segments[@]}"; do
   done
 done
 
-# MPI_Ibcast by the trees (tree_nb.c) and MPI_Ialltoall by LG (lg_nb.c), under an MPI
-# with extended generalized requests
-# (MPICH): request arrays mixing it with the application's (Waitall, Waitany, Testsome,
+# MPI_Ibcast and MPI_Bcast_init by the trees (tree_nb.c) and MPI_Ialltoall by LG
+# (lg_nb.c), under an MPI with extended generalized requests (MPICH): request arrays
+# mixing them with the application's (Waitall, Waitany, Testsome, MPI_Startall,
 # MPI_Request_get_status), two in flight with blocking calls between, a derived datatype
-# freed in flight; every buffer against PMPI_Bcast. The log names the tree.
+# freed in flight, a persistent one started three times; every buffer against the PMPI
+# call. The log names the tree (<tree>-nb).
 if [ "$GC_LAUNCHER" = openmpi ]; then
   skip "ibcast by the trees, ialltoall by LG" "Open MPI has no extended generalized requests: they stay its own"
 else
@@ -449,20 +450,21 @@ if [ "$GC_LAUNCHER" = openmpi ]; then
   entry_ops="alltoall,native-nb=1 bcast,native-nb=1 "
 else
   # MPICH: MPI_Ialltoall(_c) and MPI_Ibcast(_c) run LG and the flat tree as schedules
-  # (lg-nb, flat-nb), untimed as the native ones.
+  # (lg-nb, flat-nb), MPI_Bcast_init(_c) the flat tree (flat-persistent), untimed as the
+  # native ones.
   entry_calls="5 blocking, 4 nonblocking, 4 persistent" entry_grid=5
-  entry_ops="alltoall,lg=2 alltoall,lg-nb=2 alltoall,native-persistent=2 bcast,flat=3 bcast,flat-nb=2 bcast,native-persistent=2 "
+  entry_ops="alltoall,lg=2 alltoall,lg-nb=2 alltoall,native-persistent=2 bcast,flat=3 bcast,flat-nb=2 bcast,flat-persistent=2 "
 fi
 entry_log_ok() {
   local r
   for r in 0 1 2; do
     [ "$(ops_in "ep-$r.csv")" = "$entry_ops" ] || return 1
-    awk -F, 'NR > 1 && (NF != 17 || ($6 ~ /^native-|-nb$/ && ($11 != "" || $12 != "" || $14 != "" || $15 != "")) || ($6 !~ /^native-|-nb$/ && ($12 == "" || $14 == "" || $15 == ""))) { exit 1 }' "ep-$r.csv" || return 1
+    awk -F, 'NR > 1 && (NF != 17 || ($6 ~ /^native-|-nb$|-persistent$/ && ($11 != "" || $12 != "" || $14 != "" || $15 != "")) || ($6 !~ /^native-|-nb$|-persistent$/ && ($12 == "" || $14 == "" || $15 == ""))) { exit 1 }' "ep-$r.csv" || return 1
   done
   [ "$entry_grid" = 0 ] && return 0 # nothing timed: gridcoll-report has no records to show
   "$ROOT/scripts/gridcoll-report" ep-*.csv >rep.out 2>&1 &&
     [ "$(awk '$1 == "alltoall" && $2 == "lg" { n += $5 } $1 == "bcast" && $2 == "flat" { n += $5 } END { print n + 0 }' rep.out)" = "$entry_grid" ] &&
-    ! grep -qE 'native-|-nb' rep.out
+    ! grep -qE 'native-|-nb|-persistent' rep.out
 }
 mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/ep-%r.csv" -- "$T/entry_points"
 no_failures && grep -q "^entry: 0 failed, $entry_calls" out && [ "$(warnings)" = 0 ] && entry_log_ok &&
