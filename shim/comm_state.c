@@ -7,6 +7,7 @@
 
 #include "comm_state.h"
 #include "gridcoll.h"
+#include "nbc.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
 static atomic_uint next_id; /* per process; combined with the world rank of comm rank 0 */
@@ -75,6 +76,9 @@ static void destroy(struct gc_comm_state *st)
   free_comm(&st->leader_comm);
   free_comm(&st->cluster_comm);
   free_comm(&st->nbc_comm); /* MPI frees it once the schedules still on it complete */
+  gc_nbc_pool_drop(st->nbc_pool); /* the same: freed when its last busy slot is given back */
+  if (st->nbc_lg)
+    st->nbc_lg_free(st->nbc_lg);
   free_comm(&st->private_comm);
   gc_network_free(&st->network);
   gc_layout_free(&st->layout);
@@ -259,19 +263,6 @@ int gc_comm_private(struct gc_comm_state *st, MPI_Comm *out)
     PMPI_Comm_set_errhandler(st->private_comm, MPI_ERRORS_RETURN);
   }
   *out = st->private_comm;
-  return MPI_SUCCESS;
-}
-
-int gc_comm_nbc(struct gc_comm_state *st, MPI_Comm *out)
-{
-  if (st->nbc_comm == MPI_COMM_NULL) {
-    MPI_Comm priv;
-    int rc = gc_comm_private(st, &priv);
-    if (rc != MPI_SUCCESS || (rc = PMPI_Comm_dup(priv, &st->nbc_comm)) != MPI_SUCCESS)
-      return rc;
-    PMPI_Comm_set_errhandler(st->nbc_comm, MPI_ERRORS_RETURN);
-  }
-  *out = st->nbc_comm;
   return MPI_SUCCESS;
 }
 

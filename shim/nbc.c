@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +36,118 @@ struct nbc {
   int persistent, self, active;
   MPI_Request signal;
   struct nbc *pnext; /* the persistent schedules, found by their request */
+  struct gc_nbc_arena arena; /* where this block lies: given back with it */
 };
+
+/* --- the schedules' memory (nbc.h: gc_nbc_pool) --------------------------------------- */
+
+enum { ALIGN = 16 };
+
+struct gc_nbc_pool {
+  pthread_mutex_t lock; /* slots are taken at the call, given back in MPI's free function */
+  int dropped, busy_count;
+  size_t bytes;
+  int busy[GC_NBC_SLOTS];
+  char *mem;
+};
+
+static size_t up(size_t n)
+{
+  return (n + ALIGN - 1) / ALIGN * ALIGN;
+}
+
+size_t gc_nbc_carve_bytes(size_t bytes)
+{
+  return up(bytes);
+}
+
+struct gc_nbc_pool *gc_nbc_pool_make(size_t bytes)
+{
+  bytes = up(bytes);
+  struct gc_nbc_pool *p = calloc(1, sizeof *p);
+  if (!p || bytes > SIZE_MAX / GC_NBC_SLOTS || !(p->mem = aligned_alloc(ALIGN, bytes * GC_NBC_SLOTS))) {
+    free(p);
+    return NULL;
+  }
+  pthread_mutex_init(&p->lock, NULL);
+  p->bytes = bytes;
+  return p;
+}
+
+static void pool_free(struct gc_nbc_pool *p)
+{
+  pthread_mutex_destroy(&p->lock);
+  free(p->mem);
+  free(p);
+}
+
+void gc_nbc_pool_drop(struct gc_nbc_pool *p)
+{
+  if (!p)
+    return;
+  pthread_mutex_lock(&p->lock);
+  p->dropped = 1;
+  int last = p->busy_count == 0;
+  pthread_mutex_unlock(&p->lock);
+  if (last)
+    pool_free(p);
+}
+
+int gc_nbc_arena_heap(size_t bytes, struct gc_nbc_arena *a)
+{
+  bytes = up(bytes);
+  char *m = aligned_alloc(ALIGN, bytes ? bytes : ALIGN);
+  *a = (struct gc_nbc_arena){.at = m, .end = m ? m + bytes : NULL, .heap = m, .slot = -1};
+  return m ? 0 : -1;
+}
+
+int gc_nbc_pool_take(struct gc_nbc_pool *p, unsigned long long k, struct gc_nbc_arena *a)
+{
+  int i = (int)(k % GC_NBC_SLOTS);
+  pthread_mutex_lock(&p->lock);
+  int free_slot = !p->busy[i];
+  if (free_slot)
+    p->busy[i] = 1, p->busy_count++;
+  pthread_mutex_unlock(&p->lock);
+  if (!free_slot) /* more schedules in flight than slots: this one's own block */
+    return gc_nbc_arena_heap(p->bytes, a);
+  char *m = p->mem + (size_t)i * p->bytes;
+  *a = (struct gc_nbc_arena){.at = m, .end = m + p->bytes, .pool = p, .slot = i};
+  return 0;
+}
+
+void *gc_nbc_carve(struct gc_nbc_arena *a, size_t bytes)
+{
+  bytes = up(bytes);
+  if (!a->at || (size_t)(a->end - a->at) < bytes)
+    return NULL;
+  void *r = a->at;
+  a->at += bytes;
+  return r;
+}
+
+void gc_nbc_arena_give(struct gc_nbc_arena *a)
+{
+  struct gc_nbc_pool *p = a->pool;
+  if (!p) {
+    free(a->heap);
+  } else {
+    pthread_mutex_lock(&p->lock);
+    p->busy[a->slot] = 0;
+    int last = --p->busy_count == 0 && p->dropped;
+    pthread_mutex_unlock(&p->lock);
+    if (last)
+      pool_free(p);
+  }
+  *a = (struct gc_nbc_arena){.slot = -1};
+}
+
+size_t gc_nbc_block_bytes(int nsteps, int npieces)
+{
+  size_t n = (size_t)nsteps, np = (size_t)npieces;
+  return up(sizeof(struct nbc) + n * (sizeof(struct gc_nbc_step) + sizeof(MPI_Request)) +
+            np * (sizeof(struct gc_nbc_piece) + sizeof(int)));
+}
 
 /* The schedules in flight, and one thread advancing them at a time (under
  * MPI_THREAD_MULTIPLE another thread's poll finds the lock taken and returns: the
@@ -162,8 +274,10 @@ static int query_fn(void *extra, MPI_Status *status)
 static int free_fn(void *extra)
 {
   struct nbc *s = extra;
-  if (s->finished)
-    free(s);
+  if (s->finished) {
+    struct gc_nbc_arena a = s->arena; /* s lies in it */
+    gc_nbc_arena_give(&a);
+  }
   return MPI_SUCCESS;
 }
 
@@ -206,7 +320,8 @@ static int own_copy(MPI_Datatype type, MPI_Datatype *out, int *own)
 
 /* Everything a start that failed was handed, given back. */
 static int start_failed(const struct gc_nbc_piece *pieces, int npieces,
-                        const struct gc_nbc_ops *ops, void *data, int rc)
+                        const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
+                        int rc)
 {
   for (int i = 0; i < npieces; i++)
     if (pieces[i].own) {
@@ -215,20 +330,21 @@ static int start_failed(const struct gc_nbc_piece *pieces, int npieces,
     }
   if (ops && ops->release)
     ops->release(data);
+  gc_nbc_arena_give(arena);
   return rc;
 }
 
 int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
                  const struct gc_nbc_piece *pieces, int npieces,
-                 const struct gc_nbc_ops *ops, void *data, MPI_Request *request)
+                 const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
+                 MPI_Request *request)
 {
   size_t n = (size_t)nsteps, np = (size_t)npieces;
-  struct nbc *s = malloc(sizeof *s + n * (sizeof *steps + sizeof(MPI_Request)) +
-                         np * (sizeof *pieces + sizeof(int)));
+  struct nbc *s = gc_nbc_carve(arena, gc_nbc_block_bytes(nsteps, npieces));
   if (!s)
-    return start_failed(pieces, npieces, ops, data, MPI_ERR_NO_MEM);
+    return start_failed(pieces, npieces, ops, data, arena, MPI_ERR_INTERN); /* a bound */
   *s = (struct nbc){.comm = comm, .tag = tag, .nsteps = nsteps, .npieces = npieces,
-                    .rc = MPI_SUCCESS, .ops = ops, .data = data};
+                    .rc = MPI_SUCCESS, .ops = ops, .data = data, .arena = *arena};
   s->pieces = (struct gc_nbc_piece *)(s + 1); /* the pieces first: MPI_Count alignment */
   s->steps = (struct gc_nbc_step *)(s->pieces + np);
   s->reqs = (MPI_Request *)(s->steps + n);
@@ -255,7 +371,7 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
         PMPI_Type_free(&s->pieces[j].type);
     if (ops && ops->release)
       ops->release(data);
-    free(s);
+    gc_nbc_arena_give(&s->arena);
     return rc;
   }
   *request = s->greq;
@@ -288,20 +404,22 @@ static void free_whole(struct nbc *s)
   for (int i = 0; i < s->npieces; i++)
     if (s->own_type[i])
       PMPI_Type_free(&s->pieces[i].type);
-  free(s);
+  struct gc_nbc_arena a = s->arena;
+  gc_nbc_arena_give(&a);
 }
 
 int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
                       const struct gc_nbc_piece *pieces, int npieces,
-                      const struct gc_nbc_ops *ops, void *data, MPI_Request *request)
+                      const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
+                      MPI_Request *request)
 {
   size_t n = (size_t)nsteps, np = (size_t)npieces;
-  struct nbc *s = malloc(sizeof *s + n * (sizeof *steps + sizeof(MPI_Request)) +
-                         np * (sizeof *pieces + sizeof(int)));
+  struct nbc *s = gc_nbc_carve(arena, gc_nbc_block_bytes(nsteps, npieces));
   if (!s)
-    return start_failed(pieces, npieces, ops, data, MPI_ERR_NO_MEM);
+    return start_failed(pieces, npieces, ops, data, arena, MPI_ERR_INTERN);
   *s = (struct nbc){.comm = comm, .tag = tag, .nsteps = nsteps, .npieces = npieces,
-                    .rc = MPI_SUCCESS, .ops = ops, .data = data, .persistent = 1};
+                    .rc = MPI_SUCCESS, .ops = ops, .data = data, .persistent = 1,
+                    .arena = *arena};
   s->pieces = (struct gc_nbc_piece *)(s + 1);
   s->steps = (struct gc_nbc_step *)(s->pieces + np);
   s->reqs = (MPI_Request *)(s->steps + n);
@@ -375,10 +493,11 @@ int gc_nbc_free_persistent(MPI_Request *request)
 
 int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
                  const struct gc_nbc_piece *pieces, int npieces,
-                 const struct gc_nbc_ops *ops, void *data, MPI_Request *request)
+                 const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
+                 MPI_Request *request)
 {
   (void)comm, (void)tag, (void)steps, (void)nsteps, (void)pieces, (void)npieces, (void)ops,
-      (void)data, (void)request;
+      (void)data, (void)arena, (void)request;
   return MPI_ERR_INTERN;
 }
 
@@ -393,10 +512,11 @@ int gc_nbc_inflight(void)
 
 int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
                       const struct gc_nbc_piece *pieces, int npieces,
-                      const struct gc_nbc_ops *ops, void *data, MPI_Request *request)
+                      const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
+                 MPI_Request *request)
 {
   (void)comm, (void)tag, (void)steps, (void)nsteps, (void)pieces, (void)npieces, (void)ops,
-      (void)data, (void)request;
+      (void)data, (void)arena, (void)request;
   return MPI_ERR_INTERN;
 }
 

@@ -13,9 +13,9 @@
  * communicator and the block (gc_alltoall_lg_supports: the layout and m, identical on
  * every rank). A block of m <= INT_MAX bytes of a type of one byte or more has a count
  * that fits an int everywhere, so every rank packs with PMPI_Pack; what can still fail
- * is memory, which is the call's error (nbc.h). The blocking run agrees its buffers and
- * carries a pack failure in its tags; a nonblocking call cannot wait for an agreement
- * at the call, and its first round would have to: left for a later step (doc/design.md). */
+ * is memory: my schedule is built once and every call's buffers, steps and executor
+ * block come from the communicator's reserved slot (nbc_reserve.c), agreed at its first
+ * schedule; blocks beyond the slot's bound run as the MPI library's own everywhere. */
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,14 +43,12 @@ struct lg_nb {
   struct { size_t at; int src; } *deliver;
 };
 
+/* The call's own type; its memory is the slot's (the executor gives it back). */
 static void lg_nb_release(void *data)
 {
   struct lg_nb *x = data;
   if (x->own_type)
     PMPI_Type_free(&x->recvtype);
-  free(x->buf);
-  free(x->deliver);
-  free(x);
 }
 
 static int lg_nb_finish(void *data)
@@ -152,32 +150,74 @@ static int build(const struct gc_alltoall_lg_schedule *s, const struct gc_alltoa
   return MPI_SUCCESS;
 }
 
-static int issue(struct gc_alltoall_call *call, MPI_Request *request)
+static void lg_nb_schedule_free(void *p)
 {
-  struct gc_comm_state *st = gc_comm_state_get(call->comm);
-  MPI_Comm nbc;
-  int rc = gc_comm_nbc(st, &nbc);
-  if (rc != MPI_SUCCESS)
-    return rc;
-  int tag = gc_nbc_tag(st->nbc_issued++);
+  gc_alltoall_lg_schedule_free(p);
+  free(p);
+}
+
+static size_t call_bytes(const struct gc_alltoall_lg_schedule *s, int n, size_t buf)
+{
+  size_t np = (size_t)(2 * s->cluster_size + s->nwide_send + s->nwide_recv) + 1;
+  return gc_nbc_block_bytes((int)np, (int)np) + gc_nbc_carve_bytes(sizeof(struct gc_nbc_step) * np) +
+         gc_nbc_carve_bytes(sizeof(struct gc_nbc_piece) * np) +
+         gc_nbc_carve_bytes(sizeof(MPI_Aint) * ((size_t)s->max_wide_send + 1)) +
+         gc_nbc_carve_bytes(sizeof(struct lg_nb)) +
+         gc_nbc_carve_bytes(sizeof(*((struct lg_nb *)0)->deliver) * (size_t)n) +
+         gc_nbc_carve_bytes(buf);
+}
+
+static int my_blocks(const struct gc_alltoall_lg_schedule *s, int n)
+{
+  return n + s->stage_blocks + s->wide_recv_blocks;
+}
+
+/* LG's part of the communicator's nonblocking reservation (nbc_reserve.c): with a forced
+ * `lg` where LG serves the layout, my schedule built once (kept in st) and what one call
+ * carves beyond its buffers, plus GC_NBC_LG_BYTES' worth of them (*bytes), and my blocks
+ * per byte of a block (*blocks); nothing elsewhere. 0, or -1 when out of memory. */
+int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks)
+{
+  *bytes = 0, *blocks = 0;
+  if (strcmp(gc_alltoall_op.wanted, "lg") != 0 || !gc_alltoall_lg_applies(&st->layout) ||
+      st->layout.size > INT_MAX / 8)
+    return 0;
+  struct gc_alltoall_lg_schedule *s = malloc(sizeof *s);
+  if (!s || gc_alltoall_lg_schedule_build(s, &st->layout, st->rank) != 0) {
+    free(s);
+    return -1;
+  }
+  st->nbc_lg = s, st->nbc_lg_free = lg_nb_schedule_free;
+  *blocks = my_blocks(s, st->size);
+  *bytes = call_bytes(s, st->size, GC_NBC_LG_BYTES);
+  return 0;
+}
+
+/* One call from its slot: nothing here allocates (the arena is the reservation's). */
+static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Comm nbc,
+                 MPI_Request *request)
+{
+  int tag = gc_nbc_tag(st->nbc_issued);
+  struct gc_nbc_arena ar;
+  if (gc_nbc_pool_take(st->nbc_pool, st->nbc_issued++, &ar) != 0)
+    return MPI_ERR_NO_MEM; /* more schedules in flight than slots (nbc.h) */
   if (call->block_bytes == 0) /* m is the same everywhere: nothing moves anywhere */
-    return gc_nbc_start(nbc, tag, NULL, 0, NULL, 0, NULL, NULL, request);
-  struct gc_alltoall_lg_schedule s;
-  if (gc_alltoall_lg_schedule_build(&s, &st->layout, st->rank) != 0)
-    return MPI_ERR_NO_MEM;
+    return gc_nbc_start(nbc, tag, NULL, 0, NULL, 0, NULL, NULL, &ar, request);
+  const struct gc_alltoall_lg_schedule *sp = st->nbc_lg, s = *sp;
   size_t m = call->block_bytes, n = (size_t)st->size;
-  size_t blocks = n + (size_t)s.stage_blocks + (size_t)s.wide_recv_blocks;
-  int npieces = 2 * s.cluster_size + s.nwide_send + s.nwide_recv, nsteps = 0;
-  struct lg_nb *x = calloc(1, sizeof *x);
-  struct gc_nbc_step *steps = malloc(sizeof *steps * (size_t)npieces + 1);
-  struct gc_nbc_piece *pieces = calloc((size_t)npieces + 1, sizeof *pieces);
-  MPI_Aint *displs = malloc(sizeof *displs * ((size_t)s.max_wide_send + 1));
+  size_t blocks = (size_t)my_blocks(&s, st->size);
+  int npieces = 2 * s.cluster_size + s.nwide_send + s.nwide_recv, nsteps = 0, rc;
+  struct gc_nbc_step *steps = gc_nbc_carve(&ar, sizeof *steps * ((size_t)npieces + 1));
+  struct gc_nbc_piece *pieces = gc_nbc_carve(&ar, sizeof *pieces * ((size_t)npieces + 1));
+  MPI_Aint *displs = gc_nbc_carve(&ar, sizeof *displs * ((size_t)s.max_wide_send + 1));
+  struct lg_nb *x = gc_nbc_carve(&ar, sizeof *x);
   if (x)
-    x->deliver = malloc(sizeof *x->deliver * n), x->m = m, x->n = (int)n,
-    x->recvbuf = call->recvbuf, x->recvcount = (int)call->recvcount, x->pack_comm = nbc,
-    x->recvtype = call->recvtype, x->buf = m <= SIZE_MAX / blocks ? malloc(blocks * m) : NULL;
-  rc = MPI_ERR_NO_MEM;
+    memset(x, 0, sizeof *x), x->deliver = gc_nbc_carve(&ar, sizeof *x->deliver * n),
+    x->m = m, x->n = (int)n, x->recvbuf = call->recvbuf, x->recvcount = (int)call->recvcount,
+    x->pack_comm = nbc, x->recvtype = call->recvtype, x->buf = gc_nbc_carve(&ar, blocks * m);
+  rc = MPI_ERR_INTERN; /* a bound of the reservation was wrong: never */
   if (x && x->deliver && x->buf && steps && pieces && displs) {
+    memset(pieces, 0, sizeof *pieces * ((size_t)npieces + 1));
     MPI_Aint lb;
     int ni, na, nt, combiner;
     rc = PMPI_Type_get_extent(call->recvtype, &lb, &x->extent);
@@ -188,18 +228,15 @@ static int issue(struct gc_alltoall_call *call, MPI_Request *request)
     if (rc == MPI_SUCCESS)
       rc = build(&s, call, x, steps, pieces, &nsteps, displs);
   }
-  if (rc == MPI_SUCCESS) {
-    /* The pieces' own types go with the start, which frees them either way. */
-    rc = gc_nbc_start(nbc, tag, steps, nsteps, pieces, nsteps, &lg_nb_ops, x, request);
-  } else {
-    for (int i = 0; pieces && i < npieces; i++)
-      if (pieces[i].own)
-        PMPI_Type_free(&pieces[i].type);
-    if (x)
-      lg_nb_release(x);
-  }
-  free(steps), free(pieces), free(displs);
-  gc_alltoall_lg_schedule_free(&s);
+  if (rc == MPI_SUCCESS)
+    /* The pieces' own types and the arena go with the start, which frees them either way. */
+    return gc_nbc_start(nbc, tag, steps, nsteps, pieces, nsteps, &lg_nb_ops, x, &ar, request);
+  for (int i = 0; pieces && i < npieces; i++)
+    if (pieces[i].own)
+      PMPI_Type_free(&pieces[i].type);
+  if (x)
+    lg_nb_release(x);
+  gc_nbc_arena_give(&ar);
   return rc;
 }
 
@@ -210,13 +247,22 @@ int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, in
   int took = 0;
   struct gc_comm_state *st;
   struct gc_call c;
+  MPI_Comm nbc = MPI_COMM_NULL;
   if (strcmp(gc_alltoall_op.wanted, "lg") == 0 && (st = gc_comm_state_get(call->comm)) &&
       gc_alltoall_op.prepare(call, st, &c) && gc_alltoall_lg_supports(call, st)) {
-    took = 1;
-    if ((*rc = issue(call, request)) != MPI_SUCCESS)
+    /* The reservation (collective at the communicator's first schedule, agreed): no
+     * pool anywhere, or a block beyond its bound (m is the same everywhere), and every
+     * member runs the MPI library's own. */
+    if ((*rc = gc_comm_nbc(st, &nbc)) != MPI_SUCCESS) {
+      took = 1;
       PMPI_Comm_call_errhandler(call->comm, *rc);
-    else
-      gc_dispatch_issued(&gc_alltoall_op, call, call->comm, GC_ENTRY_NONBLOCKING, GC_ALLTOALL_LG);
+    } else if (nbc != MPI_COMM_NULL && st->nbc_lg && call->block_bytes <= st->nbc_lg_max_m) {
+      took = 1;
+      if ((*rc = issue(call, st, nbc, request)) != MPI_SUCCESS)
+        PMPI_Comm_call_errhandler(call->comm, *rc);
+      else
+        gc_dispatch_issued(&gc_alltoall_op, call, call->comm, GC_ENTRY_NONBLOCKING, GC_ALLTOALL_LG);
+    }
   }
   gc_guard_leave();
   return took;

@@ -8,7 +8,6 @@
  * may run the probe and learning, which communicate and measure, neither of which a
  * nonblocking call may do (doc/design.md: Nonblocking collectives). Everything read is
  * identical on every rank, so every rank takes the call or none does. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "bcast.h"
@@ -17,9 +16,6 @@
 #include "nbc.h"
 #include "select.h"
 #include "tree_steps.h"
-
-/* Steps kept on the stack; a larger communicator's take the heap. */
-enum { STACK_STEPS = 128 };
 
 /* The forced tree row, or GC_NATIVE (native, auto). */
 static int forced_tree(void)
@@ -42,26 +38,48 @@ static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc, int 
   const struct gc_tree *tree = gc_bcast_tree_of(call, st, a);
   if (!tree)
     return 0;
+  /* The reservation (collective at the communicator's first schedule, agreed): no pool
+   * anywhere and every member runs the MPI library's own. */
   MPI_Comm nbc;
   if ((*rc = gc_comm_nbc(st, &nbc)) != MPI_SUCCESS) {
     PMPI_Comm_call_errhandler(call->comm, *rc);
     return 1;
   }
-  int tag = gc_nbc_tag(st->nbc_issued++);
-  struct gc_nbc_step stack[STACK_STEPS], *steps = stack;
-  if (st->size > STACK_STEPS && !(steps = malloc(sizeof *steps * (size_t)st->size)))
-    *rc = MPI_ERR_NO_MEM;
+  if (nbc == MPI_COMM_NULL)
+    return 0;
+  /* A persistent schedule's memory is its own, agreed now (MPI_Bcast_init may block:
+   * every member calls it in one order); a nonblocking call's is its slot's. */
+  struct gc_nbc_arena ar;
+  int tag = gc_nbc_tag(st->nbc_issued);
+  size_t bytes = gc_nbc_block_bytes(st->size, 1) +
+                 gc_nbc_carve_bytes(sizeof(struct gc_nbc_step) * (size_t)st->size);
+  if (persistent) {
+    int ok = gc_comm_nbc_persistent_arena(st, bytes, &ar, rc);
+    if (ok <= 0) {
+      if (ok < 0)
+        PMPI_Comm_call_errhandler(call->comm, *rc);
+      return ok < 0;
+    }
+    st->nbc_issued++;
+  } else if (gc_nbc_pool_take(st->nbc_pool, st->nbc_issued++, &ar) != 0) {
+    *rc = MPI_ERR_NO_MEM; /* more schedules in flight than slots (nbc.h) */
+    PMPI_Comm_call_errhandler(call->comm, *rc);
+    return 1;
+  }
+  struct gc_nbc_step *steps = gc_nbc_carve(&ar, sizeof *steps * (size_t)st->size);
   int n = 0;
+  if (!steps)
+    *rc = MPI_ERR_INTERN; /* the slot's bound: never */
   /* No bytes (type signatures match: none anywhere): a request complete at once. */
   if (*rc == MPI_SUCCESS && c.bytes > 0 &&
       (n = gc_bcast_tree_steps(&st->layout, tree, call->root, st->rank, steps)) < 0)
     *rc = MPI_ERR_INTERN; /* the cache's tree is the layout's: never */
   struct gc_nbc_piece whole = {call->buffer, call->count, call->datatype, 0};
-  if (*rc == MPI_SUCCESS)
-    *rc = persistent ? gc_nbc_persistent(nbc, tag, steps, n, &whole, 1, NULL, NULL, request)
-                     : gc_nbc_start(nbc, tag, steps, n, &whole, 1, NULL, NULL, request);
-  if (steps != stack)
-    free(steps);
+  if (*rc == MPI_SUCCESS) /* the arena goes with the start, which gives it back either way */
+    *rc = persistent ? gc_nbc_persistent(nbc, tag, steps, n, &whole, 1, NULL, NULL, &ar, request)
+                     : gc_nbc_start(nbc, tag, steps, n, &whole, 1, NULL, NULL, &ar, request);
+  else
+    gc_nbc_arena_give(&ar);
   if (*rc != MPI_SUCCESS) {
     PMPI_Comm_call_errhandler(call->comm, *rc);
     return 1;
