@@ -242,7 +242,8 @@ static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Co
 
 int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, int *rc)
 {
-  if (!gc_nbc_available() || gc_dispatch_bypass(GC_OP_ALLTOALL) || !gc_guard_enter())
+  if (!gc_g.cfg.nonblocking_grid || !gc_nbc_available() || gc_dispatch_bypass(GC_OP_ALLTOALL) ||
+      !gc_guard_enter())
     return 0;
   int took = 0;
   struct gc_comm_state *st;

@@ -92,7 +92,8 @@ static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc, int 
 int gc_bcast_tree_issue(struct gc_bcast_call *call, MPI_Request *request, int *rc,
                         int persistent)
 {
-  if (!gc_nbc_available() || gc_dispatch_bypass(GC_OP_BCAST) || !gc_guard_enter())
+  if (!gc_g.cfg.nonblocking_grid || !gc_nbc_available() || gc_dispatch_bypass(GC_OP_BCAST) ||
+      !gc_guard_enter())
     return 0;
   *rc = MPI_SUCCESS;
   int took = issue(call, request, rc, persistent);

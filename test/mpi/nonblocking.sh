@@ -19,7 +19,7 @@ else
     i=$((i + 1))
     rm -f rec-*.csv
     # shellcheck disable=SC2086 # ranks and setting
-    mpirun $topo GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/ibcast"
+    mpirun $topo GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/ibcast"
     no_failures && [ "$(warnings)" = 0 ] && used_as "$b-nb" 1 && pass "ibcast $b, ${topo##*/}, mixed request arrays" ||
       fail "ibcast $b, ${topo##*/}, mixed request arrays"
   done
@@ -28,7 +28,7 @@ else
   for topo in "4 GRIDCOLL_CONFIG=$tmp/interleaved.cfg" "3 GRIDCOLL_CLUSTERS=0,1-2" "5 GRIDCOLL_CONFIG=$tmp/three.cfg"; do
     rm -f rec-*.csv
     # shellcheck disable=SC2086 # ranks and setting
-    mpirun $topo GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/ialltoall"
+    mpirun $topo GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/ialltoall"
     no_failures && [ "$(warnings)" = 0 ] && used_as lg-nb 1 && pass "ialltoall lg, ${topo##*/}, mixed request arrays" ||
       fail "ialltoall lg, ${topo##*/}, mixed request arrays"
   done
@@ -49,7 +49,7 @@ if [ "$GC_LAUNCHER" = openmpi ]; then
   entry_calls="0 blocking, 2 nonblocking, 0 persistent" entry_grid=0
   entry_ops="alltoall,native-nb=1 bcast,native-nb=1 "
 else
-  # MPICH: MPI_Ialltoall(_c) and MPI_Ibcast(_c) run LG and the flat tree as schedules
+  # MPICH, GRIDCOLL_NONBLOCKING=grid: MPI_Ialltoall(_c) and MPI_Ibcast(_c) run LG and the flat tree as schedules
   # (lg-nb, flat-nb), MPI_Bcast_init(_c) the flat tree (flat-persistent), untimed as the
   # native ones.
   entry_calls="5 blocking, 4 nonblocking, 4 persistent" entry_grid=5
@@ -66,8 +66,20 @@ entry_log_ok() {
     [ "$(awk '$1 == "alltoall" && $2 == "lg" { n += $5 } $1 == "bcast" && $2 == "flat" { n += $5 } END { print n + 0 }' rep.out)" = "$entry_grid" ] &&
     ! grep -qE 'native-|-nb|-persistent' rep.out
 }
-mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/ep-%r.csv" -- "$T/entry_points"
+mpirun 3 "${grid3[@]}" GRIDCOLL_NONBLOCKING=grid GRIDCOLL_LOG="$tmp/ep-%r.csv" -- "$T/entry_points"
 no_failures && grep -q "^entry: 0 failed, $entry_calls" out && [ "$(warnings)" = 0 ] && entry_log_ok &&
   pass "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed" ||
   fail "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed"
 
+
+# Progress in the MPI library's blocking calls (doc/design.md: Nonblocking collectives,
+# the limit): rank 1 waits in MPI_Recv for rank 2, which waits on an MPI_Ibcast (then an
+# MPI_Ialltoall) that needs rank 1's part. Legal; gridcoll's schedules would hang there,
+# so with the trees and LG forced for the blocking calls the nonblocking ones stay the
+# MPI library's own unless GRIDCOLL_NONBLOCKING=grid: the default runs it to the end.
+rm -f rec-*.csv
+mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/nb_progress"
+no_failures && grep -q '^nb_progress: 2 checks, 0 failed' out && [ "$(warnings)" = 0 ] &&
+  [ "$(ops_in rec-0.csv)" = "alltoall,native-nb=1 bcast,native-nb=1 " ] &&
+  pass "nonblocking native by default with the trees and LG forced: progress in MPI_Recv" ||
+  fail "nonblocking native by default with the trees and LG forced: progress in MPI_Recv"
