@@ -114,6 +114,9 @@ struct gc_config {
   int probe;   /* measure the wide-area latency at run time (bcast) */
   int learn;   /* `auto` times the algorithms it cannot tell apart and keeps the fastest
                   (shim/pure/learn.h); 0: it trusts the models alone */
+  int nonblocking_grid; /* GRIDCOLL_NONBLOCKING=grid: the forced trees and LG run the
+                           nonblocking calls too, as schedules (doc/design.md); 0 (native,
+                           the default): every nonblocking call is the MPI library's own */
 
   enum gc_topology_mode topology;
   int nclusters;
@@ -215,6 +218,7 @@ int gc_config_load(struct gc_config *cfg, const char *path, const struct gc_conf
  *   GRIDCOLL_PROBE     0 | 1
  *   GRIDCOLL_LEARN     0 | 1: `auto` learns from measured calls (default 1)
  *   GRIDCOLL_CLOCK     auto | monotonic | mpi (default auto)
+ *   GRIDCOLL_NONBLOCKING native | grid (default native)
  * Same error contract as gc_config_load (message "VARIABLE: ..."; cfg reset to the
  * defaults; GC_CONFIG_NO_MEMORY with "VARIABLE: out of memory"), except that a valid
  * GRIDCOLL=off is still honoured, so a user can always switch gridcoll off. */

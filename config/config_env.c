@@ -112,6 +112,16 @@ static int env_clock(struct env_ctx *x, const char *value, const struct env_var 
   return 0;
 }
 
+static int env_nonblocking(struct env_ctx *x, const char *value, const struct env_var *v) {
+  if (!strcmp(value, "native"))
+    x->cfg->nonblocking_grid = 0;
+  else if (!strcmp(value, "grid"))
+    x->cfg->nonblocking_grid = 1;
+  else
+    return fail(x, v, "expected one of native, grid, got \"%s\"", value);
+  return 0;
+}
+
 static void drop_clusters(struct gc_config *cfg) {
   for (int i = 0; i < cfg->nclusters; i++) {
     for (int h = 0; h < cfg->clusters[i].nhosts; h++) free(cfg->clusters[i].hosts[h]);
@@ -225,6 +235,7 @@ static const struct env_var vars[] = {
     {.name = "GRIDCOLL_PROBE", .apply = env_int, .off = CFG(probe), .lo = 0, .hi = 1},
     {.name = "GRIDCOLL_LEARN", .apply = env_int, .off = CFG(learn), .lo = 0, .hi = 1},
     {.name = "GRIDCOLL_CLOCK", .apply = env_clock},
+    {.name = "GRIDCOLL_NONBLOCKING", .apply = env_nonblocking},
     {0}};
 
 /* Row v's variable, or, for the algorithms' row, each operation's: 0, or -1 with x->err. */

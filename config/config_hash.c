@@ -75,6 +75,8 @@ unsigned long long gc_config_hash(const struct gc_config *cfg) {
   tag(&f, 'S'), u64(&f, (uint64_t)cfg->strict);
   tag(&f, 'P'), u64(&f, (uint64_t)cfg->probe);
   tag(&f, 'L'), u64(&f, (uint64_t)cfg->learn);
+  if (cfg->nonblocking_grid) /* only when set: the hash of every other configuration stays */
+    tag(&f, 'N');
   tag(&f, 'T'), u64(&f, (uint64_t)cfg->topology);
   tag(&f, 'C'), u64(&f, (uint64_t)cfg->nclusters);
   for (int i = 0; cfg->clusters && i < cfg->nclusters; i++) {

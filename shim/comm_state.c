@@ -7,6 +7,7 @@
 
 #include "comm_state.h"
 #include "gridcoll.h"
+#include "nbc.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
 static atomic_uint next_id; /* per process; combined with the world rank of comm rank 0 */
@@ -74,6 +75,10 @@ static void destroy(struct gc_comm_state *st)
       st->op[op].free_data(st, st->op[op].data);
   free_comm(&st->leader_comm);
   free_comm(&st->cluster_comm);
+  free_comm(&st->nbc_comm); /* MPI frees it once the schedules still on it complete */
+  gc_nbc_pool_drop(st->nbc_pool); /* the same: freed when its last busy slot is given back */
+  if (st->nbc_lg)
+    st->nbc_lg_free(st->nbc_lg);
   free_comm(&st->private_comm);
   gc_network_free(&st->network);
   gc_layout_free(&st->layout);
@@ -174,7 +179,7 @@ static int build_state(MPI_Comm comm, struct gc_comm_state **out)
   if (!st)
     return GC_NOMEM;
   st->comm = comm;
-  st->private_comm = st->cluster_comm = st->leader_comm = MPI_COMM_NULL;
+  st->private_comm = st->cluster_comm = st->leader_comm = st->nbc_comm = MPI_COMM_NULL;
   PMPI_Comm_rank(comm, &st->rank);
   PMPI_Comm_size(comm, &st->size);
   int *cluster = malloc(sizeof(int) * (size_t)st->size);

@@ -16,6 +16,8 @@
 #include "op.h"
 #include "record.h"
 
+struct gc_nbc_pool;
+
 /* A call as seen once: its key (op.h), under which network view (version) and count of
  * datatype frees (datatype.h). The same three again mean the same bytes, root and
  * models: what the fast path and the logged prediction reuse. */
@@ -71,6 +73,24 @@ struct gc_comm_state {
   MPI_Comm private_comm; /* duplicate for internal traffic, MPI_COMM_NULL until needed */
   MPI_Comm cluster_comm; /* my cluster's members, ordered as in comm; MPI_COMM_NULL until needed */
   MPI_Comm leader_comm;  /* one leader per cluster (lowest rank), MPI_COMM_NULL elsewhere */
+  /* The nonblocking schedules' duplicate (nbc.h), MPI_COMM_NULL until the first one: a
+   * communicator of their own, because the blocking LG receives with MPI_ANY_TAG on the
+   * private duplicate and would take a schedule's message. nbc_issued: schedules issued
+   * on it so far, the same count on every member (collectives are issued in one order),
+   * which gives each its tag. */
+  MPI_Comm nbc_comm;
+  unsigned long long nbc_issued;
+  /* The schedules' memory, reserved with nbc_comm and agreed over it (nbc_reserve.c):
+   * nbc_served 0 until then, 1 when every member got its pool, -1 when one did not
+   * (every nonblocking call on the communicator is then the MPI library's own). nbc_lg:
+   * LG's schedule of this rank (kept with the pool, freed by nbc_lg_free); nbc_lg_max_m:
+   * the largest block an LG schedule takes (the pool's bound, agreed; beyond it the MPI
+   * library's own). */
+  struct gc_nbc_pool *nbc_pool;
+  int nbc_served;
+  void *nbc_lg;
+  void (*nbc_lg_free)(void *);
+  size_t nbc_lg_max_m;
   int have_leader_comm;
   unsigned long long id; /* identical on all members; 0 until named (gc_comm_named) */
   unsigned long long calls; /* intercepted calls so far on this communicator */
@@ -110,6 +130,18 @@ int gc_comm_private(struct gc_comm_state *st, MPI_Comm *out);
 /* The private duplicate, and st->id agreed by all members (one broadcast, the first
  * time): for what names the communicator (the log, the probe's report). */
 int gc_comm_named(struct gc_comm_state *st, MPI_Comm *out);
+/* The nonblocking schedules' duplicate (of the private one) and their memory, made and
+ * agreed at the first schedule (nbc_reserve.c): collective on the communicator, as the
+ * state's own making is. MPI_SUCCESS with *out the duplicate, or MPI_COMM_NULL when some
+ * member is short of memory (every member then runs the MPI library's own call); or an
+ * MPI error. */
+int gc_comm_nbc(struct gc_comm_state *st, MPI_Comm *out);
+/* A persistent schedule's own memory (MPI_Bcast_init), `bytes` agreed over the
+ * duplicate at once: 1 when every member got its own (*a), 0 when one did not (nothing
+ * held; that member warned), or an MPI error (*rc). */
+struct gc_nbc_arena;
+int gc_comm_nbc_persistent_arena(struct gc_comm_state *st, size_t bytes,
+                                 struct gc_nbc_arena *a, int *rc);
 int gc_comm_cluster(struct gc_comm_state *st, MPI_Comm *out);
 int gc_comm_leaders(struct gc_comm_state *st, MPI_Comm *out); /* MPI_COMM_NULL on non-leaders */
 

@@ -25,6 +25,7 @@
 #include "dispatch.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "call.h"
@@ -38,6 +39,10 @@
 int gc_dispatch_passthrough[GC_OP_LAST];
 /* 1 when the op's configured choice is `auto`: read on every call, compared once. */
 static int is_auto[GC_OP_LAST];
+/* The log's name of a nonblocking call a row of gridcoll's ran ("hlot-nb", "lg-nb"):
+ * untimed like "native-nb", and told apart from the row's blocking calls by readers
+ * (gridcoll-report skips every untimed "-nb" line). Made once at MPI_Init. */
+static char nb_names[2][GC_OP_LAST][GC_MAX_ALGORITHMS][48]; /* [1]: "-persistent" */
 
 static int is(const char *wanted, const char *name)
 {
@@ -50,6 +55,12 @@ void gc_dispatch_configure(const struct gc_op *op)
   gc_dispatch_passthrough[op->id] =
       is(op->wanted, "native") && !gc_log_enabled() && !gc_g.cfg.probe;
   is_auto[op->id] = is(op->wanted, "auto");
+  for (int a = 1; a < op->nalgorithms; a++) {
+    snprintf(nb_names[0][op->id][a], sizeof nb_names[0][op->id][a], "%s-nb",
+             op->algorithms[a].about->name);
+    snprintf(nb_names[1][op->id][a], sizeof nb_names[1][op->id][a], "%s-persistent",
+             op->algorithms[a].about->name);
+  }
 }
 
 /* Learning compares algorithms on the collective's own time: a rank that came late is
@@ -432,7 +443,8 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
   return dispatch_call(op, call, st, os);
 }
 
-void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry)
+void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry,
+                        int algorithm)
 {
   if (!gc_log_enabled())
     return;
@@ -440,9 +452,11 @@ void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum 
   struct gc_comm_state *st = gc_comm_state_get(comm);
   if (!st || !op->prepare(call, st, &c))
     return;
-  struct gc_record rec = {.op = op->id, .op_name = op->name, .algorithm = GC_NATIVE,
-                          .algorithm_name = entry == GC_ENTRY_PERSISTENT ? "native-persistent"
-                                                                         : "native-nb",
+  int p = entry == GC_ENTRY_PERSISTENT;
+  const char *native = p ? "native-persistent" : "native-nb";
+  struct gc_record rec = {.op = op->id, .op_name = op->name, .algorithm = algorithm,
+                          .algorithm_name = algorithm == GC_NATIVE ? native
+                                                                   : nb_names[p][op->id][algorithm],
                           .root = c.root, .bytes = c.logged_bytes, .entry = entry};
   gc_call_issued(st, &rec);
 }

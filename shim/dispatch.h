@@ -32,8 +32,10 @@ static inline int gc_dispatch_bypass(enum gc_op_id id)
 int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm);
 
 /* A nonblocking or persistent call, issued: recorded untimed when it is valid and comm
- * is served (call.h: gc_call_issued); the caller then makes the MPI library's call. */
-void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry);
+ * is served (call.h: gc_call_issued), as run by `algorithm` (GC_NATIVE: the MPI library's,
+ * whose call the caller then makes; another row: a schedule of gridcoll's, nbc.h). */
+void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry,
+                        int algorithm);
 
 /* Learning's reader of the completion-time window (span.h: gc_span_reader_add): a call
  * measured for a learning `auto` teaches its books its time. */

@@ -13,6 +13,7 @@
 
 #include "dispatch.h"
 #include "gridcoll.h"
+#include "select.h" /* GC_NATIVE */
 
 /* Records a valid call on a communicator gridcoll serves (dispatch.h:
  * gc_dispatch_issued) when gridcoll is active and not re-entered; anything else goes
@@ -23,7 +24,7 @@ static inline int gc_issued_enter(const struct gc_op *op, void *call, MPI_Comm c
 {
   if (!gc_is_active() || !gc_guard_enter())
     return 0;
-  gc_dispatch_issued(op, call, comm, entry);
+  gc_dispatch_issued(op, call, comm, entry, GC_NATIVE);
   return 1;
 }
 

@@ -1,5 +1,7 @@
-/* MPI_Ialltoall, MPI_Alltoall_init and their _c variants: the MPI library's own call,
- * logged when issued, untimed (issued.h says why). */
+/* MPI_Ialltoall, MPI_Alltoall_init and their _c variants. MPI_Ialltoall with a forced
+ * `lg`, where the MPI library has extended generalized requests: LG as a schedule
+ * (lg_nb.c); otherwise the MPI library's own call, logged when issued, untimed
+ * (issued.h). */
 #include "alltoall.h"
 #include "issued.h"
 
@@ -10,8 +12,11 @@ GC_EXPORT int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
   struct gc_alltoall_call call = {.sendbuf = sendbuf, .sendcount = sendcount,
                                   .sendtype = sendtype, .recvbuf = recvbuf,
                                   .recvcount = recvcount, .recvtype = recvtype, .comm = comm};
+  int rc;
+  if (gc_alltoall_lg_issue(&call, request, &rc))
+    return rc;
   int entered = gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_NONBLOCKING);
-  int rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+  rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                           request);
   gc_issued_leave(entered);
   return rc;
@@ -26,8 +31,11 @@ GC_EXPORT int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
                                   .sendtype = sendtype, .recvbuf = recvbuf,
                                   .recvcount = recvcount, .recvtype = recvtype, .comm = comm,
                                   .large = 1};
+  int rc;
+  if (gc_alltoall_lg_issue(&call, request, &rc))
+    return rc;
   int entered = gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_NONBLOCKING);
-  int rc = PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+  rc = PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                             request);
   gc_issued_leave(entered);
   return rc;

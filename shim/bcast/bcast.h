@@ -59,6 +59,17 @@ double gc_bcast_tree_plan(const void *call, struct gc_comm_state *st, struct gc_
 int gc_bcast_tree_run_plan(const void *call, struct gc_comm_state *st,
                            const struct gc_plan *plan);
 
+/* Row `algorithm`'s tree for the call, from the communicator's tree cache (built there
+ * on a miss); NULL when it cannot be had (the same on every rank: out of the scratch
+ * the bound makes enough). */
+const struct gc_tree *gc_bcast_tree_of(const struct gc_bcast_call *call, struct gc_comm_state *st,
+                                       int algorithm);
+/* MPI_Ibcast (MPI_Bcast_init: persistent) by a tree (tree_nb.c): 1 when gridcoll took
+ * the call (*request is its, *rc the call's result), 0 when the MPI library's own call
+ * is to be made. */
+int gc_bcast_tree_issue(struct gc_bcast_call *call, MPI_Request *request, int *rc,
+                        int persistent);
+
 /* 1 when gridcoll may act on the call: nothing MPI would reject that gridcoll can see
  * (no communicator, a negative count, no datatype, a NULL buffer to fill, a root out of
  * st's range),

@@ -72,3 +72,10 @@ int gc_bcast_tree_run_plan(const void *args, struct gc_comm_state *st, const str
     return rc == GC_TREE_ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_ARG;
   return gc_bcast_tree_run(call, st, &e->tree);
 }
+
+const struct gc_tree *gc_bcast_tree_of(const struct gc_bcast_call *call, struct gc_comm_state *st,
+                                       int algorithm)
+{
+  const struct gc_tree_cache_entry *e;
+  return tree_for(call, st, algorithm, &e) == 0 ? &e->tree : NULL;
+}

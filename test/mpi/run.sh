@@ -73,24 +73,33 @@ ops_in() { tail -n +2 "$1" | cut -d, -f5,6 | LC_ALL=C sort | uniq -c | awk '{pri
 # ONLY=GROUP: one group of cases alone, for a quick check: files (test/mpi/files.sh: the
 # files gridcoll reads and writes), fastpath (the passthrough path, the decision cache),
 # calibrate (gridcoll-calibrate), log (the per-call log), learn (`auto` learning from
-# measured calls); alltoallv runs its cases below.
-case ${ONLY:-} in
-  '' | alltoallv) ;;
-  files | fastpath | calibrate | log | learn)
-    . "$ROOT/test/mpi/$ONLY.sh"
-    echo "mpi $ONLY ($GC_LAUNCHER): $passed passed, $failed failed"
-    [ "$failed" = 0 ]
-    exit ;;
-  *) echo "test/mpi/run.sh: ONLY=$ONLY: expected files, fastpath, calibrate, log, learn or alltoallv" >&2; exit 2 ;;
-esac
-
-# --- correctness under every topology and algorithm --------------------------------
+# measured calls), nonblocking (test/mpi/nonblocking.sh: the schedules and every door
+# into the two collectives, entry_points); alltoallv runs its cases below.
 cat >interleaved.cfg <<'CFG'
 clusters = ( { name = "even"; ranks = "0,2"; }, { name = "odd"; ranks = "1,3"; } );
 CFG
 cat >three.cfg <<'CFG'
 clusters = ( { name = "a"; ranks = "0,3"; }, { name = "b"; ranks = "1,4"; }, { name = "c"; ranks = "2"; } );
 CFG
+# used_as ALGORITHM APPLIES: the log of rank 0 shows the forced algorithm ran on the
+# multi-cluster communicators when it applies, and never when it does not.
+used_as() {
+  local a=$1 applies=$2 count
+  count=$(awk -F, -v a="$a" 'NR > 1 && $6 == a' rec-0.csv | wc -l)
+  if [ "$a" = native ]; then return 0; fi
+  if [ "$applies" = 1 ]; then [ "$count" -gt 0 ]; else [ "$count" = 0 ]; fi
+}
+case ${ONLY:-} in
+  '' | alltoallv) ;;
+  files | fastpath | calibrate | log | learn | nonblocking)
+    . "$ROOT/test/mpi/$ONLY.sh"
+    echo "mpi $ONLY ($GC_LAUNCHER): $passed passed, $failed failed"
+    [ "$failed" = 0 ]
+    exit ;;
+  *) echo "test/mpi/run.sh: ONLY=$ONLY: expected files, fastpath, calibrate, log, learn, nonblocking or alltoallv" >&2; exit 2 ;;
+esac
+
+# --- correctness under every topology and algorithm --------------------------------
 # ranks|setting|LG applies|trees apply|relay applies (LG needs two clusters and one of
 # two processes or more; the trees need two clusters; relay, LG and three clusters).
 topologies=(
@@ -101,14 +110,6 @@ topologies=(
   "4|GRIDCOLL_CONFIG=$tmp/interleaved.cfg|1|1|0"
   "5|GRIDCOLL_CONFIG=$tmp/three.cfg|1|1|1"
 )
-# used_as ALGORITHM APPLIES: the log of rank 0 shows the forced algorithm ran on the
-# multi-cluster communicators when it applies, and never when it does not.
-used_as() {
-  local a=$1 applies=$2 count
-  count=$(awk -F, -v a="$a" 'NR > 1 && $6 == a' rec-0.csv | wc -l)
-  if [ "$a" = native ]; then return 0; fi
-  if [ "$applies" = 1 ]; then [ "$count" -gt 0 ]; else [ "$count" = 0 ]; fi
-}
 for entry in "${topologies[@]}"; do
   [ "${ONLY:-}" = alltoallv ] && break # its cases alone (below)
   IFS='|' read -r n topo lg_applies trees_apply relay_applies <<<"$entry"
@@ -271,6 +272,8 @@ for seg in "${mixed_segments[@]}"; do
     done
   done
 done
+
+. "$ROOT/test/mpi/nonblocking.sh"
 
 mpirun 1 -- "$T/alltoall" quick
 no_failures && pass "alltoall on 1 rank" || fail "alltoall on 1 rank"
@@ -440,40 +443,6 @@ calibrate 2 "${quick[@]}" -o /nonexistent-dir/cal.cfg
 [ "$rc" != 0 ] && grep -q 'cannot write /nonexistent-dir/cal.cfg' err && ! grep -q 'step 1' err &&
   pass "gridcoll-calibrate: unwritable output, said before measuring" ||
   fail "gridcoll-calibrate: unwritable output, said before measuring"
-
-# --- every door into the two collectives ------------------------------------------------
-# 3 ranks in two clusters (0 | 1-2) with LG and the flat tree forced: a call that reaches
-# gridcoll's algorithms says so in the log (lg, flat), one that passes through does not.
-grid3=(GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=lg GRIDCOLL_ALLTOALLV=lg GRIDCOLL_BCAST=flat GRIDCOLL_SUMMARY=0)
-# ops_in FILE: "op,algorithm=count ..." over the records of a log, sorted.
-
-# MPI_Alltoall_c and MPI_Bcast_c run the grid algorithms (2 + 3 calls); the nonblocking
-# and persistent calls (and their _c) run natively and are logged once each when issued,
-# untimed: native-nb / native-persistent with empty predicted_s and actual_s, which
-# gridcoll-report leaves out.
-# Open MPI 4.1 is MPI 3.1: of these only MPI_Ialltoall and MPI_Ibcast exist.
-if [ "$GC_LAUNCHER" = openmpi ]; then
-  entry_calls="0 blocking, 2 nonblocking, 0 persistent" entry_grid=0
-  entry_ops="alltoall,native-nb=1 bcast,native-nb=1 "
-else
-  entry_calls="5 blocking, 4 nonblocking, 4 persistent" entry_grid=5
-  entry_ops="alltoall,lg=2 alltoall,native-nb=2 alltoall,native-persistent=2 bcast,flat=3 bcast,native-nb=2 bcast,native-persistent=2 "
-fi
-entry_log_ok() {
-  local r
-  for r in 0 1 2; do
-    [ "$(ops_in "ep-$r.csv")" = "$entry_ops" ] || return 1
-    awk -F, 'NR > 1 && (NF != 18 || ($6 ~ /^native-/ && ($11 != "" || $12 != "" || $14 != "" || $15 != "")) || ($6 !~ /^native-/ && ($12 == "" || $14 == "" || $15 == ""))) { exit 1 }' "ep-$r.csv" || return 1
-  done
-  [ "$entry_grid" = 0 ] && return 0 # nothing timed: gridcoll-report has no records to show
-  "$ROOT/scripts/gridcoll-report" ep-*.csv >rep.out 2>&1 &&
-    [ "$(awk '$1 == "alltoall" && $2 == "lg" { n += $5 } $1 == "bcast" && $2 == "flat" { n += $5 } END { print n + 0 }' rep.out)" = "$entry_grid" ] &&
-    ! grep -q 'native-' rep.out
-}
-mpirun 3 "${grid3[@]}" GRIDCOLL_LOG="$tmp/ep-%r.csv" -- "$T/entry_points"
-no_failures && grep -q "^entry: 0 failed, $entry_calls" out && [ "$(warnings)" = 0 ] && entry_log_ok &&
-  pass "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed" ||
-  fail "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed"
 
 # MPI_Alltoall_c through the relayed all-to-all where it relays (relay5.cfg, above).
 if [ "$GC_LAUNCHER" != openmpi ]; then

@@ -397,6 +397,17 @@ START_TEST(env_clock) {
 }
 END_TEST
 
+/* GRIDCOLL_NONBLOCKING: changes which calls run gridcoll's schedules, so it is in the
+ * hash the ranks compare (only when grid: every other configuration's hash stays). */
+START_TEST(env_nonblocking) {
+  ck_assert(cfg.nonblocking_grid == 0);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_NONBLOCKING", "grid", NULL}), 0);
+  ck_assert(cfg.nonblocking_grid == 1 && gc_config_hash(&cfg) != defaults_hash);
+  ck_assert_int_eq(apply((const char *const[]){"GRIDCOLL_NONBLOCKING", "native", NULL}), 0);
+  ck_assert(cfg.nonblocking_grid == 0 && gc_config_hash(&cfg) == defaults_hash);
+}
+END_TEST
+
 START_TEST(env_keeps_file_clusters) {
   ck_assert_msg(load(FULL) == 0, "%s", err);
   ck_assert_msg(apply((const char *const[]){"GRIDCOLL_CLUSTERS", "0-1, 2-3", NULL}) == 0, "%s", err);
@@ -508,6 +519,7 @@ START_TEST(env_errors) {
   env_fails("GRIDCOLL_PROBE", "2", "expected 0 or 1, got \"2\"");
   env_fails("GRIDCOLL_LOG_MODE", "async", "expected one of sync, local, got \"async\"");
   env_fails("GRIDCOLL_CLOCK", "tsc", "expected one of auto, monotonic, mpi, got \"tsc\"");
+  env_fails("GRIDCOLL_NONBLOCKING", "yes", "expected one of native, grid, got \"yes\"");
   env_fails("GRIDCOLL_CLUSTERS", "3-1", "(range 3-1 is reversed)");
   env_fails("GRIDCOLL_CLUSTERS", "0-3,2-5", "appears twice");
   env_fails("GRIDCOLL_CLUSTERS", "", "expected \"host\" or one rank range per cluster");
@@ -1142,6 +1154,7 @@ static Suite *config_suite(void) {
   tcase_add_test(core, default_path);
   tcase_add_test(core, env_overrides);
   tcase_add_test(core, env_clock);
+  tcase_add_test(core, env_nonblocking);
   tcase_add_test(core, env_keeps_file_clusters);
   tcase_add_test(core, hetero);
   tcase_add_test(core, curves);

@@ -1,0 +1,270 @@
+/* MPI_Ialltoall by LG: the schedule of lg_schedule.h (the one the blocking run follows)
+ * as a nonblocking schedule (nbc.h) on the communicator's nonblocking duplicate.
+ *
+ * At the call my n blocks are packed (from the receive buffer when in place: nothing
+ * writes it before the end) in local-send order and my own local message copied to the
+ * staging area. Round 0: the local phase, one message each way with every other member
+ * of my cluster (its direct block and the blocks I stage for it). Round 1: the wide
+ * area, every wide receive, and every wide send gathered from the staging area by an
+ * hindexed type. At the end every block addressed to me is unpacked into the receive
+ * buffer (the executor's finish), before the application sees the request complete.
+ *
+ * Which calls: a forced `lg` (the configuration agreed at MPI_Init) where LG serves the
+ * communicator and the block (gc_alltoall_lg_supports: the layout and m, identical on
+ * every rank). A block of m <= INT_MAX bytes of a type of one byte or more has a count
+ * that fits an int everywhere, so every rank packs with PMPI_Pack; what can still fail
+ * is memory: my schedule is built once and every call's buffers, steps and executor
+ * block come from the communicator's reserved slot (nbc_reserve.c), agreed at its first
+ * schedule; blocks beyond the slot's bound run as the MPI library's own everywhere. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alltoall.h"
+#include "alltoall_algorithms.h"
+#include "dispatch.h"
+#include "gridcoll.h"
+#include "lg_schedule.h"
+#include "nbc.h"
+#include "select.h"
+
+/* One call's own: the buffers and where each block addressed to me lands. */
+struct lg_nb {
+  char *buf; /* area (n blocks) | stage | wide */
+  size_t m;
+  void *recvbuf;
+  int recvcount;
+  MPI_Datatype recvtype; /* our duplicate of a derived type (the application may free its) */
+  int own_type;
+  MPI_Aint extent;
+  MPI_Comm pack_comm; /* what PMPI_Unpack is given: any communicator of ours */
+  int n;              /* blocks to unpack */
+  struct { size_t at; int src; } *deliver;
+};
+
+/* The call's own type; its memory is the slot's (the executor gives it back). */
+static void lg_nb_release(void *data)
+{
+  struct lg_nb *x = data;
+  if (x->own_type)
+    PMPI_Type_free(&x->recvtype);
+}
+
+static int lg_nb_finish(void *data)
+{
+  struct lg_nb *x = data;
+  for (int i = 0; i < x->n; i++) {
+    int pos = 0;
+    char *to = (char *)x->recvbuf + (MPI_Aint)x->deliver[i].src * x->recvcount * x->extent;
+    int rc = PMPI_Unpack(x->buf + x->deliver[i].at, (int)x->m, &pos, to, x->recvcount,
+                         x->recvtype, x->pack_comm);
+    if (rc != MPI_SUCCESS)
+      return rc;
+  }
+  return MPI_SUCCESS;
+}
+
+static const struct gc_nbc_ops lg_nb_ops = {.finish = lg_nb_finish, .release = lg_nb_release};
+
+/* Packs my blocks into the area in local-send order. */
+static int pack(const struct gc_alltoall_lg_schedule *s, const struct gc_alltoall_call *call,
+                char *area, size_t m, MPI_Comm comm)
+{
+  const char *buf = call->sendbuf;
+  MPI_Count count = call->sendcount;
+  MPI_Datatype type = call->sendtype;
+  if (call->sendbuf == MPI_IN_PLACE)
+    buf = call->recvbuf, count = call->recvcount, type = call->recvtype;
+  MPI_Aint lb, extent;
+  int rc = PMPI_Type_get_extent(type, &lb, &extent);
+  for (int q = 0; rc == MPI_SUCCESS && q < s->cluster_size; q++)
+    for (int t = 0; rc == MPI_SUCCESS && t < s->local_send[q].count; t++) {
+      const struct gc_alltoall_lg_msg *msg = &s->local_send[q];
+      int pos = 0, d = s->blocks[msg->first + t].index;
+      rc = PMPI_Pack(buf + (MPI_Aint)d * count * extent, (int)count, type,
+                     area + (size_t)(msg->offset + t) * m, (int)m, &pos, comm);
+      if (rc == MPI_SUCCESS && (size_t)pos != m)
+        rc = MPI_ERR_TRUNCATE;
+    }
+  return rc;
+}
+
+/* The call's steps, pieces and own data from my schedule; MPI_SUCCESS or an error (what
+ * was made then freed by the caller through x and the pieces' types). */
+static int build(const struct gc_alltoall_lg_schedule *s, const struct gc_alltoall_call *call,
+                 struct lg_nb *x, struct gc_nbc_step *steps, struct gc_nbc_piece *pieces,
+                 int *nsteps, MPI_Aint *displs)
+{
+  size_t m = x->m, n = (size_t)x->n;
+  char *area = x->buf, *stage = area + n * m, *wide = stage + (size_t)s->stage_blocks * m;
+  int rc = pack(s, call, area, m, x->pack_comm), k = 0, me = s->index;
+  if (rc != MPI_SUCCESS)
+    return rc;
+  memcpy(stage + (size_t)s->local_recv[me].offset * m, area + (size_t)s->local_send[me].offset * m,
+         (size_t)s->local_send[me].count * m);
+  for (int q = 0; q < s->cluster_size; q++) {
+    if (q == me)
+      continue;
+    const struct gc_alltoall_lg_msg *in = &s->local_recv[q], *out = &s->local_send[q];
+    pieces[k] = (struct gc_nbc_piece){stage + (size_t)in->offset * m, (MPI_Count)in->count * (MPI_Count)m, MPI_BYTE, 0};
+    steps[k] = (struct gc_nbc_step){0, GC_NBC_RECV, in->peer, k};
+    k++;
+    pieces[k] = (struct gc_nbc_piece){area + (size_t)out->offset * m, (MPI_Count)out->count * (MPI_Count)m, MPI_BYTE, 0};
+    steps[k] = (struct gc_nbc_step){0, GC_NBC_SEND, out->peer, k};
+    k++;
+  }
+  for (int i = 0; i < s->nwide_recv; i++) {
+    const struct gc_alltoall_lg_msg *in = &s->wide_recv[i];
+    pieces[k] = (struct gc_nbc_piece){wide + (size_t)in->offset * m, (MPI_Count)in->count * (MPI_Count)m, MPI_BYTE, 0};
+    steps[k] = (struct gc_nbc_step){1, GC_NBC_RECV, in->peer, k};
+    k++;
+  }
+  for (int w = 0; w < s->nwide_send; w++) {
+    const struct gc_alltoall_lg_msg *out = &s->wide_send[w];
+    const struct gc_alltoall_lg_block *b = s->blocks + out->first;
+    for (int t = 0; t < out->count; t++)
+      displs[t] = (MPI_Aint)b[t].index * (MPI_Aint)m;
+    MPI_Datatype type;
+    if ((rc = PMPI_Type_create_hindexed_block(out->count, (int)m, displs, MPI_BYTE, &type)) !=
+        MPI_SUCCESS)
+      return rc;
+    pieces[k] = (struct gc_nbc_piece){stage, 1, type, 1};
+    steps[k] = (struct gc_nbc_step){1, GC_NBC_SEND, out->peer, k};
+    k++;
+    if ((rc = PMPI_Type_commit(&pieces[k - 1].type)) != MPI_SUCCESS)
+      return rc;
+  }
+  /* What lands in my receive buffer: the direct block of each local message, every
+   * block of every wide message (lg.c: lg_deliver). */
+  int d = 0;
+  for (int q = 0; q < s->cluster_size; q++)
+    x->deliver[d].at = (size_t)s->local_recv[q].offset * m + (size_t)(stage - area),
+    x->deliver[d++].src = s->blocks[s->local_recv[q].first].src;
+  for (int i = 0; i < s->nwide_recv; i++)
+    for (int t = 0; t < s->wide_recv[i].count; t++)
+      x->deliver[d].at = (size_t)(s->wide_recv[i].offset + t) * m + (size_t)(wide - area),
+      x->deliver[d++].src = s->blocks[s->wide_recv[i].first + t].src;
+  x->n = d;
+  *nsteps = k;
+  return MPI_SUCCESS;
+}
+
+static void lg_nb_schedule_free(void *p)
+{
+  gc_alltoall_lg_schedule_free(p);
+  free(p);
+}
+
+static size_t call_bytes(const struct gc_alltoall_lg_schedule *s, int n, size_t buf)
+{
+  size_t np = (size_t)(2 * s->cluster_size + s->nwide_send + s->nwide_recv) + 1;
+  return gc_nbc_block_bytes((int)np, (int)np) + gc_nbc_carve_bytes(sizeof(struct gc_nbc_step) * np) +
+         gc_nbc_carve_bytes(sizeof(struct gc_nbc_piece) * np) +
+         gc_nbc_carve_bytes(sizeof(MPI_Aint) * ((size_t)s->max_wide_send + 1)) +
+         gc_nbc_carve_bytes(sizeof(struct lg_nb)) +
+         gc_nbc_carve_bytes(sizeof(*((struct lg_nb *)0)->deliver) * (size_t)n) +
+         gc_nbc_carve_bytes(buf);
+}
+
+static int my_blocks(const struct gc_alltoall_lg_schedule *s, int n)
+{
+  return n + s->stage_blocks + s->wide_recv_blocks;
+}
+
+/* LG's part of the communicator's nonblocking reservation (nbc_reserve.c): with a forced
+ * `lg` where LG serves the layout, my schedule built once (kept in st) and what one call
+ * carves beyond its buffers, plus GC_NBC_LG_BYTES' worth of them (*bytes), and my blocks
+ * per byte of a block (*blocks); nothing elsewhere. 0, or -1 when out of memory. */
+int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks)
+{
+  *bytes = 0, *blocks = 0;
+  if (strcmp(gc_alltoall_op.wanted, "lg") != 0 || !gc_alltoall_lg_applies(&st->layout) ||
+      st->layout.size > INT_MAX / 8)
+    return 0;
+  struct gc_alltoall_lg_schedule *s = malloc(sizeof *s);
+  if (!s || gc_alltoall_lg_schedule_build(s, &st->layout, st->rank) != 0) {
+    free(s);
+    return -1;
+  }
+  st->nbc_lg = s, st->nbc_lg_free = lg_nb_schedule_free;
+  *blocks = my_blocks(s, st->size);
+  *bytes = call_bytes(s, st->size, GC_NBC_LG_BYTES);
+  return 0;
+}
+
+/* One call from its slot: nothing here allocates (the arena is the reservation's). */
+static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Comm nbc,
+                 MPI_Request *request)
+{
+  int tag = gc_nbc_tag(st->nbc_issued);
+  struct gc_nbc_arena ar;
+  if (gc_nbc_pool_take(st->nbc_pool, st->nbc_issued++, &ar) != 0)
+    return MPI_ERR_NO_MEM; /* more schedules in flight than slots (nbc.h) */
+  if (call->block_bytes == 0) /* m is the same everywhere: nothing moves anywhere */
+    return gc_nbc_start(nbc, tag, NULL, 0, NULL, 0, NULL, NULL, &ar, request);
+  const struct gc_alltoall_lg_schedule *sp = st->nbc_lg, s = *sp;
+  size_t m = call->block_bytes, n = (size_t)st->size;
+  size_t blocks = (size_t)my_blocks(&s, st->size);
+  int npieces = 2 * s.cluster_size + s.nwide_send + s.nwide_recv, nsteps = 0, rc;
+  struct gc_nbc_step *steps = gc_nbc_carve(&ar, sizeof *steps * ((size_t)npieces + 1));
+  struct gc_nbc_piece *pieces = gc_nbc_carve(&ar, sizeof *pieces * ((size_t)npieces + 1));
+  MPI_Aint *displs = gc_nbc_carve(&ar, sizeof *displs * ((size_t)s.max_wide_send + 1));
+  struct lg_nb *x = gc_nbc_carve(&ar, sizeof *x);
+  if (x)
+    memset(x, 0, sizeof *x), x->deliver = gc_nbc_carve(&ar, sizeof *x->deliver * n),
+    x->m = m, x->n = (int)n, x->recvbuf = call->recvbuf, x->recvcount = (int)call->recvcount,
+    x->pack_comm = nbc, x->recvtype = call->recvtype, x->buf = gc_nbc_carve(&ar, blocks * m);
+  rc = MPI_ERR_INTERN; /* a bound of the reservation was wrong: never */
+  if (x && x->deliver && x->buf && steps && pieces && displs) {
+    memset(pieces, 0, sizeof *pieces * ((size_t)npieces + 1));
+    MPI_Aint lb;
+    int ni, na, nt, combiner;
+    rc = PMPI_Type_get_extent(call->recvtype, &lb, &x->extent);
+    if (rc == MPI_SUCCESS &&
+        (rc = PMPI_Type_get_envelope(call->recvtype, &ni, &na, &nt, &combiner)) == MPI_SUCCESS &&
+        combiner != MPI_COMBINER_NAMED && (rc = PMPI_Type_dup(call->recvtype, &x->recvtype)) == MPI_SUCCESS)
+      x->own_type = 1;
+    if (rc == MPI_SUCCESS)
+      rc = build(&s, call, x, steps, pieces, &nsteps, displs);
+  }
+  if (rc == MPI_SUCCESS)
+    /* The pieces' own types and the arena go with the start, which frees them either way. */
+    return gc_nbc_start(nbc, tag, steps, nsteps, pieces, nsteps, &lg_nb_ops, x, &ar, request);
+  for (int i = 0; pieces && i < npieces; i++)
+    if (pieces[i].own)
+      PMPI_Type_free(&pieces[i].type);
+  if (x)
+    lg_nb_release(x);
+  gc_nbc_arena_give(&ar);
+  return rc;
+}
+
+int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, int *rc)
+{
+  if (!gc_g.cfg.nonblocking_grid || !gc_nbc_available() || gc_dispatch_bypass(GC_OP_ALLTOALL) ||
+      !gc_guard_enter())
+    return 0;
+  int took = 0;
+  struct gc_comm_state *st;
+  struct gc_call c;
+  MPI_Comm nbc = MPI_COMM_NULL;
+  if (strcmp(gc_alltoall_op.wanted, "lg") == 0 && (st = gc_comm_state_get(call->comm)) &&
+      gc_alltoall_op.prepare(call, st, &c) && gc_alltoall_lg_supports(call, st)) {
+    /* The reservation (collective at the communicator's first schedule, agreed): no
+     * pool anywhere, or a block beyond its bound (m is the same everywhere), and every
+     * member runs the MPI library's own. */
+    if ((*rc = gc_comm_nbc(st, &nbc)) != MPI_SUCCESS) {
+      took = 1;
+      PMPI_Comm_call_errhandler(call->comm, *rc);
+    } else if (nbc != MPI_COMM_NULL && st->nbc_lg && call->block_bytes <= st->nbc_lg_max_m) {
+      took = 1;
+      if ((*rc = issue(call, st, nbc, request)) != MPI_SUCCESS)
+        PMPI_Comm_call_errhandler(call->comm, *rc);
+      else
+        gc_dispatch_issued(&gc_alltoall_op, call, call->comm, GC_ENTRY_NONBLOCKING, GC_ALLTOALL_LG);
+    }
+  }
+  gc_guard_leave();
+  return took;
+}

@@ -1,0 +1,102 @@
+/* MPI_Ibcast by a broadcast tree: the tree the blocking call runs (the communicator's
+ * tree cache), its steps for this rank (tree_steps.h), run by the nonblocking executor
+ * (nbc.h) on the communicator's nonblocking duplicate with the call's own tag.
+ *
+ * Which calls: a forced tree (GRIDCOLL_BCAST=<tree>, the configuration agreed at
+ * MPI_Init) on a communicator of two clusters or more, under an MPI with extended
+ * generalized requests (MPICH). `auto` stays the MPI library's own for now: its choice
+ * may run the probe and learning, which communicate and measure, neither of which a
+ * nonblocking call may do (doc/design.md: Nonblocking collectives). Everything read is
+ * identical on every rank, so every rank takes the call or none does. */
+#include <string.h>
+
+#include "bcast.h"
+#include "dispatch.h"
+#include "gridcoll.h"
+#include "nbc.h"
+#include "select.h"
+#include "tree_steps.h"
+
+/* The forced tree row, or GC_NATIVE (native, auto). */
+static int forced_tree(void)
+{
+  const char *wanted = gc_bcast_op.wanted;
+  for (int a = 1; a < gc_bcast_op.nalgorithms; a++)
+    if (strcmp(wanted, gc_bcast_op.algorithms[a].about->name) == 0)
+      return a;
+  return GC_NATIVE;
+}
+
+static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc, int persistent)
+{
+  int a = forced_tree();
+  struct gc_comm_state *st;
+  struct gc_call c;
+  if (a == GC_NATIVE || !(st = gc_comm_state_get(call->comm)) ||
+      !gc_bcast_op.prepare(call, st, &c) || !gc_bcast_op.algorithms[a].supports(call, st))
+    return 0;
+  const struct gc_tree *tree = gc_bcast_tree_of(call, st, a);
+  if (!tree)
+    return 0;
+  /* The reservation (collective at the communicator's first schedule, agreed): no pool
+   * anywhere and every member runs the MPI library's own. */
+  MPI_Comm nbc;
+  if ((*rc = gc_comm_nbc(st, &nbc)) != MPI_SUCCESS) {
+    PMPI_Comm_call_errhandler(call->comm, *rc);
+    return 1;
+  }
+  if (nbc == MPI_COMM_NULL)
+    return 0;
+  /* A persistent schedule's memory is its own, agreed now (MPI_Bcast_init may block:
+   * every member calls it in one order); a nonblocking call's is its slot's. */
+  struct gc_nbc_arena ar;
+  int tag = gc_nbc_tag(st->nbc_issued);
+  size_t bytes = gc_nbc_block_bytes(st->size, 1) +
+                 gc_nbc_carve_bytes(sizeof(struct gc_nbc_step) * (size_t)st->size);
+  if (persistent) {
+    int ok = gc_comm_nbc_persistent_arena(st, bytes, &ar, rc);
+    if (ok <= 0) {
+      if (ok < 0)
+        PMPI_Comm_call_errhandler(call->comm, *rc);
+      return ok < 0;
+    }
+    st->nbc_issued++;
+  } else if (gc_nbc_pool_take(st->nbc_pool, st->nbc_issued++, &ar) != 0) {
+    *rc = MPI_ERR_NO_MEM; /* more schedules in flight than slots (nbc.h) */
+    PMPI_Comm_call_errhandler(call->comm, *rc);
+    return 1;
+  }
+  struct gc_nbc_step *steps = gc_nbc_carve(&ar, sizeof *steps * (size_t)st->size);
+  int n = 0;
+  if (!steps)
+    *rc = MPI_ERR_INTERN; /* the slot's bound: never */
+  /* No bytes (type signatures match: none anywhere): a request complete at once. */
+  if (*rc == MPI_SUCCESS && c.bytes > 0 &&
+      (n = gc_bcast_tree_steps(&st->layout, tree, call->root, st->rank, steps)) < 0)
+    *rc = MPI_ERR_INTERN; /* the cache's tree is the layout's: never */
+  struct gc_nbc_piece whole = {call->buffer, call->count, call->datatype, 0};
+  if (*rc == MPI_SUCCESS) /* the arena goes with the start, which gives it back either way */
+    *rc = persistent ? gc_nbc_persistent(nbc, tag, steps, n, &whole, 1, NULL, NULL, &ar, request)
+                     : gc_nbc_start(nbc, tag, steps, n, &whole, 1, NULL, NULL, &ar, request);
+  else
+    gc_nbc_arena_give(&ar);
+  if (*rc != MPI_SUCCESS) {
+    PMPI_Comm_call_errhandler(call->comm, *rc);
+    return 1;
+  }
+  gc_dispatch_issued(&gc_bcast_op, call, call->comm,
+                     persistent ? GC_ENTRY_PERSISTENT : GC_ENTRY_NONBLOCKING, a);
+  return 1;
+}
+
+int gc_bcast_tree_issue(struct gc_bcast_call *call, MPI_Request *request, int *rc,
+                        int persistent)
+{
+  if (!gc_g.cfg.nonblocking_grid || !gc_nbc_available() || gc_dispatch_bypass(GC_OP_BCAST) ||
+      !gc_guard_enter())
+    return 0;
+  *rc = MPI_SUCCESS;
+  int took = issue(call, request, rc, persistent);
+  gc_guard_leave();
+  return took;
+}

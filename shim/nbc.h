@@ -1,0 +1,128 @@
+/* The nonblocking schedules' executor: a schedule (nbc_schedule.h) posted at the call and
+ * advanced inside the application's completion calls, behind a request the application
+ * uses anywhere the standard allows (doc/design.md: Nonblocking collectives says why this
+ * mechanism).
+ *
+ * Under MPICH the request is an extended generalized request (MPIX_Grequest_class with a
+ * poll and a wait function): MPICH's own MPI_Test, MPI_Wait and their all/any/some forms
+ * call them, on arrays mixing them with any other request, and gridcoll's poll advances
+ * every schedule in flight, not only the one asked about, so that one rank waiting on
+ * one schedule never starves another rank's. Elsewhere (Open MPI, SMPI) there is no
+ * such request: gc_nbc_available() is 0 and every nonblocking call stays the MPI
+ * library's own. */
+#ifndef GC_NBC_H
+#define GC_NBC_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "nbc_schedule.h"
+
+#if defined(MPICH_NUMVERSION) && MPI_VERSION >= 4
+#define GC_HAVE_NBC 1
+#else
+#define GC_HAVE_NBC 0
+#endif
+
+/* A piece of the call's data, as a step moves it (nbc_schedule.h: piece). */
+struct gc_nbc_piece {
+  void *buf;
+  MPI_Count count;
+  MPI_Datatype type; /* the executor keeps its own duplicate of a derived type: the
+                        application may free its own while the call is in flight */
+  int own;           /* 1: type is the op's own, handed over: the executor frees it at
+                        the end (or when the start fails) instead of duplicating it */
+};
+
+/* What an op adds to its schedule's life (NULL: nothing): `finish` runs when every step
+ * completed without error, before the application sees the request complete (LG's
+ * unpacking into the receive buffer); `release` frees `data` at the end, or when the
+ * start fails. */
+struct gc_nbc_ops {
+  int (*finish)(void *data);
+  void (*release)(void *data);
+};
+
+/* The memory of schedules, reserved and agreed once per communicator (doc/design.md:
+ * Nonblocking collectives, memory): a pool of GC_NBC_SLOTS slots of one size, the
+ * largest that one call of this rank can take (its executor block, its steps, LG's
+ * buffers up to an agreed bound). A call takes slot (its number mod GC_NBC_SLOTS) and
+ * carves everything it needs from it: nothing it allocates can fail on one rank alone.
+ * A slot still busy (more than GC_NBC_SLOTS schedules in flight on the communicator)
+ * is replaced by one allocation of the slot's size, whose failure is the call's error. */
+enum { GC_NBC_SLOTS = 8 };
+/* The bytes of LG's buffers a slot holds (when `lg` is forced): blocks of up to
+ * GC_NBC_LG_BYTES / (the most blocks any member packs, stages and receives) bytes run
+ * as LG schedules, larger ones as the MPI library's own (the same answer everywhere: m
+ * and the agreed count are). */
+enum { GC_NBC_LG_BYTES = 1 << 20 };
+struct gc_nbc_pool;
+struct gc_nbc_arena {
+  char *at, *end;
+  struct gc_nbc_pool *pool; /* NULL: heap (a busy slot's stand-in, a persistent's own) */
+  int slot;
+  void *heap;
+};
+/* A pool of GC_NBC_SLOTS slots of `bytes`; NULL when out of memory. */
+struct gc_nbc_pool *gc_nbc_pool_make(size_t bytes);
+/* The communicator is freed: the pool goes once no slot is busy. */
+void gc_nbc_pool_drop(struct gc_nbc_pool *p);
+/* Call number k's memory: its slot, or a heap block of the slot's size when that is
+ * busy. 0, or -1 (out of memory: *a holds nothing). */
+int gc_nbc_pool_take(struct gc_nbc_pool *p, unsigned long long k, struct gc_nbc_arena *a);
+/* A heap arena of `bytes` (a persistent schedule's, agreed by its caller): 0 or -1. */
+int gc_nbc_arena_heap(size_t bytes, struct gc_nbc_arena *a);
+/* `bytes` from a (aligned for any type); NULL when a is exhausted (a bound was wrong). */
+void *gc_nbc_carve(struct gc_nbc_arena *a, size_t bytes);
+/* The arena's memory back to its pool (or the heap). */
+void gc_nbc_arena_give(struct gc_nbc_arena *a);
+/* What gc_nbc_start and gc_nbc_persistent carve for a schedule of nsteps and npieces,
+ * alignment included. */
+size_t gc_nbc_block_bytes(int nsteps, int npieces);
+/* What one carve of `bytes` takes at most, alignment included. */
+size_t gc_nbc_carve_bytes(size_t bytes);
+
+static inline int gc_nbc_available(void)
+{
+  return GC_HAVE_NBC;
+}
+
+/* Starts a schedule of nsteps steps (copied) over the pieces (copied) on comm with tag,
+ * and gives the application's request; its block carved from *arena, which is the
+ * schedule's from here (given back when MPI frees the request, or at once when the
+ * start fails). MPI_SUCCESS, or an MPI error code (nothing started then: the MPI
+ * library's request, a type that cannot be duplicated). The first round is posted
+ * here; the others when the application's completion calls find the previous one done. */
+int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
+                 const struct gc_nbc_piece *pieces, int npieces,
+                 const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
+                 MPI_Request *request);
+
+/* A persistent schedule (MPI_Bcast_init): built once, its request a persistent one of
+ * the MPI library's (nbc.c says which), started by gc_nbc_start_persistent at each
+ * MPI_Start. MPI_SUCCESS or an error (nothing made). */
+int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
+                      const struct gc_nbc_piece *pieces, int npieces,
+                      const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
+                      MPI_Request *request);
+/* MPI_Start of *request: 1 when it is a persistent schedule's (started; *rc the result),
+ * 0 when not ours. */
+int gc_nbc_start_persistent(MPI_Request *request, int *rc);
+/* MPI_Request_free of *request: a persistent schedule's own memory freed (the caller
+ * then frees the request); 0 always. */
+int gc_nbc_free_persistent(MPI_Request *request);
+
+/* Advances every schedule in flight (a completion call the MPI library does not route to
+ * the poll function: MPI_Request_get_status). Cheap when none is. */
+void gc_nbc_progress(void);
+/* 1 when a schedule is in flight on this process. */
+int gc_nbc_inflight(void);
+
+/* The tag of a communicator's n-th schedule: distinct for 2^15 schedules in flight on
+ * one communicator, within every MPI's MPI_TAG_UB (32767 at least). */
+static inline int gc_nbc_tag(unsigned long long n)
+{
+  return (int)(n & 0x7fff);
+}
+
+#endif

@@ -1,0 +1,92 @@
+/* The nonblocking schedules' communicator and memory, made and agreed once per
+ * communicator (doc/design.md: Nonblocking collectives, memory).
+ *
+ * A nonblocking call must not wait for the other ranks, so it cannot agree on what it
+ * allocates; what can fail on one rank is therefore agreed at the communicator's first
+ * schedule, the way its state is agreed at its first intercepted call: the duplicate
+ * (a blocking MPI_Comm_dup there already) and a pool of slots, each as large as the
+ * largest call of this rank can take (the tree's steps and executor block; LG's steps,
+ * pieces, executor block and buffers up to a bound), then one allreduce over the
+ * duplicate. A member short of memory makes every member run the MPI library's own
+ * nonblocking calls on this communicator from then on (it warns once). After it a call
+ * carves from its slot and allocates nothing. */
+#include <stdint.h>
+#include <string.h>
+
+#include "alltoall.h"
+#include "comm_state.h"
+#include "gridcoll.h"
+#include "nbc.h"
+
+/* What my largest tree call carves. */
+static size_t tree_bytes(const struct gc_comm_state *st)
+{
+  return gc_nbc_block_bytes(st->size, 1) +
+         gc_nbc_carve_bytes(sizeof(struct gc_nbc_step) * (size_t)st->size);
+}
+
+/* MAX over the members of two counts on the duplicate: 0 or an MPI error. */
+static int agree(MPI_Comm nbc, long long v[2])
+{
+  return PMPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_LONG_LONG, MPI_MAX, nbc);
+}
+
+int gc_comm_nbc(struct gc_comm_state *st, MPI_Comm *out)
+{
+  *out = MPI_COMM_NULL;
+  if (st->nbc_served < 0)
+    return MPI_SUCCESS;
+  if (st->nbc_comm == MPI_COMM_NULL) {
+    MPI_Comm priv;
+    int rc = gc_comm_private(st, &priv);
+    if (rc != MPI_SUCCESS || (rc = PMPI_Comm_dup(priv, &st->nbc_comm)) != MPI_SUCCESS)
+      return rc;
+    PMPI_Comm_set_errhandler(st->nbc_comm, MPI_ERRORS_RETURN);
+  }
+  if (st->nbc_served == 0) {
+    size_t bytes = tree_bytes(st), lg = 0;
+    long long v[2] = {0, 0}; /* short of memory; the most LG blocks of a member */
+    int blocks = 0;
+    if (gc_alltoall_lg_nb_reserve(st, &lg, &blocks) != 0)
+      v[0] = 1;
+    v[1] = blocks;
+    if (lg > bytes)
+      bytes = lg;
+    if (!v[0] && !(st->nbc_pool = gc_nbc_pool_make(bytes)))
+      v[0] = 1;
+    int here = (int)v[0], rc = agree(st->nbc_comm, v);
+    if (rc != MPI_SUCCESS)
+      return rc; /* st->nbc_served stays 0: the next call asks again, as every member */
+    if (v[0]) {
+      if (here)
+        gc_warn_oom("the nonblocking schedules of a communicator; its nonblocking calls "
+                    "run the MPI library's own");
+      gc_nbc_pool_drop(st->nbc_pool);
+      st->nbc_pool = NULL;
+      if (st->nbc_lg)
+        st->nbc_lg_free(st->nbc_lg);
+      st->nbc_lg = NULL;
+      st->nbc_served = -1;
+      return MPI_SUCCESS;
+    }
+    st->nbc_lg_max_m = v[1] > 0 ? (size_t)GC_NBC_LG_BYTES / (size_t)v[1] : 0;
+    st->nbc_served = 1;
+  }
+  *out = st->nbc_comm;
+  return MPI_SUCCESS;
+}
+
+int gc_comm_nbc_persistent_arena(struct gc_comm_state *st, size_t bytes,
+                                 struct gc_nbc_arena *a, int *rc)
+{
+  long long v[2] = {gc_nbc_arena_heap(bytes, a) != 0, 0};
+  int here = (int)v[0];
+  if ((*rc = agree(st->nbc_comm, v)) != MPI_SUCCESS || v[0]) {
+    if (!here)
+      gc_nbc_arena_give(a);
+    else
+      gc_warn_oom("a persistent broadcast's schedule; it runs the MPI library's own");
+    return *rc != MPI_SUCCESS ? -1 : 0;
+  }
+  return 1;
+}

@@ -1,0 +1,138 @@
+/* The completion calls, where gridcoll's schedules are in flight (nbc.h): a schedule
+ * advances only when this process calls into MPI, and MPICH calls a generalized
+ * request's poll function only when that request itself is tested. A rank blocked in
+ * MPI_Wait on a request of the MPI library's own (its MPI_Iallreduce, a receive) would
+ * never forward a tree's message another rank is waiting for: the other rank's wait may
+ * be what completes ours (MPICH's nonblocking3 test hangs so). So every completion call
+ * advances every schedule first, and a blocking one, while schedules are in flight, is
+ * its test form in a loop with them (MPICH's own waits busy-poll too). With none in
+ * flight each is the library's call after one load. */
+#include "gridcoll.h"
+#include "nbc.h"
+
+#if GC_HAVE_NBC
+
+GC_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+  gc_nbc_progress();
+  return PMPI_Test(request, flag, status);
+}
+
+GC_EXPORT int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
+                          MPI_Status *status)
+{
+  gc_nbc_progress();
+  return PMPI_Testany(count, requests, index, flag, status);
+}
+
+GC_EXPORT int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+  gc_nbc_progress();
+  return PMPI_Testall(count, requests, flag, statuses);
+}
+
+GC_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                           MPI_Status statuses[])
+{
+  gc_nbc_progress();
+  return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+}
+
+/* MPICH's MPI_Request_get_status pokes its progress engine but never a generalized
+ * request's poll function (4.0.2, request_impl.c). */
+GC_EXPORT int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+  gc_nbc_progress();
+  return PMPI_Request_get_status(request, flag, status);
+}
+
+GC_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+  int flag = 0, rc = MPI_SUCCESS;
+  while (!flag && gc_nbc_inflight() && rc == MPI_SUCCESS) {
+    gc_nbc_progress();
+    rc = PMPI_Test(request, &flag, status);
+  }
+  return flag || rc != MPI_SUCCESS ? rc : PMPI_Wait(request, status);
+}
+
+GC_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+  int flag = 0, rc = MPI_SUCCESS;
+  while (!flag && gc_nbc_inflight() && rc == MPI_SUCCESS) {
+    gc_nbc_progress();
+    rc = PMPI_Testany(count, requests, index, &flag, status);
+  }
+  return flag || rc != MPI_SUCCESS ? rc : PMPI_Waitany(count, requests, index, status);
+}
+
+/* Request by request, as MPICH's own MPI_Waitall: its MPI_Testall, looped on an array
+ * holding its persistent collectives, returned MPI_ERR_IN_STATUS with no error in any
+ * status (MPICH 4.0.2, MPICH's p_order under gridcoll). */
+GC_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+  int failed = 0;
+  for (int i = 0; i < count; i++) {
+    MPI_Status *status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+    int flag = 0, rc = MPI_SUCCESS;
+    while (!flag && gc_nbc_inflight() && rc == MPI_SUCCESS) {
+      gc_nbc_progress();
+      rc = PMPI_Test(&requests[i], &flag, status);
+    }
+    if (!flag && rc == MPI_SUCCESS)
+      rc = PMPI_Wait(&requests[i], status);
+    if (rc != MPI_SUCCESS)
+      failed = 1;
+    if (status != MPI_STATUS_IGNORE) /* read only with MPI_ERR_IN_STATUS */
+      status->MPI_ERROR = rc;
+  }
+  return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+
+GC_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                           MPI_Status statuses[])
+{
+  int rc = MPI_SUCCESS;
+  *outcount = 0;
+  while (*outcount == 0 && gc_nbc_inflight() && rc == MPI_SUCCESS) {
+    gc_nbc_progress();
+    rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
+  }
+  return *outcount != 0 || rc != MPI_SUCCESS
+             ? rc
+             : PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+}
+
+#endif
+
+#if GC_HAVE_NBC
+/* The persistent schedules' requests (nbc.h: gc_nbc_persistent): started and freed here;
+ * every other request is the library's. */
+GC_EXPORT int MPI_Start(MPI_Request *request)
+{
+  int rc;
+  if (gc_nbc_start_persistent(request, &rc))
+    return rc;
+  return PMPI_Start(request);
+}
+
+GC_EXPORT int MPI_Startall(int count, MPI_Request requests[])
+{
+  /* One by one, in the array's order: MPI_Startall starts them in some order, and
+   * persistent collectives must be started in the same order on every rank. */
+  for (int i = 0; i < count; i++) {
+    int rc = MPI_SUCCESS;
+    if (!gc_nbc_start_persistent(&requests[i], &rc))
+      rc = PMPI_Start(&requests[i]);
+    if (rc != MPI_SUCCESS)
+      return rc;
+  }
+  return MPI_SUCCESS;
+}
+
+GC_EXPORT int MPI_Request_free(MPI_Request *request)
+{
+  gc_nbc_free_persistent(request);
+  return PMPI_Request_free(request);
+}
+#endif
