@@ -10,8 +10,6 @@
 #include "count.h"
 #include "gridcoll.h"
 
-#if GC_HAVE_NBC
-
 /* One schedule in flight, in one block: the steps, their requests, the pieces. */
 struct nbc {
   struct nbc *prev, *next; /* the list in flight */
@@ -148,6 +146,10 @@ size_t gc_nbc_block_bytes(int nsteps, int npieces)
   return up(sizeof(struct nbc) + n * (sizeof(struct gc_nbc_step) + sizeof(MPI_Request)) +
             np * (sizeof(struct gc_nbc_piece) + sizeof(int)));
 }
+
+/* The rest needs MPICH's extended generalized requests (nbc.h: GC_HAVE_NBC); the
+ * memory above is sized and reserved alike everywhere, so the callers need no #if. */
+#if GC_HAVE_NBC
 
 /* The schedules in flight, and one thread advancing them at a time (under
  * MPI_THREAD_MULTIPLE another thread's poll finds the lock taken and returns: the
