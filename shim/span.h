@@ -33,7 +33,8 @@
  * doubles (4 KiB) per that many logged calls, posted when the half fills and completed a
  * half later, when nobody waits for it any more. A half that fills doubles (agreed by
  * that reduction: span.c), up to GC_SPAN_WINDOW_MAX calls (~104 KiB a half with the
- * log's lines): a busy communicator pays one reduction per 1024 calls. */
+ * log's lines): a busy communicator pays one reduction per 1024 calls. Not where learning
+ * can run: its watch wants the kept algorithm's times within a window (span.c). */
 #define GC_SPAN_WINDOW 128
 #define GC_SPAN_WINDOW_MAX 1024
 
