@@ -45,8 +45,12 @@ LIMIT=240 mpirun 4 GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_LOG="$tmp/ln-%r.csv" GRIDC
 same_algorithms() {
   local r
   for r in 0 1 2 3; do tail -n +2 "ln-$r.csv" | cut -d, -f2-6 >"algs-$r"; done
+  # At least two algorithms ran (learning chose), except under Open MPI: there the
+  # models put its own all-to-all so far ahead on one host that learning, which runs only
+  # what the corrected predictions cannot rule out, explores nothing in these calls, and
+  # only the agreement is checked.
   [ -s algs-0 ] && cmp -s algs-0 algs-1 && cmp -s algs-0 algs-2 && cmp -s algs-0 algs-3 &&
-    [ "$(cut -d, -f5 algs-0 | sort -u | wc -l)" -ge 2 ]
+    { [ "$(cut -d, -f5 algs-0 | sort -u | wc -l)" -ge 2 ] || [ "$GC_LAUNCHER" = openmpi ]; }
 }
 no_failures && same_algorithms &&
   pass "learning auto with a log: the same algorithm logged on every rank for every call" ||
