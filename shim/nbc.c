@@ -351,8 +351,10 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
   s->steps = (struct gc_nbc_step *)(s->pieces + np);
   s->reqs = (MPI_Request *)(s->steps + n);
   s->own_type = (int *)(s->reqs + n);
-  memcpy(s->steps, steps, n * sizeof *steps);
-  memcpy(s->pieces, pieces, np * sizeof *pieces);
+  if (n) /* a schedule may have no steps or no pieces here, and then passes NULL */
+    memcpy(s->steps, steps, n * sizeof *steps);
+  if (np)
+    memcpy(s->pieces, pieces, np * sizeof *pieces);
   int rc = MPI_SUCCESS, i;
   for (i = 0; i < npieces; i++) /* the op's own types first: they are ours from here */
     s->own_type[i] = pieces[i].own;
@@ -426,8 +428,10 @@ int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, i
   s->steps = (struct gc_nbc_step *)(s->pieces + np);
   s->reqs = (MPI_Request *)(s->steps + n);
   s->own_type = (int *)(s->reqs + n);
-  memcpy(s->steps, steps, n * sizeof *steps);
-  memcpy(s->pieces, pieces, np * sizeof *pieces);
+  if (n) /* a schedule may have no steps or no pieces here, and then passes NULL */
+    memcpy(s->steps, steps, n * sizeof *steps);
+  if (np)
+    memcpy(s->pieces, pieces, np * sizeof *pieces);
   for (int i = 0; i < npieces; i++)
     s->own_type[i] = pieces[i].own;
   int rc = PMPI_Comm_rank(comm, &s->self);
