@@ -9,3 +9,20 @@ ROOT=$PWD
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "keeping $tmp" || trap 'rm -rf "$tmp"' EXIT
 export TMPDIR=$tmp
+
+# tally NAME MIN MODEL PCT: the verdict on `results` of a script that sets a calibrated
+# table against the simpler MODEL it replaces (lines "PASS ..." / "FAIL ...", those where
+# MODEL is PCT% off or more ending "MODEL off"): a failure when fewer than MIN comparisons
+# ran, or when MODEL was never off (the test then shows nothing); prints the summary line
+# and returns 0 when nothing failed.
+tally() {
+  local name=$1 min=$2 model=$3 pct=$4 passed failed off
+  passed=$(grep -c '^PASS' results)
+  failed=$(grep -c '^FAIL' results)
+  off=$(grep -c "$model off\$" results)
+  [ "$passed" -ge "$min" ] || { echo "FAIL $name: only $passed comparisons ran"; failed=$((failed + 1)); }
+  [ "$off" -ge 1 ] ||
+    { echo "FAIL $name: the $model was within $pct% everywhere: nothing shown"; failed=$((failed + 1)); }
+  echo "smpi $name: $passed passed, $failed failed; the $model off by $pct% or more at $off sizes ($((SECONDS - start)) s)"
+  [ "$failed" = 0 ]
+}
