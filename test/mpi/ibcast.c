@@ -13,11 +13,17 @@
  *   persistent (MPI 4) MPI_Bcast_init once, then three rounds of new data, each started
  *             with MPI_Startall beside a persistent ring send and receive and waited with
  *             MPI_Waitall (MPI_Start and MPI_Wait alone in the last), then
- *             MPI_Request_free. */
+ *             MPI_Request_free; left out where the library is older than MPI 4 (Open MPI
+ *             4.1 is MPI 3.1), where a mode that ran nothing would compare an unset buffer. */
 #include "mpitest.h"
 
+#if MPI_VERSION >= 4
 enum { WAIT, WAITALL, WAITANY, TESTSOME, PERSISTENT, MODES };
 static const char *mode_names[MODES] = {"wait", "waitall", "waitany", "testsome", "persistent"};
+#else
+enum { WAIT, WAITALL, WAITANY, TESTSOME, MODES };
+static const char *mode_names[MODES] = {"wait", "waitall", "waitany", "testsome"};
+#endif
 
 static int rank, size;
 
