@@ -391,9 +391,9 @@ double gc_model_link_rate(const struct gc_model_grid *g, int c, int d, int flows
  * plus, for a relayed pair, store and forward: the relay receives what it forwards whole
  * (relay.c), so the relayed bytes cross (r,d) only once (c,r) has carried its load:
  * W_cr + load_cr / rate + W_rd + (relayed bytes on (r,d)) / rate; and one relayed
- * message's own hop at one flow's rate; then the agreement the run makes first,
- * ceil(log2 n) rounds of the mean wide-area latency.  With every share 0 it is
- * lg-backbone plus that agreement. */
+ * message's own hop at one flow's rate.  No agreement: the run makes none once its
+ * buffers and routes are agreed (relay.c), as LG.  With every share 0 it is
+ * lg-backbone. */
 int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
                             const int *via, double *t)
 {
@@ -472,21 +472,8 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
       links = gc_model_max(links, g->lan[c].alpha + reach[e] +
                                       load[e] / gc_model_link_rate(g, c, d, flows));
     }
-  /* The verdict the run agrees before any message (relay.c: one allreduce, the MPI
-   * library's recursive doubling): ceil(log2 n) rounds, each charged the mean wide-area
-   * latency of the cluster pairs, a round's partners being spread over them (SMPI,
-   * doc/benchmarks.md: 0.1-0.3 s of the relayed run on grids with a 40 ms link). */
-  int n = 0;
-  double wsum = 0.0;
-  for (int c = 0; c < k; c++) {
-    n += g->size[c];
-    for (int d = 0; d < k; d++)
-      if (c != d)
-        wsum += g->wan_latency[(size_t)c * (size_t)k + (size_t)d];
-  }
   gc_scratch_release(g->scratch, mark);
   if (rc == GC_MODEL_OK)
-    *t = t1 + gc_model_max(t2, links) +
-         (k > 1 ? gc_model_ceil_log2(n) * wsum / ((double)k * (k - 1)) : 0.0);
+    *t = t1 + gc_model_max(t2, links);
   return rc;
 }

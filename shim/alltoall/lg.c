@@ -15,6 +15,15 @@
  *     their wide messages. Every rank receives a staged part from each member of its
  *     cluster and a wide message carrying blocks of every remote rank, so all ranks learn
  *     the same verdict before writing to recvbuf, and fall back together.
+ * A routed run (relay.c) keeps both rules. Its legs carry the flag as an int after their
+ * blocks, and so do its direct wide messages: a relay may receive from one stager both a
+ * wide message and a leg, so no receive may take any tag. A stager's leg to a relay
+ * leaves once all its blocks are staged, with the AND it has seen; a relay's leg to a
+ * destination leaves once all its parts are in, with the AND of their flags and its own.
+ * Every block still reaches its destination through one chain of such messages, each
+ * flag the AND of all before it, so the argument above holds unchanged. The one
+ * allreduce a routed run adds is when the routes were never agreed (lg_alloc): made at
+ * the first relayed run, they can be missing on one rank only until then.
  * Blocks travel as packed bytes: PMPI_Pack / PMPI_Unpack with the caller's types keep any
  * datatype byte-identical to PMPI_Alltoall, and a contiguous unit of one block (m bytes)
  * keeps counts and displacements small however large the total. */
@@ -52,6 +61,7 @@ struct lg_ctx {
   char *buf;        /* cached buffers: area | stage | wide | forwarded, for blocks of up to
                        cap bytes and up to cap_fwd forwarded blocks (relay.c) */
   size_t cap, cap_fwd;
+  int routed;       /* a routed run was agreed: every rank holds its routes (relay.c) */
   void *ext;        /* what an algorithm running this schedule keeps of its own (relay.c's
                        routes), freed with the context by ext_free */
   void (*ext_free)(void *ext);
@@ -67,8 +77,6 @@ struct lg_run {
   MPI_Datatype unit;               /* m bytes */
   int ok;                          /* AND of every flag seen so far */
   struct gc_alltoall_lg_route *route; /* relay.c's routes; NULL: LG's own */
-  int wide_tag;                    /* what a wide receive matches: any flag, or (routed:
-                                      the flags agreed before traffic) the good one */
 };
 
 int gc_alltoall_lg_supports(const void *args, const struct gc_comm_state *st)
@@ -140,12 +148,14 @@ static struct lg_ctx *ctx_get(struct gc_comm_state *st)
  * rank: relay.c's most over the ranks): the cached ones when they are big enough, else new
  * ones (kept in the cache when small enough). Whether every rank got them is agreed
  * whenever that may differ: a rank that failed tells the others, and all fall back. Every
- * choice here depends only on m, fwd, n and the cache's history, so the caches stay
- * identical and the ranks agree on whether to agree. *agree is set when they must; a
- * routed run agrees always (lg_agree, with its packing's verdict). Returns 1 when this
- * rank holds its buffers. */
-static int lg_alloc(struct lg_run *r, struct gc_comm_state *st, size_t fwd, int *agree,
-                    int *grow)
+ * choice here depends only on m, fwd, n, routed and the cache's history (cap, cap_fwd,
+ * routed: set only by an agreement, so alike everywhere), so the caches stay identical
+ * and the ranks agree on whether to agree. *agree is set when they must: also on a routed
+ * run until one was agreed, since until then a rank may lack its routes (relay.c makes
+ * them at the first relayed run; a rank that failed there never gets here and agrees).
+ * Returns 1 when this rank holds its buffers. */
+static int lg_alloc(struct lg_run *r, struct gc_comm_state *st, size_t fwd, int routed,
+                    int *agree, int *grow)
 {
   struct lg_ctx *x = ctx_get(st);
   size_t n = (size_t)st->size;
@@ -159,8 +169,8 @@ static int lg_alloc(struct lg_run *r, struct gc_comm_state *st, size_t fwd, int 
     if (!x)
       gc_warn_oom("LG's schedule on communicator %llu; every rank runs this all-to-all by "
                   "the MPI library", st->id);
-  } else if (r->m <= x->cap && fwd <= x->cap_fwd) {
-    *agree = 0; /* every rank holds the same cache: nothing can differ */
+  } else if (r->m <= x->cap && fwd <= x->cap_fwd && (!routed || x->routed)) {
+    *agree = 0; /* every rank holds the same cache (and its routes): nothing can differ */
   } else {
     if (r->m <= LG_CACHE_MAX / (4 * n + fwd)) { /* blocks < 4n + fwd; alike on every rank */
       *grow = 1;
@@ -185,16 +195,18 @@ static int lg_alloc(struct lg_run *r, struct gc_comm_state *st, size_t fwd, int 
 }
 
 /* Every rank's verdict, before any message that depends on it: MPI_SUCCESS (all hold
- * their buffers: a grown cache is kept), GC_FALLBACK or a PMPI error (buffers dropped,
- * the caches still identical: empty everywhere where they grew). */
-static int lg_agree(struct lg_run *r, int ok, int grow, size_t fwd)
+ * their buffers: a grown cache is kept; routed, all hold their routes), GC_FALLBACK or a
+ * PMPI error (buffers dropped, the caches emptied everywhere, so identical again even
+ * where a rank that lacked its routes never looked at its cache). */
+static int lg_agree(struct lg_run *r, int ok, int grow, size_t fwd, int routed)
 {
   struct lg_ctx *x = r->x;
   int rc = PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r->priv);
   if (rc != MPI_SUCCESS || !ok) {
-    if (grow) {
+    if (x) {
       free(x->buf);
       x->buf = NULL;
+      x->cap = x->cap_fwd = 0;
     }
     free(r->buf);
     r->buf = NULL;
@@ -202,6 +214,8 @@ static int lg_agree(struct lg_run *r, int ok, int grow, size_t fwd)
   }
   if (grow)
     x->cap = r->m, x->cap_fwd = fwd;
+  if (routed)
+    x->routed = 1;
   return MPI_SUCCESS;
 }
 
@@ -250,9 +264,11 @@ static int lg_unpack(const struct lg_run *r, const struct gc_alltoall_call *call
 
 /* One message of blocks scattered over `base` (count[j] blocks at block displs[j], j < n),
  * sent (send) or received with tag on the private duplicate: described by an hindexed
- * type instead of being copied. displs are in blocks and turned into bytes here. */
+ * type instead of being copied. displs are in blocks and turned into bytes here. With
+ * `flag` (a routed run), the int there travels after the blocks: the sender's flag, where
+ * the tag cannot carry it (lg_exchange). */
 static int lg_post(struct lg_run *r, char *base, MPI_Aint *displs, int *count, int n, int peer,
-                   int tag, int send, MPI_Request *req)
+                   int tag, int send, int *flag, MPI_Request *req)
 {
   int consecutive = 1, rc, total = 0;
   for (int j = 0; j < n; j++) {
@@ -260,14 +276,28 @@ static int lg_post(struct lg_run *r, char *base, MPI_Aint *displs, int *count, i
     total += count[j];
     displs[j] *= (MPI_Aint)r->m;
   }
-  if (consecutive)
+  if (consecutive && !flag)
     return send ? PMPI_Isend(base + displs[0], total, r->unit, peer, tag, r->priv, req)
                 : PMPI_Irecv(base + displs[0], total, r->unit, peer, tag, r->priv, req);
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  rc = PMPI_Type_create_hindexed(n, count, displs, r->unit, &type);
+  MPI_Datatype blocks = MPI_DATATYPE_NULL, type = MPI_DATATYPE_NULL;
+  rc = PMPI_Type_create_hindexed(n, count, displs, r->unit, &blocks);
+  if (rc == MPI_SUCCESS && flag) { /* blocks, then the flag: its place relative to base */
+    MPI_Aint at_base, at_flag;
+    if ((rc = PMPI_Get_address(base, &at_base)) == MPI_SUCCESS &&
+        (rc = PMPI_Get_address(flag, &at_flag)) == MPI_SUCCESS) {
+      int len[2] = {1, 1};
+      MPI_Aint at[2] = {0, at_flag - at_base};
+      MPI_Datatype types[2] = {blocks, MPI_INT};
+      rc = PMPI_Type_create_struct(2, len, at, types, &type);
+    }
+  } else if (rc == MPI_SUCCESS) {
+    type = blocks, blocks = MPI_DATATYPE_NULL;
+  }
   if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(&type)) == MPI_SUCCESS)
     rc = send ? PMPI_Isend(base, 1, type, peer, tag, r->priv, req)
               : PMPI_Irecv(base, 1, type, peer, tag, r->priv, req);
+  if (blocks != MPI_DATATYPE_NULL)
+    PMPI_Type_free(&blocks);
   if (type != MPI_DATATYPE_NULL) /* freeing a type in use by a pending request is allowed */
     PMPI_Type_free(&type);
   return rc;
@@ -290,10 +320,11 @@ static int lg_isend(struct lg_run *r, int w, MPI_Request *reqs, int *nreq)
 {
   const struct gc_alltoall_lg_route *rt = r->route;
   r->x->flag[w] = r->ok;
-  if (!rt || rt->send_leg[w] < 0) {
+  if (!rt || rt->send_leg[w] < 0) { /* routed, the flag after the blocks, else in the tag */
     int j = lg_wide_blocks(r, w, r->x->displs, r->x->count, 0);
-    int rc = lg_post(r, r->stage, r->x->displs, r->x->count, j,
-                     r->x->s.wide_send[w].peer, LG_TAG_WIDE | (r->ok != 0), 1, &reqs[*nreq]);
+    int rc = lg_post(r, r->stage, r->x->displs, r->x->count, j, r->x->s.wide_send[w].peer,
+                     rt ? LG_TAG_WIDE : LG_TAG_WIDE | (r->ok != 0), 1,
+                     rt ? &r->x->flag[w] : NULL, &reqs[*nreq]);
     *nreq += rc == MPI_SUCCESS;
     return rc;
   }
@@ -303,8 +334,9 @@ static int lg_isend(struct lg_run *r, int w, MPI_Request *reqs, int *nreq)
   int j = 0;
   for (int t = 0; t < leg->n; t++)
     j = lg_wide_blocks(r, rt->out_list[leg->first + t], rt->displs, rt->count, j);
+  leg->flag = r->ok; /* every block of the leg is staged: their senders' flags are in */
   int rc = lg_post(r, r->stage, rt->displs, rt->count, j, leg->peer, LG_TAG_LEG1, 1,
-                   &reqs[*nreq]);
+                   &leg->flag, &reqs[*nreq]);
   *nreq += rc == MPI_SUCCESS;
   return rc;
 }
@@ -325,28 +357,38 @@ static int lg_staged(struct lg_run *r, int q, int tag, MPI_Request *reqs, int *n
   return rc;
 }
 
-/* A routed run's receives, posted with the wide ones: each leg from a relay (the wide
- * messages it forwards me, into their places in the wide area) and, as a relay, each leg
- * from a stager (into the forwarded area). Requests in route->reqs: in legs, then fwd_in
- * legs, then fwd_out legs (posted by relay_forward; null until then). */
+/* A routed run's receives: the wide messages that come direct (requests where LG keeps
+ * them), each leg from a relay (the wide messages it forwards me, into their places in the
+ * wide area) and, as a relay, each leg from a stager (into the forwarded area); each with
+ * its sender's flag after the blocks. Requests in route->reqs: in legs, then fwd_in legs,
+ * then fwd_out legs (posted by relay_forward; null until then). */
 static int relay_post(struct lg_run *r)
 {
   const struct gc_alltoall_lg_schedule *s = &r->x->s;
   struct gc_alltoall_lg_route *rt = r->route;
   MPI_Request *in = rt->reqs, *fwd_in = in + rt->nin;
   int rc = MPI_SUCCESS;
+  for (int i = 0; rc == MPI_SUCCESS && i < s->nwide_recv; i++) { /* the direct ones */
+    MPI_Aint at = s->wide_recv[i].offset;
+    int count = s->wide_recv[i].count;
+    if (rt->recv_leg[i] < 0)
+      rc = lg_post(r, r->wide, &at, &count, 1, s->wide_recv[i].peer, LG_TAG_WIDE, 0,
+                   &rt->recv_flag[i], &r->x->reqs[i]);
+  }
   for (int g = 0; rc == MPI_SUCCESS && g < rt->nin; g++) {
     const struct gc_alltoall_lg_leg *leg = &rt->in[g];
     for (int t = 0; t < leg->n; t++) {
       const struct gc_alltoall_lg_msg *msg = &s->wide_recv[rt->in_list[leg->first + t]];
       rt->displs[t] = msg->offset, rt->count[t] = msg->count;
     }
-    rc = lg_post(r, r->wide, rt->displs, rt->count, leg->n, leg->peer, LG_TAG_LEG2, 0, &in[g]);
+    rc = lg_post(r, r->wide, rt->displs, rt->count, leg->n, leg->peer, LG_TAG_LEG2, 0,
+                 &rt->in[g].flag, &in[g]);
   }
   for (int g = 0; rc == MPI_SUCCESS && g < rt->nfwd_in; g++) {
-    const struct gc_alltoall_lg_leg *leg = &rt->fwd_in[g];
+    struct gc_alltoall_lg_leg *leg = &rt->fwd_in[g];
     rt->displs[0] = leg->offset, rt->count[0] = leg->blocks;
-    rc = lg_post(r, r->fwd, rt->displs, rt->count, 1, leg->peer, LG_TAG_LEG1, 0, &fwd_in[g]);
+    rc = lg_post(r, r->fwd, rt->displs, rt->count, 1, leg->peer, LG_TAG_LEG1, 0, &leg->flag,
+                 &fwd_in[g]);
   }
   return rc;
 }
@@ -371,10 +413,13 @@ static int relay_forward(struct lg_run *r)
           hit = 1, leg->pending--;
       if (!hit || leg->pending > 0)
         continue;
-      for (int t = 0; t < leg->n; t++)
+      leg->flag = r->ok; /* mine, and the flags of the stagers whose parts it carries */
+      for (int t = 0; t < leg->n; t++) {
         rt->displs[t] = rt->seg_offset[leg->first + t], rt->count[t] = rt->seg_blocks[leg->first + t];
+        leg->flag &= rt->fwd_in[rt->seg_in[leg->first + t]].flag;
+      }
       rc = lg_post(r, r->fwd, rt->displs, rt->count, leg->n, leg->peer, LG_TAG_LEG2, 1,
-                   &fwd_out[o]);
+                   &leg->flag, &fwd_out[o]);
     }
   }
   return rc;
@@ -404,12 +449,11 @@ static int lg_exchange(struct lg_run *r)
       rt->fwd_out[o].pending = rt->fwd_out[o].n;
   }
 
-  for (int i = 0; rc == MPI_SUCCESS && i < s->nwide_recv; i++)
-    if (!r->route || r->route->recv_leg[i] < 0)
-      rc = PMPI_Irecv(r->wide + (size_t)s->wide_recv[i].offset * r->m, s->wide_recv[i].count,
-                      r->unit, s->wide_recv[i].peer, r->wide_tag, r->priv, &wide_recv[i]);
-  if (rc == MPI_SUCCESS && r->route)
+  if (r->route)
     rc = relay_post(r);
+  for (int i = 0; rc == MPI_SUCCESS && !r->route && i < s->nwide_recv; i++)
+    rc = PMPI_Irecv(r->wide + (size_t)s->wide_recv[i].offset * r->m, s->wide_recv[i].count,
+                    r->unit, s->wide_recv[i].peer, MPI_ANY_TAG, r->priv, &wide_recv[i]);
   /* Staged parts: everything after the direct block of each local message. */
   for (int q = 0; rc == MPI_SUCCESS && q < c; q++)
     if (q != me)
@@ -458,14 +502,17 @@ static int lg_exchange(struct lg_run *r)
   for (int i = 0; i < s->nwide_recv; i++) {
     MPI_Status status;
     int w = PMPI_Wait(&wide_recv[i], &status);
-    if (w == MPI_SUCCESS && rc == MPI_SUCCESS && !r->route)
-      r->ok &= status.MPI_TAG & 1;
+    if (w == MPI_SUCCESS && rc == MPI_SUCCESS)
+      r->ok &= r->route ? r->route->recv_leg[i] >= 0 || r->route->recv_flag[i]
+                        : status.MPI_TAG & 1;
     wrc = wrc == MPI_SUCCESS ? w : wrc;
   }
   if (r->route) { /* its legs: received, forwarded (their buffers are ours too) */
     const struct gc_alltoall_lg_route *rt = r->route;
     for (int i = 0; i < rt->nin + rt->nfwd_in + rt->nfwd_out; i++) {
       int w = PMPI_Wait(&rt->reqs[i], MPI_STATUS_IGNORE);
+      if (w == MPI_SUCCESS && rc == MPI_SUCCESS && i < rt->nin)
+        r->ok &= rt->in[i].flag;
       wrc = wrc == MPI_SUCCESS ? w : wrc;
     }
   }
@@ -512,7 +559,7 @@ int gc_alltoall_lg_exchange(const struct gc_alltoall_call *call, struct gc_comm_
   if (call->block_bytes == 0) /* m is the same on every rank (matching type signatures) */
     return MPI_SUCCESS;
   struct lg_run r = {.m = call->block_bytes, .unit = MPI_DATATYPE_NULL, .ok = 1,
-                     .route = route, .wide_tag = routed ? LG_TAG_WIDE | 1 : MPI_ANY_TAG};
+                     .route = route};
   size_t fwd = route ? route->fwd_blocks : 0;
   int agree = 1, grow = 0, ok;
   int rc = gc_comm_private(st, &r.priv);
@@ -520,16 +567,14 @@ int gc_alltoall_lg_exchange(const struct gc_alltoall_call *call, struct gc_comm_
     rc = gc_comm_cluster(st, &r.cluster);
   if (rc != MPI_SUCCESS)
     return rc;
-  /* Routed without routes: this rank said why (relay.c); it only agrees to fall back. */
-  ok = (!routed || route) && lg_alloc(&r, st, fwd, &agree, &grow);
-  /* Routed, the legs' tags cannot carry the flags (a relay merges several stagers'
-   * messages): the packing's verdict is agreed with the buffers, one allreduce. */
-  if (routed && ok)
-    r.ok = ok = lg_pack(&r, call) == 0;
-  if ((agree || routed) && (rc = lg_agree(&r, ok, grow, fwd)) != MPI_SUCCESS)
+  /* Routed without routes: this rank said why (relay.c); it only agrees to fall back,
+   * and empties its cache as the others do (lg_agree). */
+  ok = (!routed || route) && lg_alloc(&r, st, fwd, routed, &agree, &grow);
+  if (!ok && !r.x)
+    r.x = st->op[GC_OP_ALLTOALL].data;
+  if (agree && (rc = lg_agree(&r, ok, grow, fwd, routed)) != MPI_SUCCESS)
     return rc;
-  if (!routed)
-    r.ok = lg_pack(&r, call) == 0; /* a failure travels in the tags */
+  r.ok = lg_pack(&r, call) == 0; /* a failure travels with the messages */
   if ((rc = PMPI_Type_contiguous((int)r.m, MPI_BYTE, &r.unit)) == MPI_SUCCESS &&
       (rc = PMPI_Type_commit(&r.unit)) == MPI_SUCCESS)
     rc = lg_exchange(&r);

@@ -13,8 +13,10 @@
 #include "gridcoll.h"
 
 /* Base of LG's tags on the private communicators (ASCII "LG"; lg.c uses three even tags
- * from it and their low bit as a flag, and two more for a relayed run's legs). Between two processes a call sends at most one
- * message of each kind per direction, and calls on one communicator are ordered. */
+ * from it and their low bit as a flag, and two more for a relayed run's legs, whose
+ * messages carry the flag after their blocks instead). Between two processes a call sends
+ * at most one message of each kind per direction, and calls on one communicator are
+ * ordered. */
 #define GC_ALLTOALL_LG_TAG 0x4c47
 
 #include "lg_schedule.h"
@@ -31,11 +33,13 @@ struct gc_alltoall_lg_leg {
   int blocks;  /* fwd_in: its blocks, at block `offset` of the forwarded area */
   int offset;
   int pending; /* per call: out, wide sends not staged yet; fwd_out, parts not in yet */
+  int flag;    /* per call: the flag that travels with the leg (lg.c) */
 };
 
 struct gc_alltoall_lg_route {
   int *send_leg;                /* [nwide_send] its out leg, -1: direct */
   int *recv_leg;                /* [nwide_recv] its in leg, -1: direct */
+  int *recv_flag;               /* [nwide_recv] per call: a direct one's flag */
   int nout, nin, nfwd_in, nfwd_out;
   struct gc_alltoall_lg_leg *out, *in, *fwd_in, *fwd_out;
   int *out_list;                /* per out leg its wide sends, by destination rank */
@@ -56,8 +60,8 @@ struct gc_alltoall_lg_schedule *gc_alltoall_lg_context(struct gc_comm_state *st,
 
 /* LG's run (routed 0, route NULL: gc_alltoall_lg_run), or the relayed one (routed 1:
  * route NULL on a rank that could not make its routes, which then falls back with every
- * rank). Routed, the buffers and the packing are agreed by one allreduce before any
- * message; the rest as gc_alltoall_lg_run. */
+ * rank). Routed, the buffers are agreed as LG's, and also until a routed run was agreed
+ * (every rank holds its routes); the packing's verdict travels with the messages (lg.c). */
 int gc_alltoall_lg_exchange(const struct gc_alltoall_call *call, struct gc_comm_state *st,
                             int routed, struct gc_alltoall_lg_route *route);
 

@@ -9,6 +9,20 @@
  * Every rank computes every route from the layout and the plan (both identical
  * everywhere), so senders and receivers agree on each leg's blocks and order.
  *
+ * No allreduce per call (lg.c): buffers are agreed only when they grow, or until a
+ * relayed run was agreed once (the routes are allocated at the first, and may be missing
+ * on one rank only then). The packing's verdict travels with the messages, an int after
+ * the blocks of every wide message and leg (a relay merges several stagers' messages, so
+ * one tag bit could not say whose flag it is). Why every rank D learns the flag of every
+ * rank X before writing recvbuf: X's block for D goes X -> stager S (X's flag in the tag
+ * of its staged part, or S = X) -> D, either in S's direct wide message, which leaves
+ * only once every block in it is staged, so with S's AND that includes X's flag; or in
+ * S's leg to relay R, which leaves likewise, with R's leg to D, which leaves only once
+ * every part in it has arrived and carries the AND of their flags. Each flag along the
+ * chain is the AND of the one before it, so D's verdict includes X's; D ANDs only true
+ * flags, so it is 0 exactly when some rank could not pack, alike on every rank. X in D's
+ * own cluster: its staged part to D, as in LG.
+ *
  * Memory (kept with LG's context, made at the first relayed run): the routes, O(n + R)
  * ints for R = LG's wide messages of the communicator (gc_alltoall_lg_wide_messages, a
  * bound on what one rank can forward); buffers: LG's (3n - n_X - k + 1) m at most, plus
@@ -48,8 +62,8 @@ static void part_free(void *data)
   if (!x)
     return;
   struct gc_alltoall_lg_route *rt = &x->rt;
-  free(rt->send_leg), free(rt->recv_leg), free(rt->out), free(rt->in), free(rt->fwd_in);
-  free(rt->fwd_out), free(rt->out_list), free(rt->in_list), free(rt->seg_in);
+  free(rt->send_leg), free(rt->recv_leg), free(rt->recv_flag), free(rt->out), free(rt->in);
+  free(rt->fwd_in), free(rt->fwd_out), free(rt->out_list), free(rt->in_list), free(rt->seg_in);
   free(rt->seg_offset), free(rt->seg_blocks), free(rt->displs), free(rt->count), free(rt->reqs);
   free(x->msgs), free(x->mine), free(x->per_rank);
   free(x);
@@ -68,6 +82,7 @@ static struct relay_part *part_make(const struct gc_comm_state *st,
   struct gc_alltoall_lg_route *rt = &x->rt;
   x->cap = cap;
   rt->send_leg = malloc(sizeof(int) * ws), rt->recv_leg = malloc(sizeof(int) * wr);
+  rt->recv_flag = malloc(sizeof(int) * wr);
   rt->out = malloc(sizeof *rt->out * ws), rt->in = malloc(sizeof *rt->in * wr);
   rt->fwd_in = malloc(sizeof *rt->fwd_in * n), rt->fwd_out = malloc(sizeof *rt->fwd_out * n);
   rt->out_list = malloc(sizeof(int) * ws), rt->in_list = malloc(sizeof(int) * wr);
@@ -77,8 +92,9 @@ static struct relay_part *part_make(const struct gc_comm_state *st,
   rt->reqs = malloc(sizeof(MPI_Request) * (wr + 2 * n));
   x->msgs = malloc(sizeof *x->msgs * cap), x->mine = malloc(sizeof *x->mine * (ws + wr));
   x->per_rank = malloc(sizeof(long long) * n);
-  if (!rt->send_leg || !rt->recv_leg || !rt->out || !rt->in || !rt->fwd_in || !rt->fwd_out ||
-      !rt->out_list || !rt->in_list || !rt->seg_in || !rt->seg_offset || !rt->seg_blocks ||
+  if (!rt->send_leg || !rt->recv_leg || !rt->recv_flag || !rt->out || !rt->in ||
+      !rt->fwd_in || !rt->fwd_out || !rt->out_list || !rt->in_list || !rt->seg_in ||
+      !rt->seg_offset || !rt->seg_blocks ||
       !rt->displs || !rt->count || !rt->reqs || !x->msgs || !x->mine || !x->per_rank) {
     part_free(x);
     return NULL;

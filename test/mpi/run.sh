@@ -167,6 +167,32 @@ for entry in "5|relay5.cfg" "8|relay8.cfg" "8|relay8x4.cfg"; do
     pass "alltoall relay, relaying, $n ranks, $cfg" || fail "alltoall relay, relaying, $n ranks, $cfg"
 done
 
+# The packing's verdict without an agreement per call (lg.c, relay.c): from call 3 on,
+# test/mpi/tool/verdict_tool.c makes one rank's packing fail per call (rank r on call
+# 3 + r: stagers, relays and destinations in turn). Every rank must fall back on that
+# call alone (logged native, the others relay with a prediction: the plan relays 64 KiB
+# blocks), every result equal to PMPI_Alltoall's, and no agreement inside a call after the
+# first (its buffers and routes are agreed once).
+for entry in "5|relay5.cfg" "8|relay8x4.cfg"; do
+  [ "${ONLY:-}" = alltoallv ] && break
+  IFS='|' read -r n cfg <<<"$entry"
+  calls=$((3 + n + 1))
+  rm -f rec-*.csv
+  mpirun "$n" LD_PRELOAD="${PRELOAD:+$PRELOAD }$T/verdict_tool.so $LIB" VERDICT_FAIL_FROM=3 \
+    GRIDCOLL_CONFIG="$tmp/$cfg" GRIDCOLL_ALLTOALL=relay GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/verdict" "$calls" 65536
+  logs_ok=1
+  for ((r = 0; r < n; r++)); do
+    # the ranks' logs: native on calls 3 .. 3 + n - 1, relay predicted on the others
+    awk -F, -v n="$n" -v calls="$calls" 'NR > 1 { c = NR - 1; fb = c >= 3 && c < 3 + n
+      if (fb ? $6 != "native" : $6 != "relay" || $11 <= 0) bad = 1 }
+      END { exit bad || NR - 1 != calls }' "rec-$r.csv" || logs_ok=0
+  done
+  no_failures && grep -q "^verdict: $calls calls, 0 failed" out && [ "$(warnings)" = 0 ] && [ "$logs_ok" = 1 ] &&
+    [ "$(grep -c "^verdict_tool: rank [0-9]* calls $calls packs_failed 1 agreements 0$" err)" = "$n" ] &&
+    pass "alltoall relay: one rank's pack failure, every rank falls back, no agreement per call, $n ranks, $cfg" ||
+    fail "alltoall relay: one rank's pack failure, every rank falls back, no agreement per call, $n ranks, $cfg"
+done
+
 # MPI_Alltoallv (test/mpi/alltoallv.sh); ONLY=alltoallv runs these cases alone.
 . "$ROOT/test/mpi/alltoallv.sh"
 if [ "${ONLY:-}" = alltoallv ]; then
