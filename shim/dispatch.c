@@ -461,9 +461,11 @@ void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum 
   const char *native = p ? "native-persistent" : "native-nb";
   /* The prediction of what runs, by the blocking call's model (a schedule of gridcoll's
    * moves what its blocking run moves; the MPI library's nonblocking call is predicted
-   * as its blocking one). Pure: a nonblocking call may not communicate. */
+   * as its blocking one). Pure: a nonblocking call may not communicate. None where the
+   * op's record is remade from its run (describe: MPI_Alltoallv's, whose totals no rank
+   * knows before a run of LG-v; a nonblocking call runs none). */
   struct gc_plan plan = {.algorithm = algorithm, .predicted = -1};
-  if (op->algorithms[algorithm].supports(call, st))
+  if (!op->describe && op->algorithms[algorithm].supports(call, st))
     plan.predicted = gc_prediction_checked(op->algorithms[algorithm].predict(call, st, &plan));
   struct gc_record rec = {.op = op->id, .op_name = nb_op_names[p][op->id], .algorithm = algorithm,
                           .algorithm_name = algorithm == GC_NATIVE ? native
