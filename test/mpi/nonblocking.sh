@@ -89,8 +89,8 @@ else
     mpirun $topo GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=$summary -- "$T/ialltoall"
     no_failures && [ "$(warnings)" = 0 ] && used_as lg-nb 1 && nb_log_ok rec-*.csv && ialltoall_made_ok &&
       { [ "$summary" = 0 ] || grep -q '^gridcoll: summary of' err; } &&
-      pass "ialltoall lg, ${topo#* }, mixed request arrays, logged" ||
-      fail "ialltoall lg, ${topo#* }, mixed request arrays, logged"
+      pass "ialltoall lg, ${topo##*/}, mixed request arrays, logged" ||
+      fail "ialltoall lg, ${topo##*/}, mixed request arrays, logged"
   done
 fi
 
