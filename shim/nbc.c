@@ -486,13 +486,13 @@ int gc_nbc_start_persistent(MPI_Request *request, int *rc)
 {
   if (*request == MPI_REQUEST_NULL)
     return 0;
-  double posted = gc_clock_now();
   pthread_mutex_lock(&lock);
   struct nbc *s = persistent_of(*request);
   if (!s || s->active) { /* not ours; or started twice: the library's own error */
     pthread_mutex_unlock(&lock);
     return 0;
   }
+  double posted = s->log.calls ? gc_clock_now() : 0; /* the post, before the library's */
   if ((*rc = PMPI_Start(request)) == MPI_SUCCESS) {
     s->active = 1, s->rc = MPI_SUCCESS, s->first = s->last = 0, s->prev = NULL;
     /* Each start is a call of its own: the next index on the communicator (every member
