@@ -63,18 +63,24 @@ void gc_call_stop_as(struct gc_comm_state *st, const struct gc_call_clock *clock
     gc_span_leave(st, clock->t0, gc_clock_now(), what, NULL, NULL, 0);
 }
 
-void gc_call_issued(struct gc_comm_state *st, struct gc_record *rec)
+void gc_call_issued(struct gc_comm_state *st, struct gc_record *rec,
+                    struct gc_call_pending *pending)
 {
   MPI_Comm priv = MPI_COMM_NULL;
   /* gc_log_enabled() is the same on every rank, so every member names the communicator
    * or none does. */
   if (gc_comm_named(st, &priv) != MPI_SUCCESS)
     return;
-  rec->predicted = -1;
   rec->elapsed = -1;
   struct gc_call_line l;
   gc_call_line_of(rec, &l);
-  l.call = st->calls++;
   l.clusters = st->layout.nclusters;
-  gc_span_untimed(st, &l, rec->candidates);
+  if (pending) { /* its index at each post, its times at each completion seen (nbc.c) */
+    *pending = (struct gc_call_pending){.line = l, .calls = &st->calls, .comm_id = st->id,
+                                        .comm_size = st->size, .comm_rank = st->rank,
+                                        .posted = pending->posted};
+    return;
+  }
+  l.call = st->calls++;
+  gc_span_untimed(st, &l, NULL);
 }

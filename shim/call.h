@@ -77,9 +77,13 @@ void gc_call_stop(struct gc_comm_state *st, const struct gc_call_clock *clock,
 void gc_call_stop_as(struct gc_comm_state *st, const struct gc_call_clock *clock,
                      const struct gc_call_line *what);
 
-/* A nonblocking or persistent call, issued (rec->entry says which), with the log on:
- * its line stored untimed, outside the summary. Collective like gc_call_start (the
- * first record on a communicator names it): call it on every member. */
-void gc_call_issued(struct gc_comm_state *st, struct gc_record *rec);
+/* A nonblocking or persistent call, issued (rec->entry says which), with the log on,
+ * outside the summary. pending NULL (the MPI library's call): its line written now,
+ * untimed. pending given (a schedule of gridcoll's; its `posted` already read): filled
+ * for the executor, which gives the line its index at each post and its times at each
+ * completion the application sees (span.h: gc_span_own). Collective like gc_call_start
+ * (the first record on a communicator names it): call it on every member. */
+void gc_call_issued(struct gc_comm_state *st, struct gc_record *rec,
+                    struct gc_call_pending *pending);
 
 #endif

@@ -39,10 +39,11 @@
 int gc_dispatch_passthrough[GC_OP_LAST];
 /* 1 when the op's configured choice is `auto`: read on every call, compared once. */
 static int is_auto[GC_OP_LAST];
-/* The log's name of a nonblocking call a row of gridcoll's ran ("hlot-nb", "lg-nb"):
- * untimed like "native-nb", and told apart from the row's blocking calls by readers
- * (gridcoll-report skips every untimed "-nb" line). Made once at MPI_Init. */
+/* The log's name of a nonblocking call a row of gridcoll's ran ("hlot-nb", "lg-nb"),
+ * told apart from the row's blocking calls by readers, and the name of the call the
+ * application made ("ibcast", "bcast_init"), its op column. Made once at MPI_Init. */
 static char nb_names[2][GC_OP_LAST][GC_MAX_ALGORITHMS][48]; /* [1]: "-persistent" */
+static char nb_op_names[2][GC_OP_LAST][32];                  /* [1]: "<op>_init" */
 
 static int is(const char *wanted, const char *name)
 {
@@ -55,6 +56,8 @@ void gc_dispatch_configure(const struct gc_op *op)
   gc_dispatch_passthrough[op->id] =
       is(op->wanted, "native") && !gc_log_enabled() && !gc_g.cfg.probe;
   is_auto[op->id] = is(op->wanted, "auto");
+  snprintf(nb_op_names[0][op->id], sizeof nb_op_names[0][op->id], "i%s", op->name);
+  snprintf(nb_op_names[1][op->id], sizeof nb_op_names[1][op->id], "%s_init", op->name);
   for (int a = 1; a < op->nalgorithms; a++) {
     snprintf(nb_names[0][op->id][a], sizeof nb_names[0][op->id][a], "%s-nb",
              op->algorithms[a].about->name);
@@ -444,8 +447,10 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
 }
 
 void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry,
-                        int algorithm)
+                        int algorithm, struct gc_call_pending *pending)
 {
+  if (pending)
+    pending->calls = NULL;
   if (!gc_log_enabled())
     return;
   struct gc_call c;
@@ -454,9 +459,18 @@ void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum 
     return;
   int p = entry == GC_ENTRY_PERSISTENT;
   const char *native = p ? "native-persistent" : "native-nb";
-  struct gc_record rec = {.op = op->id, .op_name = op->name, .algorithm = algorithm,
+  /* The prediction of what runs, by the blocking call's model (a schedule of gridcoll's
+   * moves what its blocking run moves; the MPI library's nonblocking call is predicted
+   * as its blocking one). Pure: a nonblocking call may not communicate. None where the
+   * op's record is remade from its run (describe: MPI_Alltoallv's, whose totals no rank
+   * knows before a run of LG-v; a nonblocking call runs none). */
+  struct gc_plan plan = {.algorithm = algorithm, .predicted = -1};
+  if (!op->describe && op->algorithms[algorithm].supports(call, st))
+    plan.predicted = gc_prediction_checked(op->algorithms[algorithm].predict(call, st, &plan));
+  struct gc_record rec = {.op = op->id, .op_name = nb_op_names[p][op->id], .algorithm = algorithm,
                           .algorithm_name = algorithm == GC_NATIVE ? native
                                                                    : nb_names[p][op->id][algorithm],
-                          .root = c.root, .bytes = c.logged_bytes, .entry = entry};
-  gc_call_issued(st, &rec);
+                          .root = c.root, .bytes = c.logged_bytes, .model = plan.model,
+                          .predicted = plan.predicted, .entry = entry};
+  gc_call_issued(st, &rec, pending);
 }

@@ -31,11 +31,15 @@ static inline int gc_dispatch_bypass(enum gc_op_id id)
  * algorithm on GC_FALLBACK, the record. Returns what the MPI call returns. */
 int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm);
 
-/* A nonblocking or persistent call, issued: recorded untimed when it is valid and comm
- * is served (call.h: gc_call_issued), as run by `algorithm` (GC_NATIVE: the MPI library's,
- * whose call the caller then makes; another row: a schedule of gridcoll's, nbc.h). */
+/* A nonblocking or persistent call, issued, as run by `algorithm`, with its prediction
+ * (the blocking call's model), when the log is on, the call valid and comm served
+ * (call.h: gc_call_issued). pending NULL (GC_NATIVE: the MPI library's call, which the
+ * caller then makes): recorded now, untimed. pending given (a schedule of gridcoll's,
+ * nbc.h): its line for the executor, which logs it at each completion the application
+ * sees; pending->calls NULL when nothing is to be logged. Collective at a communicator's
+ * first record (it names the communicator): on every member. */
 void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry,
-                        int algorithm);
+                        int algorithm, struct gc_call_pending *pending);
 
 /* Learning's reader of the completion-time window (span.h: gc_span_reader_add): a call
  * measured for a learning `auto` teaches its books its time. */

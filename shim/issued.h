@@ -1,13 +1,14 @@
-/* A nonblocking or persistent collective (MPI_Ialltoall, MPI_Bcast_init ...), issued: the
- * one entry and exit every shim/<op>/<op>_nb.c wrapper shares.
+/* A nonblocking or persistent collective (MPI_Ialltoall, MPI_Bcast_init ...) that the MPI
+ * library runs, issued: the one entry and exit every shim/<op>/<op>_nb.c wrapper shares
+ * (gridcoll's own schedules, nbc.h, are issued by tree_nb.c and lg_nb.c).
  *
- * gridcoll has no nonblocking grid algorithm: LG would need a progress engine to run
- * behind the application's back. So these calls always run natively, untouched; what
- * gridcoll adds is the record. Their completion is the application's MPI_Wait/MPI_Test
- * (and, for the persistent ones, every MPI_Start), which gridcoll does not intercept, so
- * the record is written when the call is issued and carries no time (log.h: native-nb,
- * native-persistent). A wrapper packs its arguments into its op's call struct, enters,
- * makes the MPI library's call, leaves. */
+ * Such a call runs natively, untouched; what gridcoll adds is the record. Its completion
+ * is in the application's MPI_Wait/MPI_Test (and, for the persistent ones, every
+ * MPI_Start), which gridcoll would have to follow request by request in every
+ * completion call of every application, under every MPI (Open MPI's are not wrapped at
+ * all), so the record is written when the call is issued and carries no time (log.h:
+ * native-nb, native-persistent; doc/log.md). A wrapper packs its arguments into its op's
+ * call struct, enters, makes the MPI library's call, leaves. */
 #ifndef GC_ISSUED_H
 #define GC_ISSUED_H
 
@@ -24,7 +25,7 @@ static inline int gc_issued_enter(const struct gc_op *op, void *call, MPI_Comm c
 {
   if (!gc_is_active() || !gc_guard_enter())
     return 0;
-  gc_dispatch_issued(op, call, comm, entry, GC_NATIVE);
+  gc_dispatch_issued(op, call, comm, entry, GC_NATIVE, NULL);
   return 1;
 }
 

@@ -406,7 +406,8 @@ static void summary_add(int comm_size, const struct gc_call_line *l,
 }
 
 /* The window's reader (span.h): settled calls' lines into the text, and comm rank 0's
- * timed calls into the summary. */
+ * timed blocking calls into the summary (a nonblocking call's time runs to the
+ * completion the application chose to look for: nothing a model predicts). */
 static void read_settled(const struct gc_span_settled *s)
 {
   if (!s->logged)
@@ -421,7 +422,7 @@ static void read_settled(const struct gc_span_settled *s)
     pthread_mutex_unlock(&lg.lock);
   if (s->comm_rank == 0 && lg.summary)
     for (int i = 0; i < s->n; i++)
-      if (s->time[i].actual >= 0)
+      if (s->time[i].actual >= 0 && s->line[i].entry == GC_ENTRY_BLOCKING)
         summary_add(s->comm_size, &s->line[i], &s->time[i]);
 }
 

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "count.h"
 #include "gridcoll.h"
+#include "span.h"
 
 /* One schedule in flight, in one block: the steps, their requests, the pieces. */
 struct nbc {
@@ -35,6 +37,13 @@ struct nbc {
   MPI_Request signal;
   struct nbc *pnext; /* the persistent schedules, found by their request */
   struct gc_nbc_arena arena; /* where this block lies: given back with it */
+  /* The log (log.calls NULL: off): the line, its index at this post, when the last step
+   * ended (this rank's clock), and for a persistent one whether that end still waits to
+   * be seen by the application (gc_nbc_seen). */
+  struct gc_call_pending log;
+  unsigned long long call;
+  double ended;
+  int unseen;
 };
 
 /* --- the schedules' memory (nbc.h: gc_nbc_pool) --------------------------------------- */
@@ -147,6 +156,9 @@ size_t gc_nbc_block_bytes(int nsteps, int npieces)
             np * (sizeof(struct gc_nbc_piece) + sizeof(int)));
 }
 
+/* Persistent schedules ended and not yet seen complete by the application (logged). */
+atomic_int gc_nbc_unseen;
+
 /* The rest needs MPICH's extended generalized requests (nbc.h: GC_HAVE_NBC); the
  * memory above is sized and reserved alike everywhere, so the callers need no #if. */
 #if GC_HAVE_NBC
@@ -218,11 +230,17 @@ static void advance(struct nbc *s)
     if (s->rc != MPI_SUCCESS || s->last >= s->nsteps) {
       if (s->rc == MPI_SUCCESS && s->ops && s->ops->finish)
         s->rc = s->ops->finish(s->data);
+      if (s->log.calls) /* the schedule's own time ends here, its unpacking included */
+        s->ended = gc_clock_now();
       if (s->persistent) { /* kept for the next MPI_Start: only the request completes */
         static char none;
         MPI_Request r;
         unlink_nbc(s);
         s->active = 0;
+        if (s->log.calls && !s->unseen) {
+          s->unseen = 1;
+          atomic_fetch_add_explicit(&gc_nbc_unseen, 1, memory_order_relaxed);
+        }
         if (PMPI_Isend(&none, 0, MPI_BYTE, s->self, s->tag, s->comm, &r) == MPI_SUCCESS)
           PMPI_Request_free(&r);
         return;
@@ -276,6 +294,11 @@ static int query_fn(void *extra, MPI_Status *status)
 static int free_fn(void *extra)
 {
   struct nbc *s = extra;
+  /* Here the application sees the request complete: MPICH frees a generalized request
+   * in the MPI_Wait or MPI_Test (or MPI_Request_free) that completes it for the
+   * application, after MPI_Grequest_complete. No MPI call in the log's path. */
+  if (s->finished && s->log.calls)
+    gc_span_own(&s->log, s->call, gc_clock_now(), s->ended);
   if (s->finished) {
     struct gc_nbc_arena a = s->arena; /* s lies in it */
     gc_nbc_arena_give(&a);
@@ -339,7 +362,7 @@ static int start_failed(const struct gc_nbc_piece *pieces, int npieces,
 int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
                  const struct gc_nbc_piece *pieces, int npieces,
                  const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
-                 MPI_Request *request)
+                 const struct gc_call_pending *log, MPI_Request *request)
 {
   size_t n = (size_t)nsteps, np = (size_t)npieces;
   struct nbc *s = gc_nbc_carve(arena, gc_nbc_block_bytes(nsteps, npieces));
@@ -347,6 +370,8 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
     return start_failed(pieces, npieces, ops, data, arena, MPI_ERR_INTERN); /* a bound */
   *s = (struct nbc){.comm = comm, .tag = tag, .nsteps = nsteps, .npieces = npieces,
                     .rc = MPI_SUCCESS, .ops = ops, .data = data, .arena = *arena};
+  if (log)
+    s->log = *log;
   s->pieces = (struct gc_nbc_piece *)(s + 1); /* the pieces first: MPI_Count alignment */
   s->steps = (struct gc_nbc_step *)(s->pieces + np);
   s->reqs = (MPI_Request *)(s->steps + n);
@@ -379,6 +404,8 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
     return rc;
   }
   *request = s->greq;
+  if (s->log.calls) /* started: the call's index, the next on its communicator */
+    s->call = (*s->log.calls)++;
   s->next = inflight;
   if (inflight)
     inflight->prev = s;
@@ -415,7 +442,7 @@ static void free_whole(struct nbc *s)
 int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
                       const struct gc_nbc_piece *pieces, int npieces,
                       const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
-                      MPI_Request *request)
+                      const struct gc_call_pending *log, MPI_Request *request)
 {
   size_t n = (size_t)nsteps, np = (size_t)npieces;
   struct nbc *s = gc_nbc_carve(arena, gc_nbc_block_bytes(nsteps, npieces));
@@ -424,6 +451,8 @@ int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, i
   *s = (struct nbc){.comm = comm, .tag = tag, .nsteps = nsteps, .npieces = npieces,
                     .rc = MPI_SUCCESS, .ops = ops, .data = data, .persistent = 1,
                     .arena = *arena};
+  if (log)
+    s->log = *log;
   s->pieces = (struct gc_nbc_piece *)(s + 1);
   s->steps = (struct gc_nbc_step *)(s->pieces + np);
   s->reqs = (MPI_Request *)(s->steps + n);
@@ -463,8 +492,16 @@ int gc_nbc_start_persistent(MPI_Request *request, int *rc)
     pthread_mutex_unlock(&lock);
     return 0;
   }
+  double posted = s->log.calls ? gc_clock_now() : 0; /* the post, before the library's */
   if ((*rc = PMPI_Start(request)) == MPI_SUCCESS) {
     s->active = 1, s->rc = MPI_SUCCESS, s->first = s->last = 0, s->prev = NULL;
+    /* Each start is a call of its own: the next index on the communicator (every member
+     * starts its persistent collectives in one order), posted now. The communicator's
+     * count outlives the request: the state holds the duplicate the schedule runs on. */
+    if (s->log.calls) {
+      s->log.posted = posted;
+      s->call = (*s->log.calls)++;
+    }
     s->next = inflight;
     if (inflight)
       inflight->prev = s;
@@ -477,6 +514,24 @@ int gc_nbc_start_persistent(MPI_Request *request, int *rc)
   return 1;
 }
 
+void gc_nbc_seen_slow(MPI_Request r)
+{
+  pthread_mutex_lock(&lock);
+  struct nbc *s = persistent_of(r);
+  int seen = s && s->unseen;
+  struct gc_call_pending log;
+  unsigned long long call = 0;
+  double ended = -1;
+  if (seen) {
+    s->unseen = 0;
+    atomic_fetch_sub_explicit(&gc_nbc_unseen, 1, memory_order_relaxed);
+    log = s->log, call = s->call, ended = s->ended;
+  }
+  pthread_mutex_unlock(&lock);
+  if (seen) /* the lock not held: the log takes its own */
+    gc_span_own(&log, call, gc_clock_now(), ended);
+}
+
 int gc_nbc_free_persistent(MPI_Request *request)
 {
   if (*request == MPI_REQUEST_NULL)
@@ -486,8 +541,11 @@ int gc_nbc_free_persistent(MPI_Request *request)
   while (*at && (*at)->signal != *request)
     at = &(*at)->pnext;
   struct nbc *s = *at;
-  if (s && !s->active) /* active: erroneous (MPI-4.0 section 6.12); left running */
+  if (s && !s->active) { /* active: erroneous (MPI-4.0 section 6.12); left running */
     *at = s->pnext;
+    if (s->unseen) /* freed without a completion call: its line is not written */
+      atomic_fetch_sub_explicit(&gc_nbc_unseen, 1, memory_order_relaxed);
+  }
   pthread_mutex_unlock(&lock);
   if (!s || s->active)
     return 0;
@@ -500,15 +558,20 @@ int gc_nbc_free_persistent(MPI_Request *request)
 int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
                  const struct gc_nbc_piece *pieces, int npieces,
                  const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
-                 MPI_Request *request)
+                 const struct gc_call_pending *log, MPI_Request *request)
 {
   (void)comm, (void)tag, (void)steps, (void)nsteps, (void)pieces, (void)npieces, (void)ops,
-      (void)data, (void)arena, (void)request;
+      (void)data, (void)arena, (void)log, (void)request;
   return MPI_ERR_INTERN;
 }
 
 void gc_nbc_progress(void)
 {
+}
+
+void gc_nbc_seen_slow(MPI_Request r)
+{
+  (void)r;
 }
 
 int gc_nbc_inflight(void)
@@ -519,10 +582,10 @@ int gc_nbc_inflight(void)
 int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
                       const struct gc_nbc_piece *pieces, int npieces,
                       const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
-                 MPI_Request *request)
+                      const struct gc_call_pending *log, MPI_Request *request)
 {
   (void)comm, (void)tag, (void)steps, (void)nsteps, (void)pieces, (void)npieces, (void)ops,
-      (void)data, (void)arena, (void)request;
+      (void)data, (void)arena, (void)log, (void)request;
   return MPI_ERR_INTERN;
 }
 

@@ -14,9 +14,11 @@
 #define GC_NBC_H
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "nbc_schedule.h"
+#include "record.h"
 
 #if defined(MPICH_NUMVERSION) && MPI_VERSION >= 4
 #define GC_HAVE_NBC 1
@@ -92,25 +94,42 @@ static inline int gc_nbc_available(void)
  * schedule's from here (given back when MPI frees the request, or at once when the
  * start fails). MPI_SUCCESS, or an MPI error code (nothing started then: the MPI
  * library's request, a type that cannot be duplicated). The first round is posted
- * here; the others when the application's completion calls find the previous one done. */
+ * here; the others when the application's completion calls find the previous one done.
+ * log (copied; NULL or log->calls NULL: not logged): the call's line, given its index
+ * when it starts and logged, with this rank's times (span.h: gc_span_own), when the
+ * application sees its request complete. */
 int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
                  const struct gc_nbc_piece *pieces, int npieces,
                  const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
-                 MPI_Request *request);
+                 const struct gc_call_pending *log, MPI_Request *request);
 
 /* A persistent schedule (MPI_Bcast_init): built once, its request a persistent one of
  * the MPI library's (nbc.c says which), started by gc_nbc_start_persistent at each
- * MPI_Start. MPI_SUCCESS or an error (nothing made). */
+ * MPI_Start. MPI_SUCCESS or an error (nothing made). log as gc_nbc_start's, one line
+ * (and call index) per MPI_Start, posted at it. */
 int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
                       const struct gc_nbc_piece *pieces, int npieces,
                       const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
-                      MPI_Request *request);
+                      const struct gc_call_pending *log, MPI_Request *request);
 /* MPI_Start of *request: 1 when it is a persistent schedule's (started; *rc the result),
  * 0 when not ours. */
 int gc_nbc_start_persistent(MPI_Request *request, int *rc);
 /* MPI_Request_free of *request: a persistent schedule's own memory freed (the caller
  * then frees the request); 0 always. */
 int gc_nbc_free_persistent(MPI_Request *request);
+
+/* A completion call returned `r` complete (MPI_Wait, MPI_Test, an index of their
+ * array forms): when it is a logged persistent schedule's whose last start ended and was
+ * not seen yet, its line is logged now (gc_nbc_start's log). A nonblocking schedule's
+ * request is seen where MPI frees it, inside the completion call (nbc.c: free_fn). One
+ * load while no persistent schedule waits to be seen. */
+void gc_nbc_seen_slow(MPI_Request r);
+extern atomic_int gc_nbc_unseen;
+static inline void gc_nbc_seen(MPI_Request r)
+{
+  if (atomic_load_explicit(&gc_nbc_unseen, memory_order_relaxed) != 0 && r != MPI_REQUEST_NULL)
+    gc_nbc_seen_slow(r);
+}
 
 /* Advances every schedule in flight (a completion call the MPI library does not route to
  * the poll function: MPI_Request_get_status). Cheap when none is. */

@@ -6,36 +6,62 @@
  * be what completes ours (MPICH's nonblocking3 test hangs so). So every completion call
  * advances every schedule first, and a blocking one, while schedules are in flight, is
  * its test form in a loop with them (MPICH's own waits busy-poll too). With none in
- * flight each is the library's call after one load. */
+ * flight each is the library's call after one load.
+ *
+ * Each also tells the executor which requests it returned complete (gc_nbc_seen): a
+ * persistent schedule's line is logged there, when the application sees it end (a
+ * persistent request keeps its handle, so the array still names it). One more load
+ * while no logged persistent schedule waits for it. */
 #include "gridcoll.h"
 #include "nbc.h"
 
 #if GC_HAVE_NBC
 
+/* The requests at `indices` (n of them; indices NULL: the first n) returned complete. */
+static void seen(const MPI_Request requests[], int n, const int indices[])
+{
+  if (atomic_load_explicit(&gc_nbc_unseen, memory_order_relaxed) == 0 || n == MPI_UNDEFINED)
+    return;
+  for (int i = 0; i < n; i++)
+    gc_nbc_seen(requests[indices ? indices[i] : i]);
+}
+
 GC_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
   gc_nbc_progress();
-  return PMPI_Test(request, flag, status);
+  int rc = PMPI_Test(request, flag, status);
+  if (rc == MPI_SUCCESS && *flag)
+    gc_nbc_seen(*request);
+  return rc;
 }
 
 GC_EXPORT int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
                           MPI_Status *status)
 {
   gc_nbc_progress();
-  return PMPI_Testany(count, requests, index, flag, status);
+  int rc = PMPI_Testany(count, requests, index, flag, status);
+  if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
+    gc_nbc_seen(requests[*index]);
+  return rc;
 }
 
 GC_EXPORT int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
   gc_nbc_progress();
-  return PMPI_Testall(count, requests, flag, statuses);
+  int rc = PMPI_Testall(count, requests, flag, statuses);
+  if (rc == MPI_SUCCESS && *flag)
+    seen(requests, count, NULL);
+  return rc;
 }
 
 GC_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                            MPI_Status statuses[])
 {
   gc_nbc_progress();
-  return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+  int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
+  if (rc == MPI_SUCCESS)
+    seen(requests, *outcount, indices);
+  return rc;
 }
 
 /* MPICH's MPI_Request_get_status pokes its progress engine but never a generalized
@@ -53,7 +79,11 @@ GC_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
     gc_nbc_progress();
     rc = PMPI_Test(request, &flag, status);
   }
-  return flag || rc != MPI_SUCCESS ? rc : PMPI_Wait(request, status);
+  if (!flag && rc == MPI_SUCCESS)
+    rc = PMPI_Wait(request, status);
+  if (rc == MPI_SUCCESS)
+    gc_nbc_seen(*request);
+  return rc;
 }
 
 GC_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
@@ -63,7 +93,11 @@ GC_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Sta
     gc_nbc_progress();
     rc = PMPI_Testany(count, requests, index, &flag, status);
   }
-  return flag || rc != MPI_SUCCESS ? rc : PMPI_Waitany(count, requests, index, status);
+  if (!flag && rc == MPI_SUCCESS)
+    rc = PMPI_Waitany(count, requests, index, status);
+  if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED)
+    gc_nbc_seen(requests[*index]);
+  return rc;
 }
 
 /* Request by request, as MPICH's own MPI_Waitall: its MPI_Testall, looped on an array
@@ -83,6 +117,8 @@ GC_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses
       rc = PMPI_Wait(&requests[i], status);
     if (rc != MPI_SUCCESS)
       failed = 1;
+    else
+      gc_nbc_seen(requests[i]);
     if (status != MPI_STATUS_IGNORE) /* read only with MPI_ERR_IN_STATUS */
       status->MPI_ERROR = rc;
   }
@@ -98,9 +134,11 @@ GC_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, i
     gc_nbc_progress();
     rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
   }
-  return *outcount != 0 || rc != MPI_SUCCESS
-             ? rc
-             : PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  if (*outcount == 0 && rc == MPI_SUCCESS)
+    rc = PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  if (rc == MPI_SUCCESS)
+    seen(requests, *outcount, indices);
+  return rc;
 }
 
 #endif

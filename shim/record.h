@@ -8,10 +8,14 @@
 
 #include "op.h"
 
-/* How the application entered the collective. A blocking call is timed; a nonblocking
- * (MPI_I...) or persistent (MPI_..._init) one completes in the application's MPI_Wait or
- * MPI_Test, which gridcoll does not intercept, so it is logged once, when issued, with no
- * time: algorithm "native-nb" or "native-persistent", predicted_s and actual_s empty. */
+/* How the application entered the collective. A blocking call is timed from entry to
+ * exit. A nonblocking (MPI_I...) or persistent (MPI_..._init) one that gridcoll runs as a
+ * schedule (nbc.h) is timed by the executor, from the post (each MPI_Start) to the
+ * completion the application saw, with this rank's own times (struct gc_call_pending).
+ * One the MPI library runs completes in a MPI_Wait or MPI_Test that gridcoll does not
+ * follow, so it is logged once, when issued, with no time: algorithm "native-nb" or
+ * "native-persistent", actual_s empty (doc/log.md says why). Their lines name the call
+ * the application made (ibcast, bcast_init) and stay out of the summary. */
 enum gc_entry { GC_ENTRY_BLOCKING, GC_ENTRY_NONBLOCKING, GC_ENTRY_PERSISTENT };
 
 /* One algorithm's prediction, as the candidates column writes it. */
@@ -57,6 +61,7 @@ struct gc_call_line {
   signed char algorithm;     /* (< GC_MAX_ALGORITHMS) */
   unsigned char ncandidates; /* with log.candidates only (<= GC_MAX_ALGORITHMS) */
   unsigned char explored;    /* measured for learning (learn.h): the log's last column */
+  unsigned char entry;       /* enum gc_entry: only blocking calls reach the summary */
 };
 
 _Static_assert(GC_OP_LAST <= 255 && GC_MAX_ALGORITHMS <= 127, "struct gc_call_line's small fields");
@@ -75,7 +80,23 @@ static inline void gc_call_line_of(const struct gc_record *r, struct gc_call_lin
                              (unsigned char)r->op,
                              (signed char)r->algorithm,
                              (unsigned char)r->ncandidates,
-                             0};
+                             0,
+                             (unsigned char)r->entry};
 }
+
+/* A nonblocking or persistent call gridcoll runs as a schedule, as its executor (nbc.c)
+ * keeps it until the application sees it complete: its line (without its call index,
+ * given at each post from *calls, the communicator's count, so that the index is the
+ * same on every member: collectives are posted in one order everywhere), where it is
+ * logged, and its post. Its times are this rank's own: assembling them over the ranks
+ * would need a reduction at a moment the application chooses, different on each rank
+ * (doc/log.md). */
+struct gc_call_pending {
+  struct gc_call_line line;
+  unsigned long long *calls; /* the communicator's (comm_state.h); NULL: not logged */
+  unsigned long long comm_id;
+  int comm_size, comm_rank;
+  double posted; /* this rank's clock (clock.h) */
+};
 
 #endif

@@ -100,10 +100,11 @@ static void read_all(const struct gc_span_settled *s)
     sp.reader[r](s);
 }
 
-/* One call to the readers at once: the call and elapsed time given, its times `time`. */
-static void read_one(const struct gc_comm_state *st, const struct gc_call_line *line,
-                     unsigned long long call, double elapsed,
-                     const struct gc_candidate *candidates, struct gc_span_time time)
+/* One call to the readers at once: the call and elapsed time given, its times `time`,
+ * on the communicator (id, size, this rank's rank) given. */
+static void read_one_on(unsigned long long id, int size, int rank,
+                        const struct gc_call_line *line, unsigned long long call, double elapsed,
+                        const struct gc_candidate *candidates, struct gc_span_time time)
 {
   struct gc_call_line l = *line;
   l.call = call;
@@ -111,10 +112,17 @@ static void read_one(const struct gc_comm_state *st, const struct gc_call_line *
   struct gc_candidate c[1][GC_MAX_ALGORITHMS];
   if (candidates)
     memcpy(c[0], candidates, sizeof c[0][0] * (size_t)line->ncandidates);
-  struct gc_span_settled s = {st->id, st->size, st->rank, 1, &l,
+  struct gc_span_settled s = {id, size, rank, 1, &l,
                               candidates ? (const struct gc_candidate(*)[GC_MAX_ALGORITHMS])c : NULL,
                               &time, NULL, 0, 1, NULL};
   read_all(&s);
+}
+
+static void read_one(const struct gc_comm_state *st, const struct gc_call_line *line,
+                     unsigned long long call, double elapsed,
+                     const struct gc_candidate *candidates, struct gc_span_time time)
+{
+  read_one_on(st->id, st->size, st->rank, line, call, elapsed, candidates, time);
 }
 
 /* Half k's numbers are assembled: its calls to the readers, each call's numbers become
@@ -257,6 +265,16 @@ void gc_span_untimed(const struct gc_comm_state *st, const struct gc_call_line *
                      const struct gc_candidate *candidates)
 {
   read_one(st, line, line->call, line->elapsed, candidates, (struct gc_span_time){-1, -1, -1, -1});
+}
+
+void gc_span_own(const struct gc_call_pending *p, unsigned long long call, double seen,
+                 double ended)
+{
+  /* As local mode gives a blocking call (actual = elapsed), the schedule's own time in
+   * own; no spread nor lateness: nothing was assembled. */
+  double elapsed = seen - p->posted, own = ended >= p->posted ? ended - p->posted : -1;
+  read_one_on(p->comm_id, p->comm_size, p->comm_rank, &p->line, call, elapsed, NULL,
+              (struct gc_span_time){elapsed, own, -1, -1});
 }
 
 void gc_span_settle_taught(struct gc_comm_state *st)

@@ -95,6 +95,17 @@ void gc_span_leave(struct gc_comm_state *st, double t0, double t1,
 void gc_span_untimed(const struct gc_comm_state *st, const struct gc_call_line *line,
                      const struct gc_candidate *candidates);
 
+/* A nonblocking or persistent call that gridcoll ran as a schedule (record.h: struct
+ * gc_call_pending), as call `call`, seen complete by the application at `seen`, its
+ * schedule's last step done at `ended` (< 0: unknown), both this rank's clock: to the
+ * readers at once with this rank's own times (actual = elapsed: post to seen; own: post
+ * to ended), as local mode gives a blocking call. Not in the window: a window's calls
+ * must be added on every member in one order, and each rank sees its requests complete
+ * in an order of its own. No MPI call: the executor calls it inside the application's
+ * MPI_Wait or MPI_Test. */
+void gc_span_own(const struct gc_call_pending *p, unsigned long long call, double seen,
+                 double ended);
+
 /* The half in flight that holds a measured call, completed and settled: learning then
  * knows every time it measured on st. On every member, at the same point. */
 void gc_span_settle_taught(struct gc_comm_state *st);

@@ -23,6 +23,7 @@
 
 #include "alltoall.h"
 #include "alltoall_algorithms.h"
+#include "clock.h"
 #include "dispatch.h"
 #include "gridcoll.h"
 #include "lg_schedule.h"
@@ -195,14 +196,14 @@ int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *bloc
 
 /* One call from its slot: nothing here allocates (the arena is the reservation's). */
 static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Comm nbc,
-                 MPI_Request *request)
+                 const struct gc_call_pending *log, MPI_Request *request)
 {
   int tag = gc_nbc_tag(st->nbc_issued);
   struct gc_nbc_arena ar;
   if (gc_nbc_pool_take(st->nbc_pool, st->nbc_issued++, &ar) != 0)
     return MPI_ERR_NO_MEM; /* more schedules in flight than slots (nbc.h) */
   if (call->block_bytes == 0) /* m is the same everywhere: nothing moves anywhere */
-    return gc_nbc_start(nbc, tag, NULL, 0, NULL, 0, NULL, NULL, &ar, request);
+    return gc_nbc_start(nbc, tag, NULL, 0, NULL, 0, NULL, NULL, &ar, log, request);
   const struct gc_alltoall_lg_schedule *sp = st->nbc_lg, s = *sp;
   size_t m = call->block_bytes, n = (size_t)st->size;
   size_t blocks = (size_t)my_blocks(&s, st->size);
@@ -230,7 +231,8 @@ static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Co
   }
   if (rc == MPI_SUCCESS)
     /* The pieces' own types and the arena go with the start, which frees them either way. */
-    return gc_nbc_start(nbc, tag, steps, nsteps, pieces, nsteps, &lg_nb_ops, x, &ar, request);
+    return gc_nbc_start(nbc, tag, steps, nsteps, pieces, nsteps, &lg_nb_ops, x, &ar, log,
+                        request);
   for (int i = 0; pieces && i < npieces; i++)
     if (pieces[i].own)
       PMPI_Type_free(&pieces[i].type);
@@ -246,6 +248,7 @@ int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, in
       !gc_guard_enter())
     return 0;
   int took = 0;
+  struct gc_call_pending log = {.posted = gc_clock_now()}; /* the post, for the log */
   struct gc_comm_state *st;
   struct gc_call c;
   MPI_Comm nbc = MPI_COMM_NULL;
@@ -259,10 +262,12 @@ int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, in
       PMPI_Comm_call_errhandler(call->comm, *rc);
     } else if (nbc != MPI_COMM_NULL && st->nbc_lg && call->block_bytes <= st->nbc_lg_max_m) {
       took = 1;
-      if ((*rc = issue(call, st, nbc, request)) != MPI_SUCCESS)
+      /* The line the executor logs when the application sees the call complete: made on
+       * every member alike (the first record names the communicator, collectively). */
+      gc_dispatch_issued(&gc_alltoall_op, call, call->comm, GC_ENTRY_NONBLOCKING, GC_ALLTOALL_LG,
+                         &log);
+      if ((*rc = issue(call, st, nbc, &log, request)) != MPI_SUCCESS)
         PMPI_Comm_call_errhandler(call->comm, *rc);
-      else
-        gc_dispatch_issued(&gc_alltoall_op, call, call->comm, GC_ENTRY_NONBLOCKING, GC_ALLTOALL_LG);
     }
   }
   gc_guard_leave();

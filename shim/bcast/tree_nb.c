@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bcast.h"
+#include "clock.h"
 #include "dispatch.h"
 #include "gridcoll.h"
 #include "nbc.h"
@@ -29,6 +30,7 @@ static int forced_tree(void)
 
 static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc, int persistent)
 {
+  struct gc_call_pending log = {.posted = gc_clock_now()}; /* the post, for the log */
   int a = forced_tree();
   struct gc_comm_state *st;
   struct gc_call c;
@@ -47,6 +49,10 @@ static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc, int 
   }
   if (nbc == MPI_COMM_NULL)
     return 0;
+  /* The line the executor logs at each completion the application sees: made here, on
+   * every member alike (the first record names the communicator, collectively). */
+  enum gc_entry entry = persistent ? GC_ENTRY_PERSISTENT : GC_ENTRY_NONBLOCKING;
+  gc_dispatch_issued(&gc_bcast_op, call, call->comm, entry, a, &log);
   /* A persistent schedule's memory is its own, agreed now (MPI_Bcast_init may block:
    * every member calls it in one order); a nonblocking call's is its slot's. */
   struct gc_nbc_arena ar;
@@ -76,16 +82,13 @@ static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc, int 
     *rc = MPI_ERR_INTERN; /* the cache's tree is the layout's: never */
   struct gc_nbc_piece whole = {call->buffer, call->count, call->datatype, 0};
   if (*rc == MPI_SUCCESS) /* the arena goes with the start, which gives it back either way */
-    *rc = persistent ? gc_nbc_persistent(nbc, tag, steps, n, &whole, 1, NULL, NULL, &ar, request)
-                     : gc_nbc_start(nbc, tag, steps, n, &whole, 1, NULL, NULL, &ar, request);
+    *rc = persistent ? gc_nbc_persistent(nbc, tag, steps, n, &whole, 1, NULL, NULL, &ar, &log,
+                                         request)
+                     : gc_nbc_start(nbc, tag, steps, n, &whole, 1, NULL, NULL, &ar, &log, request);
   else
     gc_nbc_arena_give(&ar);
-  if (*rc != MPI_SUCCESS) {
+  if (*rc != MPI_SUCCESS)
     PMPI_Comm_call_errhandler(call->comm, *rc);
-    return 1;
-  }
-  gc_dispatch_issued(&gc_bcast_op, call, call->comm,
-                     persistent ? GC_ENTRY_PERSISTENT : GC_ENTRY_NONBLOCKING, a);
   return 1;
 }
 

@@ -351,9 +351,9 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
   for p in bcasttest bcastzerotype coll8 coll9 coll10 coll12 p_bcast icbcast alltoall1 alltoallv alltoallv0 coll13 p_alltoall icalltoall; do
     run mpich 4 plain - -- "$m/$p"
   done
-  # Persistent calls are logged once, as native-persistent, when started: p_bcast and
-  # p_alltoall assert their results only; the intercommunicator tests (icbcast,
-  # icalltoall) must pass through.
+  # Persistent calls the library runs are logged once, as native-persistent, when made:
+  # p_bcast and p_alltoall assert their results only; the intercommunicator tests
+  # (icbcast, icalltoall) must pass through.
   splits=("$two" "$interseg")
   i=0
   for t in $TREES auto; do
@@ -366,7 +366,8 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
     run mpich 3 "$uneven GRIDCOLL_BCAST=$t" bcast="$t" -- "$m/coll10"
   done
   # The nonblocking and persistent tests with gridcoll's schedules (GRIDCOLL_NONBLOCKING=
-  # grid, MPICH only: extended generalized requests): MPI_Ibcast by the trees (<tree>-nb),
+  # grid, MPICH only: extended generalized requests; the log's op is the call made, ibcast,
+  # bcast_init, ialltoall): MPI_Ibcast by the trees (<tree>-nb),
   # MPI_Bcast_init by the trees (<tree>-persistent, p_bcast2 and p_order starting in
   # different orders on different ranks), MPI_Ialltoall by LG (lg-nb), beside every other
   # nonblocking collective of the library's own in one request array (nonblocking*).
@@ -375,12 +376,12 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
     nb="GRIDCOLL_NONBLOCKING=grid"
     for p in nonblocking nonblocking2 p_bcast2 p_order; do run mpich 4 plain - -- "$m/$p"; done
     run mpich 3 plain - -- "$m/nonblocking3"
-    run mpich 4 "$two $nb GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg" "bcast=hlot-nb alltoall=lg-nb" -- "$m/nonblocking"
-    run mpich 4 "$inter $nb GRIDCOLL_BCAST=spt GRIDCOLL_ALLTOALL=lg" "bcast=spt-nb alltoall=lg-nb" -- "$m/nonblocking2"
-    run mpich 3 "GRIDCOLL_CLUSTERS=0,1-2 $nb GRIDCOLL_BCAST=greedy GRIDCOLL_ALLTOALL=lg" "bcast=greedy-nb alltoall=lg-nb" -- "$m/nonblocking3"
-    run mpich 4 "$two $nb GRIDCOLL_BCAST=multilevel" bcast=multilevel-persistent -- "$m/p_bcast"
-    run mpich 4 "$inter $nb GRIDCOLL_BCAST=binomial" bcast=binomial-persistent -- "$m/p_bcast2"
-    run mpich 4 "$two $nb GRIDCOLL_BCAST=flat" bcast=flat-persistent -- "$m/p_order"
+    run mpich 4 "$two $nb GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg" "ibcast=hlot-nb ialltoall=lg-nb" -- "$m/nonblocking"
+    run mpich 4 "$inter $nb GRIDCOLL_BCAST=spt GRIDCOLL_ALLTOALL=lg" "ibcast=spt-nb ialltoall=lg-nb" -- "$m/nonblocking2"
+    run mpich 3 "GRIDCOLL_CLUSTERS=0,1-2 $nb GRIDCOLL_BCAST=greedy GRIDCOLL_ALLTOALL=lg" "ibcast=greedy-nb ialltoall=lg-nb" -- "$m/nonblocking3"
+    run mpich 4 "$two $nb GRIDCOLL_BCAST=multilevel" bcast_init=multilevel-persistent -- "$m/p_bcast"
+    run mpich 4 "$inter $nb GRIDCOLL_BCAST=binomial" bcast_init=binomial-persistent -- "$m/p_bcast2"
+    run mpich 4 "$two $nb GRIDCOLL_BCAST=flat" bcast_init=flat-persistent -- "$m/p_order"
     run mpich 4 "$two $nb GRIDCOLL_ALLTOALL=lg" - -- "$m/p_alltoall" # MPI_Alltoall_init: the library's
   fi
   run mpich 4 "$two GRIDCOLL_BCAST=native" bcast=native -- "$m/coll9"

@@ -35,8 +35,8 @@ done
 
 # The nonblocking and persistent calls run natively, equal PMPI_Alltoallv, and are logged
 # once each when issued, untimed (Open MPI 4.1, MPI 3.1, has MPI_Ialltoallv only).
-nb_ops="alltoallv,native-nb=2 alltoallv,native-persistent=2 "
-[ "$GC_LAUNCHER" = openmpi ] && nb_ops="alltoallv,native-nb=1 "
+nb_ops="alltoallv_init,native-persistent=2 ialltoallv,native-nb=2 "
+[ "$GC_LAUNCHER" = openmpi ] && nb_ops="ialltoallv,native-nb=1 "
 rm -f rec-*.csv
 mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALLV=lg GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/alltoallv" nb
 no_failures && [ "$(warnings)" = 0 ] && [ "$(ops_in rec-0.csv)" = "$nb_ops" ] && [ "$(ops_in rec-2.csv)" = "$nb_ops" ] &&

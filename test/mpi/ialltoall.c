@@ -8,7 +8,9 @@
  *   waitany   two all-to-alls in flight with a blocking MPI_Alltoall and MPI_Bcast
  *             between post and wait, then MPI_Waitany;
  *   testsome  MPI_Testsome until done, the derived types freed right after the post;
- *   inplace   MPI_IN_PLACE, MPI_Wait. */
+ *   inplace   MPI_IN_PLACE, MPI_Wait.
+ * Rank 0 says how many calls it made of each (its log has one line per call:
+ * test/mpi/nonblocking.sh counts them). */
 #include "mpitest.h"
 
 enum { WAIT, WAITALL, WAITANY, TESTSOME, INPLACE, MODES };
@@ -25,6 +27,8 @@ static int is_named(MPI_Datatype t)
   MPI_Type_get_envelope(t, &ni, &na, &nt, &combiner);
   return combiner == MPI_COMBINER_NAMED;
 }
+
+static int ialltoalls, ibcasts; /* this rank's calls (rank 0 reports its own) */
 
 static int check(MPI_Comm comm, const struct type_case *tc, int mode, int seed)
 {
@@ -55,23 +59,23 @@ static int check(MPI_Comm comm, const struct type_case *tc, int mode, int seed)
   switch (mode) {
   case WAIT:
   case INPLACE:
-    MPI_Ialltoall(mode == INPLACE ? MPI_IN_PLACE : sb, tc->scount, st, rb, tc->rcount, rt, comm, &r[0]);
+    MPI_Ialltoall(mode == INPLACE ? MPI_IN_PLACE : sb, tc->scount, st, rb, tc->rcount, rt, comm, &r[0]), ialltoalls++;
     MPI_Wait(&r[0], MPI_STATUS_IGNORE);
     break;
   case WAITALL: {
     MPI_Status s4[4];
     MPI_Irecv(&in, 1, MPI_INT, (me + n - 1) % n, 7, comm, &r[0]);
-    MPI_Ialltoall(sb, tc->scount, st, rb, tc->rcount, rt, comm, &r[1]);
-    MPI_Ibcast(&v, 1, MPI_INT, 0, comm, &r[2]);
+    MPI_Ialltoall(sb, tc->scount, st, rb, tc->rcount, rt, comm, &r[1]), ialltoalls++;
+    MPI_Ibcast(&v, 1, MPI_INT, 0, comm, &r[2]), ibcasts++;
     MPI_Isend(&out, 1, MPI_INT, (me + 1) % n, 7, comm, &r[3]);
     MPI_Waitall(4, r, s4);
     bad |= in != 1000 * ((me + n - 1) % n) + 7 || v != 42;
     break;
   }
   case WAITANY: {
-    MPI_Ialltoall(sb, tc->scount, st, rb, tc->rcount, rt, comm, &r[0]);
+    MPI_Ialltoall(sb, tc->scount, st, rb, tc->rcount, rt, comm, &r[0]), ialltoalls++;
     MPI_Irecv(&in, 1, MPI_INT, (me + n - 1) % n, 7, comm, &r[1]);
-    MPI_Ialltoall(sb2, tc->scount, st, rb2, tc->rcount, rt, comm, &r[2]);
+    MPI_Ialltoall(sb2, tc->scount, st, rb2, tc->rcount, rt, comm, &r[2]), ialltoalls++;
     MPI_Isend(&out, 1, MPI_INT, (me + 1) % n, 7, comm, &r[3]);
     int *a = malloc(sizeof(int) * (size_t)n), *b = malloc(sizeof(int) * (size_t)n);
     for (int i = 0; i < n; i++)
@@ -96,7 +100,7 @@ static int check(MPI_Comm comm, const struct type_case *tc, int mode, int seed)
     if (!is_named(rt))
       MPI_Type_dup(tc->recv, &rt);
     MPI_Irecv(&in, 1, MPI_INT, (me + n - 1) % n, 7, comm, &r[1]);
-    MPI_Ialltoall(sb, tc->scount, st, rb, tc->rcount, rt, comm, &r[0]);
+    MPI_Ialltoall(sb, tc->scount, st, rb, tc->rcount, rt, comm, &r[0]), ialltoalls++;
     MPI_Isend(&out, 1, MPI_INT, (me + 1) % n, 7, comm, &r[2]);
     if (st != tc->send)
       MPI_Type_free(&st);
@@ -142,7 +146,8 @@ int main(int argc, char **argv)
     free_comms(comms, ncomms);
   failed = total_failures(failed);
   if (rank == 0)
-    printf("ialltoall: %d checks, %d failed\n", checks, failed);
+    printf("ialltoall: %d checks, %d failed\nialltoall: rank 0 made %d MPI_Ialltoall, %d MPI_Ibcast\n",
+           checks, failed, ialltoalls, ibcasts);
   MPI_Finalize();
   return failed != 0;
 }

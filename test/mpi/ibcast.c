@@ -14,7 +14,9 @@
  *             with MPI_Startall beside a persistent ring send and receive and waited with
  *             MPI_Waitall (MPI_Start and MPI_Wait alone in the last), then
  *             MPI_Request_free; left out where the library is older than MPI 4 (Open MPI
- *             4.1 is MPI 3.1), where a mode that ran nothing would compare an unset buffer. */
+ *             4.1 is MPI 3.1), where a mode that ran nothing would compare an unset buffer.
+ * Rank 0 says how many calls it made of each (its log has one line per MPI_Ibcast and,
+ * where gridcoll runs it, per MPI_Start: test/mpi/nonblocking.sh counts them). */
 #include "mpitest.h"
 
 #if MPI_VERSION >= 4
@@ -26,6 +28,7 @@ static const char *mode_names[MODES] = {"wait", "waitall", "waitany", "testsome"
 #endif
 
 static int rank, size;
+static int ibcasts, inits, starts; /* this rank's calls (rank 0 reports its own) */
 
 /* The reference: PMPI_Bcast of the same pattern. */
 static void reference(MPI_Comm comm, const struct type_case *tc, int root, int seed,
@@ -84,22 +87,22 @@ static int check(MPI_Comm comm, const struct type_case *tc, int root, int mode, 
   MPI_Datatype type = tc->send;
   switch (mode) {
   case WAIT:
-    MPI_Ibcast(buf, tc->scount, type, root, comm, &r[0]);
+    MPI_Ibcast(buf, tc->scount, type, root, comm, &r[0]), ibcasts++;
     MPI_Wait(&r[0], MPI_STATUS_IGNORE);
     bad |= r[0] != MPI_REQUEST_NULL;
     break;
   case WAITALL: {
     MPI_Status st[3];
     ring(comm, &in, &out, &r[0], &r[2]);
-    MPI_Ibcast(buf, tc->scount, type, root, comm, &r[1]);
+    MPI_Ibcast(buf, tc->scount, type, root, comm, &r[1]), ibcasts++;
     MPI_Waitall(3, r, st);
     bad |= !ring_ok(comm, in) || st[0].MPI_TAG != 7;
     break;
   }
   case WAITANY: {
-    MPI_Ibcast(buf, tc->scount, type, root, comm, &r[0]);
+    MPI_Ibcast(buf, tc->scount, type, root, comm, &r[0]), ibcasts++;
     ring(comm, &in, &out, &r[1], &r[3]);
-    MPI_Ibcast(buf2, tc->scount, type, root2, comm, &r[2]);
+    MPI_Ibcast(buf2, tc->scount, type, root2, comm, &r[2]), ibcasts++;
     /* Blocking collectives between the posts and the waits (matched in issue order). */
     int me, v = 0, *a = malloc(sizeof(int) * (size_t)n), *b = malloc(sizeof(int) * (size_t)n);
     MPI_Comm_rank(comm, &me);
@@ -128,7 +131,7 @@ static int check(MPI_Comm comm, const struct type_case *tc, int root, int mode, 
     if (type != MPI_INT && type != MPI_DOUBLE && type != MPI_BYTE)
       MPI_Type_dup(tc->send, &type);
     ring(comm, &in, &out, &r[1], &r[2]);
-    MPI_Ibcast(buf, tc->scount, type, root, comm, &r[0]);
+    MPI_Ibcast(buf, tc->scount, type, root, comm, &r[0]), ibcasts++;
     if (type != tc->send)
       MPI_Type_free(&type); /* MPI lets the call in flight keep it */
     int flag = 0;
@@ -148,7 +151,7 @@ static int check(MPI_Comm comm, const struct type_case *tc, int root, int mode, 
     int me, from, to;
     MPI_Comm_rank(comm, &me);
     from = (me + n - 1) % n, to = (me + 1) % n;
-    MPI_Bcast_init(buf, tc->scount, type, root, comm, MPI_INFO_NULL, &r[1]);
+    MPI_Bcast_init(buf, tc->scount, type, root, comm, MPI_INFO_NULL, &r[1]), inits++;
     MPI_Recv_init(&in, 1, MPI_INT, from, 7, comm, &r[0]);
     MPI_Send_init(&out, 1, MPI_INT, to, 7, comm, &r[2]);
     for (int round = 0; round < 3; round++) {
@@ -159,11 +162,11 @@ static int check(MPI_Comm comm, const struct type_case *tc, int root, int mode, 
       out = 1000 * me + 7, in = -1;
       if (round < 2) {
         MPI_Status st[3];
-        MPI_Startall(3, r);
+        MPI_Startall(3, r), starts++;
         MPI_Waitall(3, r, st);
         bad |= !ring_ok(comm, in);
       } else {
-        MPI_Start(&r[1]);
+        MPI_Start(&r[1]), starts++;
         MPI_Wait(&r[1], MPI_STATUS_IGNORE);
       }
       bad |= r[1] == MPI_REQUEST_NULL; /* persistent: inactive, not freed */
@@ -211,7 +214,8 @@ int main(int argc, char **argv)
     free_comms(comms, ncomms);
   failed = total_failures(failed);
   if (rank == 0)
-    printf("ibcast: %d checks, %d failed\n", checks, failed);
+    printf("ibcast: %d checks, %d failed\nibcast: rank 0 made %d MPI_Ibcast, %d MPI_Bcast_init, "
+           "%d MPI_Start\n", checks, failed, ibcasts, inits, starts);
   MPI_Finalize();
   return failed != 0;
 }

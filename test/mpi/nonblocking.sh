@@ -6,7 +6,61 @@
 # mixing them with the application's (Waitall, Waitany, Testsome, MPI_Startall,
 # MPI_Request_get_status), two in flight with blocking calls between, a derived datatype
 # freed in flight, a persistent one started three times; every buffer against the PMPI
-# call. The log names the tree (<tree>-nb).
+# call. The log names the tree (<tree>-nb) and times every call (nb_log_ok).
+#
+# nb_log_ok LOG...: the logs of every rank of such a run (doc/log.md, issue 28 item 4). On every
+# rank each communicator's calls are numbered 0, 1, ... once each (one line per call, per
+# MPI_Start for a persistent schedule), and every member logs a call alike (op,
+# algorithm, root, bytes, clusters, model, prediction) and does log it. A schedule's line
+# (op ibcast, ialltoall or bcast_init; algorithm <name>-nb or <name>-persistent) has a
+# prediction and its rank's own times: actual_s = elapsed_s (post to the completion the
+# application saw), own_s (post to the schedule's last step) at most that, no spread nor
+# lateness; a native nonblocking line has no time. At least one schedule's line.
+nb_log_ok() {
+  awk -F, '
+    FNR == 1 { next }
+    NF != 18 { print FILENAME ":" FNR ": " NF " fields"; bad = 1; next }
+    {
+      k = $2 SUBSEP $4
+      if (($1, k) in seen) { print FILENAME ":" FNR ": call logged twice"; bad = 1 }
+      seen[$1, k] = 1
+      n[$1 SUBSEP $2]++
+      if ($4 + 0 > last[$1 SUBSEP $2]) last[$1 SUBSEP $2] = $4 + 0
+      what = $5 "," $6 "," $7 "," ($5 == "alltoallv" ? "" : $8) "," $9 "," $10 "," $11
+      if (k in call && call[k] != what) { print FILENAME ":" FNR ": ranks disagree: " what " / " call[k]; bad = 1 }
+      call[k] = what; ranks[k]++; size[k] = $3
+      t = "^[0-9]+[.][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]$"
+      if ($6 ~ /^native-/) {
+        if ($5 !~ /^i|_init$/ || $12 != "" || $14 != "" || $15 != "") { print FILENAME ":" FNR ": " $0; bad = 1 }
+      } else if ($6 ~ /-nb$|-persistent$/) {
+        sched++
+        if ($5 !~ /^(ibcast|ialltoall|bcast_init)$/ || $11 !~ t || $12 !~ t || $14 != $12 ||
+            $15 !~ t || $15 + 0 > $12 + 0 || $16 != "" || $17 != "") { print FILENAME ":" FNR ": " $0; bad = 1 }
+      }
+    }
+    END {
+      for (rc in n) if (n[rc] != last[rc] + 1) { split(rc, p, SUBSEP); print "rank " p[1] " comm " p[2] ": " n[rc] " lines for calls 0.." last[rc]; bad = 1 }
+      for (k in ranks) if (ranks[k] != size[k]) { split(k, p, SUBSEP); print "comm " p[1] " call " p[2] ": logged by " ranks[k] " of " size[k] " ranks"; bad = 1 }
+      exit bad || !sched
+    }' "$@" >&2
+}
+# lines_of OP [ALGORITHM-REGEX]: rank 0's lines for OP.
+lines_of() { awk -F, -v op="$1" -v a="${2:-.}" 'NR > 1 && $5 == op && $6 ~ a' rec-0.csv | wc -l; }
+# ibcast_made_ok: rank 0's log has a line per MPI_Ibcast it made, and per MPI_Start of its
+# MPI_Bcast_init that gridcoll ran (the MPI library's own: one untimed line at the init).
+ibcast_made_ok() {
+  local ib ni ns nat grid
+  read -r ib ni ns < <(sed -n 's/^ibcast: rank 0 made \([0-9]*\) MPI_Ibcast, \([0-9]*\) MPI_Bcast_init, \([0-9]*\) MPI_Start$/\1 \2 \3/p' out)
+  nat=$(lines_of bcast_init '^native-')
+  grid=$(($(lines_of bcast_init) - nat))
+  [ -n "$ib" ] && [ "$(lines_of ibcast)" = "$ib" ] && [ $((grid * ni)) = $((ns * (ni - nat))) ]
+}
+# ialltoall_made_ok: a line per MPI_Ialltoall and MPI_Ibcast rank 0 made.
+ialltoall_made_ok() {
+  local ia ib
+  read -r ia ib < <(sed -n 's/^ialltoall: rank 0 made \([0-9]*\) MPI_Ialltoall, \([0-9]*\) MPI_Ibcast$/\1 \2/p' out)
+  [ -n "$ia" ] && [ "$(lines_of ialltoall)" = "$ia" ] && [ "$(lines_of ibcast)" = "$ib" ]
+}
 if [ "$GC_LAUNCHER" = openmpi ]; then
   skip "ibcast by the trees, ialltoall by LG" "Open MPI has no extended generalized requests: they stay its own"
 else
@@ -20,18 +74,38 @@ else
     rm -f rec-*.csv
     # shellcheck disable=SC2086 # ranks and setting
     mpirun $topo GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/ibcast"
-    no_failures && [ "$(warnings)" = 0 ] && used_as "$b-nb" 1 && pass "ibcast $b, ${topo##*/}, mixed request arrays" ||
-      fail "ibcast $b, ${topo##*/}, mixed request arrays"
+    no_failures && [ "$(warnings)" = 0 ] && used_as "$b-nb" 1 && used_as "$b-persistent" 1 &&
+      nb_log_ok rec-*.csv && ibcast_made_ok && pass "ibcast $b, ${topo##*/}, mixed request arrays, logged" ||
+      fail "ibcast $b, ${topo##*/}, mixed request arrays, logged"
   done
   # MPI_Ialltoall by LG (lg_nb.c): the same arrays, in place, types freed in flight,
-  # blocking calls between post and wait; against PMPI_Alltoall.
-  for topo in "4 GRIDCOLL_CONFIG=$tmp/interleaved.cfg" "3 GRIDCOLL_CLUSTERS=0,1-2" "5 GRIDCOLL_CONFIG=$tmp/three.cfg"; do
+  # blocking calls between post and wait; against PMPI_Alltoall. Once in local mode with
+  # the summary, which has no row of a nonblocking call (warnings() would count one).
+  for topo in "4 GRIDCOLL_CONFIG=$tmp/interleaved.cfg" "3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG_MODE=local" "5 GRIDCOLL_CONFIG=$tmp/three.cfg"; do
     rm -f rec-*.csv
+    summary=0
+    [[ $topo == *local ]] && summary=1
     # shellcheck disable=SC2086 # ranks and setting
-    mpirun $topo GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/ialltoall"
-    no_failures && [ "$(warnings)" = 0 ] && used_as lg-nb 1 && pass "ialltoall lg, ${topo##*/}, mixed request arrays" ||
-      fail "ialltoall lg, ${topo##*/}, mixed request arrays"
+    mpirun $topo GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=$summary -- "$T/ialltoall"
+    no_failures && [ "$(warnings)" = 0 ] && used_as lg-nb 1 && nb_log_ok rec-*.csv && ialltoall_made_ok &&
+      { [ "$summary" = 0 ] || grep -q '^gridcoll: summary of' err; } &&
+      pass "ialltoall lg, ${topo##*/}, mixed request arrays, logged" ||
+      fail "ialltoall lg, ${topo##*/}, mixed request arrays, logged"
   done
+fi
+
+# Where a schedule's line takes its times (test/mpi/nb_seen.c): each call polled complete
+# with MPI_Request_get_status, then 300 ms of sleep before the MPI_Wait that completes it:
+# the sleep is in actual_s (post to the completion the application saw: at least 0.25 s)
+# and not in own_s (post to the schedule's last step: at least 0.2 s less).
+if [ "$GC_LAUNCHER" != openmpi ]; then
+  rm -f rec-*.csv
+  mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/nb_seen" 300
+  no_failures && grep -q '^nb_seen: 3 checks, 0 failed' out && [ "$(warnings)" = 0 ] && nb_log_ok rec-*.csv &&
+    [ "$(ops_in rec-0.csv)" = "bcast_init,hlot-persistent=1 ialltoall,lg-nb=1 ibcast,hlot-nb=1 " ] &&
+    awk -F, 'FNR > 1 && !($12 >= 0.25 && $15 <= $12 - 0.2) { bad = 1 } END { exit bad }' rec-*.csv &&
+    pass "nonblocking log: post to the completion seen (actual_s), to the schedule's end (own_s)" ||
+    fail "nonblocking log: post to the completion seen (actual_s), to the schedule's end (own_s)"
 fi
 
 # --- every door into the two collectives ------------------------------------------------
@@ -40,36 +114,39 @@ fi
 grid3=(GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=lg GRIDCOLL_ALLTOALLV=lg GRIDCOLL_BCAST=flat GRIDCOLL_SUMMARY=0)
 # ops_in FILE: "op,algorithm=count ..." over the records of a log, sorted.
 
-# MPI_Alltoall_c and MPI_Bcast_c run the grid algorithms (2 + 3 calls); the nonblocking
-# and persistent calls (and their _c) run natively and are logged once each when issued,
-# untimed: native-nb / native-persistent with empty predicted_s and actual_s, which
-# gridcoll-report leaves out.
+# MPI_Alltoall_c and MPI_Bcast_c run the grid algorithms (2 + 3 calls). The nonblocking
+# and persistent calls (and their _c) the MPI library runs are logged once each when
+# issued, untimed (native-nb / native-persistent, actual_s empty), which gridcoll-report
+# leaves out; those gridcoll runs as schedules once per call (per MPI_Start), timed
+# (nb_log_ok), as their own rows of gridcoll-report. Their op is the call the application
+# made (ibcast, alltoall_init ...).
 # Open MPI 4.1 is MPI 3.1: of these only MPI_Ialltoall and MPI_Ibcast exist.
 if [ "$GC_LAUNCHER" = openmpi ]; then
-  entry_calls="0 blocking, 2 nonblocking, 0 persistent" entry_grid=0
-  entry_ops="alltoall,native-nb=1 bcast,native-nb=1 "
+  entry_calls="0 blocking, 2 nonblocking, 0 persistent" entry_grid=0 entry_nb=0
+  entry_ops="ialltoall,native-nb=1 ibcast,native-nb=1 "
 else
-  # MPICH, GRIDCOLL_NONBLOCKING=grid: MPI_Ialltoall(_c) and MPI_Ibcast(_c) run LG and the flat tree as schedules
-  # (lg-nb, flat-nb), MPI_Bcast_init(_c) the flat tree (flat-persistent), untimed as the
-  # native ones.
-  entry_calls="5 blocking, 4 nonblocking, 4 persistent" entry_grid=5
-  entry_ops="alltoall,lg=2 alltoall,lg-nb=2 alltoall,native-persistent=2 bcast,flat=3 bcast,flat-nb=2 bcast,flat-persistent=2 "
+  # MPICH, GRIDCOLL_NONBLOCKING=grid: MPI_Ialltoall(_c) and MPI_Ibcast(_c) run LG and the
+  # flat tree as schedules (lg-nb, flat-nb), MPI_Bcast_init(_c) the flat tree
+  # (flat-persistent, two inits started twice each: four lines).
+  entry_calls="5 blocking, 4 nonblocking, 4 persistent" entry_grid=5 entry_nb=8
+  entry_ops="alltoall,lg=2 alltoall_init,native-persistent=2 bcast,flat=3 bcast_init,flat-persistent=4 ialltoall,lg-nb=2 ibcast,flat-nb=2 "
 fi
 entry_log_ok() {
   local r
   for r in 0 1 2; do
     [ "$(ops_in "ep-$r.csv")" = "$entry_ops" ] || return 1
-    awk -F, 'NR > 1 && (NF != 18 || ($6 ~ /^native-|-nb$|-persistent$/ && ($11 != "" || $12 != "" || $14 != "" || $15 != "")) || ($6 !~ /^native-|-nb$|-persistent$/ && ($12 == "" || $14 == "" || $15 == ""))) { exit 1 }' "ep-$r.csv" || return 1
+    awk -F, 'NR > 1 && (NF != 18 || ($6 ~ /^native-/ && ($12 != "" || $14 != "" || $15 != "")) || ($6 !~ /^native-/ && ($12 == "" || $14 == "" || $15 == ""))) { exit 1 }' "ep-$r.csv" || return 1
   done
   [ "$entry_grid" = 0 ] && return 0 # nothing timed: gridcoll-report has no records to show
-  "$ROOT/scripts/gridcoll-report" ep-*.csv >rep.out 2>&1 &&
+  nb_log_ok ep-*.csv && "$ROOT/scripts/gridcoll-report" ep-*.csv >rep.out 2>&1 &&
     [ "$(awk '$1 == "alltoall" && $2 == "lg" { n += $5 } $1 == "bcast" && $2 == "flat" { n += $5 } END { print n + 0 }' rep.out)" = "$entry_grid" ] &&
-    ! grep -qE 'native-|-nb|-persistent' rep.out
+    [ "$(awk '$2 ~ /-nb$|-persistent$/ { n += $5 } END { print n + 0 }' rep.out)" = "$entry_nb" ] &&
+    ! grep -q 'native-' rep.out
 }
 mpirun 3 "${grid3[@]}" GRIDCOLL_NONBLOCKING=grid GRIDCOLL_LOG="$tmp/ep-%r.csv" -- "$T/entry_points"
 no_failures && grep -q "^entry: 0 failed, $entry_calls" out && [ "$(warnings)" = 0 ] && entry_log_ok &&
-  pass "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed" ||
-  fail "entry points: _c through the grid algorithms, nonblocking and persistent logged untimed"
+  pass "entry points: _c through the grid algorithms, nonblocking and persistent logged (schedules timed)" ||
+  fail "entry points: _c through the grid algorithms, nonblocking and persistent logged (schedules timed)"
 
 
 # Progress in the MPI library's blocking calls (doc/design.md: Nonblocking collectives,
@@ -80,6 +157,6 @@ no_failures && grep -q "^entry: 0 failed, $entry_calls" out && [ "$(warnings)" =
 rm -f rec-*.csv
 mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/nb_progress"
 no_failures && grep -q '^nb_progress: 2 checks, 0 failed' out && [ "$(warnings)" = 0 ] &&
-  [ "$(ops_in rec-0.csv)" = "alltoall,native-nb=1 bcast,native-nb=1 " ] &&
+  [ "$(ops_in rec-0.csv)" = "ialltoall,native-nb=1 ibcast,native-nb=1 " ] &&
   pass "nonblocking native by default with the trees and LG forced: progress in MPI_Recv" ||
   fail "nonblocking native by default with the trees and LG forced: progress in MPI_Recv"

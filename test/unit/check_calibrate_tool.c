@@ -171,6 +171,11 @@ START_TEST(log_lines)
   /* MPI_Alltoallv predicted on an earlier call's totals: not this call's, not refitted. */
   ck_assert_int_eq(gc_log_parse_line("0,7,4,3,alltoallv,native,,4096,2,linear-grid-v@learnt,1e-4,2e-4,\n", cols, &r), 1);
   ck_assert_int_eq(gc_log_parse_line("0,7,4,3,alltoallv,lg,,4096,2,lgv-backbone,1e-4,2e-4,\n", cols, &r), 0);
+  /* A nonblocking or persistent schedule's time: when the application looked, not
+   * refitted; an algorithm merely ending in "nb" is. */
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,4,ialltoall,lg-nb,,1024,2,lg-backbone,1e-5,2e-5,\n", cols, &r), 1);
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,5,bcast_init,hlot-persistent,0,1024,2,tree,1e-5,2e-5,\n", cols, &r), 1);
+  ck_assert_int_eq(gc_log_parse_line("0,7,4,6,bcast,nb,0,1024,2,tree,1e-5,2e-5,\n", cols, &r), 0);
   /* Malformed. */
   ck_assert_int_eq(gc_log_parse_line("0,7,4\n", cols, &r), -1);
   ck_assert_int_eq(gc_log_parse_line("x,7,4,1,alltoall,lg,,1024,2,lg-backbone,1e-5,2e-5,\n", cols, &r), -1);

@@ -123,6 +123,13 @@ int gc_log_parse_line(const char *line, const int *cols, struct gc_log_record *r
   strcpy(x.model, f[GC_LOG_MODEL]);
   if (!*f[GC_LOG_PREDICTED] || !*f[GC_LOG_ACTUAL] || !*x.model)
     return 1; /* no prediction or no time: nothing to refit */
+  /* A nonblocking or persistent call (doc/log.md: its algorithm "<name>-nb",
+   * "<name>-persistent"): its schedule advances only when the application calls into
+   * MPI, so its time says when the application looked, not what the network took. */
+  size_t na = strlen(x.algorithm);
+  if ((na >= 3 && strcmp(x.algorithm + na - 3, "-nb") == 0) ||
+      (na >= 11 && strcmp(x.algorithm + na - 11, "-persistent") == 0))
+    return 1;
   /* A prediction on another call's data (MPI_Alltoallv's "@learnt": the totals of an
    * earlier LG-v call) says nothing of the network against this call's time. */
   if (strchr(x.model, '@'))
