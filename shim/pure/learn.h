@@ -20,9 +20,11 @@
  *      bounds it from above only.
  *   2. Budget. A candidate ruled out by its prediction alone (never measured warm) is
  *      measured once the calls made at the key let one exploratory call's expected
- *      regret (its corrected prediction above the best) fit GC_LEARN_BUDGET of the key's
- *      time at the best, counting the regret already spent: the MPI library's own first.
- *      A model wrong by 5x then costs a bounded share of the run, not the run.
+ *      regret (its corrected prediction, divided by how wrong the models were seen at
+ *      the key, above the best) fit GC_LEARN_BUDGET of the key's time at the best,
+ *      counting the regret already spent: the lowest estimate first, the MPI library's
+ *      own on a tie. A model wrong by 5x then costs a bounded share of the run, not the
+ *      run, and is measured the sooner the more wrong it was seen.
  *   3. Watch. The kept algorithm's times at the key are averaged over windows
  *      (GC_LEARN_WATCH_FIRST calls, doubling while the choice holds, as STAR-MPI's); a
  *      window whose mean is more than GC_LEARN_DRIFT above the runner-up's estimate (its
