@@ -315,7 +315,7 @@ for net in $NETS; do
     layout=(-n "$(wc -l <"$work/$sc.hosts")")
     # clusters by host name (examples/korea8.cfg): their sizes, contiguous as the host file is
     grep -q 'hosts = \[' "$cfg" &&
-      layout=(-l "$(lists_of "$work/$sc.hosts" | awk -F, '{ printf "%s%d", NR > 1 ? "," : "", NF }')")
+      layout=(-l "$(lists_of "$work/$sc.hosts" | awk -F, '{ printf "%s%d", (NR > 1 ? "," : ""), NF }')")
     ops="alltoall bcast"
     [[ $sc == korea8* ]] && ops=bcast
     for op in $ops; do
