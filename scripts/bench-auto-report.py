@@ -24,6 +24,7 @@ def main():
     picks = {}     # (net, scenario, op, root, m) -> what auto ran at its last rep
     auto_all = defaultdict(list)  # (net, scenario, op, root, m) -> auto's every timed call
     explored = defaultdict(list)  # (net, scenario, op, root, m) -> per timed call: measured for learning
+    ran_all = defaultdict(list)   # (net, scenario, op, root, m) -> per timed call: what auto ran
     with open(os.path.join(out, "raw.csv")) as f:
         for r in csv.DictReader(f):
             key = (r["network"], r["scenario"], r["op"], int(r["root"]), int(r["m"]))
@@ -32,6 +33,7 @@ def main():
                 picks[key] = r["ran"]
                 auto_all[key].append(float(r["seconds"]))
                 explored[key].append((r.get("explored") or "") == "1")
+                ran_all[key].append(r["ran"])
     pred, model = {}, {}
     with open(os.path.join(out, "predicted.csv")) as f:
         for r in csv.DictReader(f):
@@ -161,7 +163,7 @@ def main():
             print(f"  auto's mean over all its calls, learning included: median "
                   f"{statistics.median(ok):.1f}%, worst {max(ok):.1f}% above the best")
 
-    learning_table(out, cases, times, auto_all, explored)
+    learning_table(out, cases, times, auto_all, explored, ran_all)
 
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["network"])
@@ -175,11 +177,13 @@ def main():
     plot(out, rows, cases)
 
 
-def learning_table(out, cases, times, auto_all, explored):
+def learning_table(out, cases, times, auto_all, explored, ran_all):
     """What learning cost (issue 26), per setting, scenario, size and root: auto's mean over
     its first 15 and first 1000 timed calls against the best forced algorithm's time, its
-    steady loss (last call), the calls it measured, and its worst measured call among the
-    first 15 against the best time auto had seen before it. Written to OUT/learning.csv too."""
+    steady loss (last call), the calls it measured, its worst measured call among the
+    first 15 against the best time auto had seen before it, and the first timed call (from 1)
+    that ran the best forced algorithm or one within 0.5% of it. Written to OUT/learning.csv
+    too."""
     rows = []
     for case in cases:
         calls = auto_all.get(case, [])
@@ -190,6 +194,10 @@ def learning_table(out, cases, times, auto_all, explored):
         b = forced[best]
         pct = lambda v: 100.0 * (v / b - 1)
         first15, first1000 = calls[:15], calls[:1000]
+        # The best reached: the first call running an algorithm whose forced time is the best's
+        # to 0.5% (two trees may be one tree, or tie).
+        near = {a for a, t in forced.items() if t <= b * 1.005}
+        reached = next((i + 1 for i, a in enumerate(ran_all.get(case, [])) if a in near), None)
         flags = explored.get(case, [])
         worst = 0.0
         for i, t in enumerate(first15):
@@ -201,6 +209,7 @@ def learning_table(out, cases, times, auto_all, explored):
                          first1000_pct=f"{pct(statistics.mean(first1000)):.1f}",
                          steady_pct=f"{pct(calls[-1]):.1f}",
                          explored=sum(flags) if flags else "",
+                         best_at=reached or "never",
                          worst_explore_x=f"{worst:.2f}" if flags else ""))
     if not rows:
         return
@@ -210,16 +219,24 @@ def learning_table(out, cases, times, auto_all, explored):
           "the best time seen before it")
     print(f"{'network':>8} {'scenario':>11} {'op':>8} {'root':>4} {'bytes':>8} {'best':>10} "
           f"{'ms':>9} {'calls':>5} {'first15':>8} {'first1000':>9} {'steady':>7} "
-          f"{'explored':>8} {'worst':>6}")
+          f"{'explored':>8} {'worst':>6} {'best at':>7}")
     for r in rows:
         print(f"{r['network']:>8} {r['scenario']:>11} {r['op']:>8} {r['root']:>4} {r['m']:>8} "
               f"{r['best']:>10} {1000 * r['best_s']:>9.2f} {r['calls']:>5} "
               f"{r['first15_pct']:>7}% {r['first1000_pct']:>8}% {r['steady_pct']:>6}% "
-              f"{r['explored']!s:>8} {r['worst_explore_x']:>5}x")
+              f"{r['explored']!s:>8} {r['worst_explore_x']:>5}x {r['best_at']!s:>7}")
     for net in dict.fromkeys(r["network"] for r in rows):
         f15 = [float(r["first15_pct"]) for r in rows if r["network"] == net]
         print(f"{net}: first 15 within 5% of the best in {sum(v <= 5 for v in f15)} of "
               f"{len(f15)} cases (median {statistics.median(f15):.1f}%, worst {max(f15):.1f}%)")
+        for sc in dict.fromkeys(r["scenario"] for r in rows if r["network"] == net):
+            sub = [r for r in rows if r["network"] == net and r["scenario"] == sc]
+            if all(r["calls"] >= 1000 for r in sub):
+                f1000 = [float(r["first1000_pct"]) for r in sub]
+                at = [r["best_at"] for r in sub]
+                print(f"{net} {sc}: first 1000 {min(f1000):.1f}% to {max(f1000):.1f}% above the "
+                      f"best, within 3% in {sum(v <= 3 for v in f1000)} of {len(f1000)} cases; the "
+                      f"best first run at call " + ", ".join(str(a) for a in at))
     with open(os.path.join(out, "learning.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()

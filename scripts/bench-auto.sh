@@ -51,7 +51,15 @@
 # CAL_ARGS (gridcoll-calibrate's sizes and repetitions, default "-s 1KiB:1MiB -r 3": the
 # calibrations take most of the wall time, the 8-cluster grid's native table most of
 # them), PREDICT_ONLY=1 (no simulation: the predictions again from OUT's configurations, host
-# files and raw.csv, after a change to a model; OUT/cfg keeps them).
+# files and raw.csv, after a change to a model; OUT/cfg keeps them), KOREA8_ROOTS (korea8's
+# broadcast roots, default 0,8,16), KOREA8_SEG=0 (korea8 without its 64 KiB segments run),
+# WRONG (with korea8: korea8's broadcasts again, each on korea8's configuration with one
+# parameter wrong, issue 26's "configuration wrong by 5x": words PARAMxN multiply it by N,
+# PARAMdN divide it, PARAM one of bw (every wide-area bandwidth), lat (every wide-area
+# latency), eager (bcast.native_eager, 64 KiB unless the configuration states it);
+# scenario korea8-WORD). What learning costs with a wrong configuration over 1000 calls:
+#   NETS=fluid SCENARIOS=korea8 KOREA8_ROOTS=0,16 KOREA8_SEG=0 SIZES=65536,1048576 \
+#     REPS_AUTO=1000 WRONG="bwx5 bwd5 latx5 latd5 eagerx5 eagerd5" JOBS=1 scripts/bench-auto.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -65,6 +73,8 @@ SCENARIOS=${SCENARIOS:-"demo gen3 gen4 gen8 broken3"}
 NETS=${NETS:-"default fluid"}
 CALIBRATE=${CALIBRATE:-default}
 JOBS=${JOBS:-2} REPS_AUTO=${REPS_AUTO:-15}
+KOREA8_ROOTS=${KOREA8_ROOTS:-0,8,16} KOREA8_SEG=${KOREA8_SEG:-1} WRONG=${WRONG:-}
+SEG=$([ "$KOREA8_SEG" = 0 ] || echo seg)
 CAL_ARGS=${CAL_ARGS:-"-s 1KiB:1MiB -r 3"}
 BENCH=$(realpath "$BUILD/smpi/auto_bench")
 CALIB=$(realpath "$BUILD/smpi/gridcoll-calibrate")
@@ -165,20 +175,50 @@ prepare() { # SCENARIO
           write_cfg "$work/g5k2-16x48.stated.cfg" "$work/g5k2-16x48.hosts" g5k_lat "10 Gbit/s" "256 KiB" ;;
     korea8) cp "$P/korea8.xml" "$work/korea8.xml"; cp "$P/hosts_korea8.txt" "$work/korea8.hosts"
           cp examples/korea8.cfg "$work/korea8.stated.cfg"
-          cp "$work/korea8.xml" "$work/korea8-seg.xml"; cp "$work/korea8.hosts" "$work/korea8-seg.hosts" ;;
+          for v in $SEG $WRONG; do
+            cp "$work/korea8.xml" "$work/korea8-$v.xml"; cp "$work/korea8.hosts" "$work/korea8-$v.hosts"
+          done ;;
     *) echo "bench-auto: unknown scenario $1" >&2; return 1 ;;
   esac
 }
 declare -A ROOTS=([demo]=0,8 [gen3]=0,1 [gen4]=0,1 [gen8]=0,1 [broken3]=0,1 [g5k2]=0 [g5k2-16x48]=0
-  [korea8]=0,8,16 [korea8-seg]=0,8,16)
+  [korea8]=$KOREA8_ROOTS [korea8-seg]=$KOREA8_ROOTS)
+for w in $WRONG; do ROOTS[korea8-$w]=$KOREA8_ROOTS; done
 # Korea8's broadcasts again with 64 KiB segments, on whatever configuration korea8 has.
 segmented() { sed 's/^bcast *= .*/bcast = { algorithm = "auto"; segment = "64 KiB"; };/' "$1"; }
+# korea8's configuration FILE with one parameter wrong (WORD: bwx5, latd5, eagerx5, ...): the
+# quoted values of its wan latency or bandwidth matrix (written as examples/korea8.cfg's, one
+# row a line) or its bcast.native_eager, scaled. Fails where nothing was scaled.
+wrong() { # WORD FILE
+  [[ $1 =~ ^(bw|lat|eager)([xd])([0-9.]+)$ ]] || { echo "bench-auto: WRONG word $1: expected (bw|lat|eager)(x|d)N" >&2; return 1; }
+  local f=${BASH_REMATCH[3]}
+  [ "${BASH_REMATCH[2]}" = d ] && f=$(awk -v f="$f" 'BEGIN { printf "%.17g", 1 / f }')
+  awk -v what="${BASH_REMATCH[1]}" -v f="$f" '
+    function scale(line,   out, s, n) { # every quoted "NUMBER UNIT" of line, times f
+      out = ""
+      while (match(line, /"[0-9.eE+-]+ [^"]+"/)) {
+        s = substr(line, RSTART + 1, RLENGTH - 2); n = s; sub(/ .*/, "", n); sub(/^[^ ]+ /, "", s)
+        out = out substr(line, 1, RSTART - 1) sprintf("\"%.6g %s\"", n * f, s); line = substr(line, RSTART + RLENGTH); done++
+      }
+      return out line
+    }
+    what == "eager" && /native_eager *=/ { $0 = scale($0) }
+    what == "eager" && /^bcast *=/ && !/native_eager/ { sub(/\{/, sprintf("{ native_eager = \"%.6g B\";", 65536 * f)); done++ }
+    (what == "lat" && /^ *(wan = \{ *)?latency = \(/) || (what == "bw" && /^ *bandwidth = \(/) { on = 1 }
+    on { $0 = scale($0); if (/\);/) on = 0 }
+    { print }
+    END { if (!done) { print "bench-auto: nothing to scale for " what > "/dev/stderr"; exit 1 } }' "$2"
+}
 
 start=$SECONDS
 if [ -n "${PREDICT_ONLY:-}" ]; then
   [ -s "$OUT/raw.csv" ] && [ -d "$OUT/cfg" ] || { echo "bench-auto: no $OUT/raw.csv or $OUT/cfg" >&2; exit 1; }
   cp -r "$OUT/cfg/." "$work/"
-  SCENARIOS=$(awk -F, 'NR > 1 && $2 != "korea8-seg" { print $2 }' "$OUT/raw.csv" | sort -u | tr '\n' ' ')
+  SCENARIOS=$(awk -F, 'NR > 1 && $2 !~ /^korea8-/ { print $2 }' "$OUT/raw.csv" | sort -u | tr '\n' ' ')
+  WRONG=$(awk -F, 'NR > 1 && $2 ~ /^korea8-/ && $2 != "korea8-seg" { sub(/^korea8-/, "", $2); print $2 }' \
+    "$OUT/raw.csv" | sort -u | tr '\n' ' ')
+  for w in $WRONG; do ROOTS[korea8-$w]=$KOREA8_ROOTS; done
+  SEG=$(awk -F, '$2 == "korea8-seg" { print "seg"; exit }' "$OUT/raw.csv")
   NETS=$(awk -F, 'NR > 1 && !($1 in s) { s[$1]; printf "%s ", $1 }' "$OUT/raw.csv")
 fi
 for sc in $SCENARIOS; do [ -n "${PREDICT_ONLY:-}" ] || prepare "$sc" || exit 1; done
@@ -199,7 +239,10 @@ cal_start=$SECONDS
     else
       cp "$work/$sc.stated.cfg" "$work/$net/$sc.cfg"
     fi
-    [ "$sc" = korea8 ] && segmented "$work/$net/korea8.cfg" >"$work/$net/korea8-seg.cfg"
+    if [ "$sc" = korea8 ]; then
+      [ -z "$SEG" ] || segmented "$work/$net/korea8.cfg" >"$work/$net/korea8-seg.cfg"
+      for w in $WRONG; do wrong "$w" "$work/$net/korea8.cfg" >"$work/$net/korea8-$w.cfg" || exit 1; done
+    fi
   done
 done
 if [ -z "${PREDICT_ONLY:-}" ]; then
@@ -254,7 +297,8 @@ sim_start=$SECONDS
   for sc in $SCENARIOS; do
     case $sc in
       korea8) for a in $BCAST; do echo "$net korea8 bcast $a"; done
-              for a in hlot spt greedy auto; do echo "$net korea8-seg bcast $a"; done ;;
+              for a in $([ -n "$SEG" ] && echo hlot spt greedy auto); do echo "$net korea8-seg bcast $a"; done
+              for w in $WRONG; do for a in $BCAST; do echo "$net korea8-$w bcast $a"; done; done ;;
       *) for a in $A2A; do echo "$net $sc alltoall $a"; done
          for a in $BCAST; do echo "$net $sc bcast $a"; done ;;
     esac
@@ -266,12 +310,12 @@ done | xargs -P "$JOBS" -L 1 bash -c 'eval "$DECL"; one "$0" "$1" "$2" "$3"' >>"
 # Predictions: gridcoll-predict on each configuration, every root, every size.
 echo "network,scenario,op,root,bytes,algorithm,model,predicted" >"$OUT/predicted.csv"
 for net in $NETS; do
-  for sc in $SCENARIOS $([[ " $SCENARIOS " == *" korea8 "* ]] && echo korea8-seg); do
+  for sc in $SCENARIOS $([[ " $SCENARIOS " == *" korea8 "* ]] && for v in $SEG $WRONG; do echo "korea8-$v"; done); do
     cfg=$work/$net/$sc.cfg
     layout=(-n "$(wc -l <"$work/$sc.hosts")")
     # clusters by host name (examples/korea8.cfg): their sizes, contiguous as the host file is
     grep -q 'hosts = \[' "$cfg" &&
-      layout=(-l "$(lists_of "$work/$sc.hosts" | awk -F, '{ printf "%s%d", NR > 1 ? "," : "", NF }')")
+      layout=(-l "$(lists_of "$work/$sc.hosts" | awk -F, '{ printf "%s%d", (NR > 1 ? "," : ""), NF }')")
     ops="alltoall bcast"
     [[ $sc == korea8* ]] && ops=bcast
     for op in $ops; do

@@ -20,9 +20,13 @@
  *      bounds it from above only.
  *   2. Budget. A candidate ruled out by its prediction alone (never measured warm) is
  *      measured once the calls made at the key let one exploratory call's expected
- *      regret (its corrected prediction above the best) fit GC_LEARN_BUDGET of the key's
- *      time at the best, counting the regret already spent: the MPI library's own first.
- *      A model wrong by 5x then costs a bounded share of the run, not the run.
+ *      regret (its corrected prediction, divided by how wrong the models were seen at
+ *      the key, above the best) fit GC_LEARN_BUDGET of the key's time at the best,
+ *      counting the regret already spent: the lowest estimate first, the MPI library's
+ *      own on a tie. A model wrong by 5x then costs a bounded share of the run, not the
+ *      run, and is measured the sooner the more wrong it was seen; once the watch saw a
+ *      drift (3.) the models' error no longer divides: what they were seen to miss
+ *      since is the network's change, which the stale times' re-measures handle.
  *   3. Watch. The kept algorithm's times at the key are averaged over windows
  *      (GC_LEARN_WATCH_FIRST calls, doubling while the choice holds, as STAR-MPI's); a
  *      window whose mean is more than GC_LEARN_DRIFT above the runner-up's estimate (its
@@ -98,6 +102,9 @@ struct gc_learn {
    * beat the best time measured since. */
   unsigned char stale[GC_LEARN_MAX];
   double before[GC_LEARN_MAX];
+  /* The watch saw the kept algorithm drift at this key: the network changed under the
+   * models, so how wrong they were seen no longer speeds the budget (learn.c). */
+  unsigned char drifted;
   enum gc_learn_phase phase;
   int next;    /* while exploring: the candidate (index into candidate[]) measured next */
   int choice;  /* the algorithm kept (settled), -1 before the first settling */
