@@ -117,8 +117,11 @@ scenarios=(
   # the nonblocking schedules (MPICH): MPI_Ibcast and MPI_Bcast_init by a tree, and
   # MPI_Ialltoall by LG, on a 2-cluster split: the communicator's reservation (its pool,
   # LG's schedule, agreed at its first schedule; a persistent one's own memory, agreed at
-  # MPI_Bcast_init), after which a call allocates nothing
-  "nbcast|4|own:1|GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=hlot GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|ibcast quick"
+  # MPI_Bcast_init), after which a call allocates nothing. The blocking all-to-all the
+  # ibcast test runs between post and wait is forced too: under auto, learning explored
+  # LG in some runs and not others (measured times), so the allocations counted in one
+  # run were not those of the next ("not reached" in CI)
+  "nbcast|4|own:1|GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|ibcast quick"
   "nballtoall|3|own:1|GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=flat GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|ialltoall quick"
   "windows|4|in:1:MPI_Finalize|GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|longrun 300 0"
 )
