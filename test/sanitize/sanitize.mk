@@ -40,7 +40,7 @@ check-valgrind: $(LIB) $(MPI_TESTS)
 	MPIEXEC="$(MPIEXEC)" BUILD="$(BUILD)" test/sanitize/robust.sh valgrind
 
 # What the tests need, built in a sub-make with BUILD set to a sanitizer's directory.
-sanitize-parts: $(LIB) $(MPI_TESTS) $(TOOLS) $(CALIBRATE) $(COUNTING_TOOL)
+sanitize-parts: $(LIB) $(MPI_TESTS) $(TOOLS) $(CALIBRATE) $(COUNTING_TOOL) $(VERDICT_TOOL)
 
 $(ASAN_BUILD)/.built: FORCE
 	$(MAKE) BUILD=$(ASAN_BUILD) CFLAGS="-O1 -g $(ASAN_FLAGS)" MPICC="$(MPICC) $(ASAN_FLAGS)" sanitize-parts
