@@ -359,17 +359,38 @@ static int start_failed(const struct gc_nbc_piece *pieces, int npieces,
   return rc;
 }
 
-int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
-                 const struct gc_nbc_piece *pieces, int npieces,
-                 const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
-                 const struct gc_call_pending *log, MPI_Request *request)
+/* A block and everything it holds given back: the op's data, the types that are ours,
+ * the arena (copied first: the block lies in it). */
+static void free_whole(struct nbc *s)
+{
+  if (s->ops && s->ops->release)
+    s->ops->release(s->data);
+  for (int i = 0; i < s->npieces; i++)
+    if (s->own_type[i])
+      PMPI_Type_free(&s->pieces[i].type);
+  struct gc_nbc_arena a = s->arena;
+  gc_nbc_arena_give(&a);
+}
+
+/* A schedule's block, carved from its arena, holding its steps and pieces, every piece's
+ * type ours (the op's own, or a duplicate of the caller's: MPI lets the caller free it
+ * while the call is in flight). The one set-up of a nonblocking and a persistent
+ * schedule. NULL, *rc set: nothing handed over is held any more. */
+static struct nbc *block_make(MPI_Comm comm, int tag, const struct gc_nbc_step *steps,
+                              int nsteps, const struct gc_nbc_piece *pieces, int npieces,
+                              const struct gc_nbc_ops *ops, void *data,
+                              struct gc_nbc_arena *arena, const struct gc_call_pending *log,
+                              int persistent, int *rc)
 {
   size_t n = (size_t)nsteps, np = (size_t)npieces;
   struct nbc *s = gc_nbc_carve(arena, gc_nbc_block_bytes(nsteps, npieces));
-  if (!s)
-    return start_failed(pieces, npieces, ops, data, arena, MPI_ERR_INTERN); /* a bound */
+  if (!s) {
+    *rc = start_failed(pieces, npieces, ops, data, arena, MPI_ERR_INTERN); /* a bound */
+    return NULL;
+  }
   *s = (struct nbc){.comm = comm, .tag = tag, .nsteps = nsteps, .npieces = npieces,
-                    .rc = MPI_SUCCESS, .ops = ops, .data = data, .arena = *arena};
+                    .rc = MPI_SUCCESS, .ops = ops, .data = data, .persistent = persistent,
+                    .arena = *arena};
   if (log)
     s->log = *log;
   s->pieces = (struct gc_nbc_piece *)(s + 1); /* the pieces first: MPI_Count alignment */
@@ -380,14 +401,31 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
     memcpy(s->steps, steps, n * sizeof *steps);
   if (np)
     memcpy(s->pieces, pieces, np * sizeof *pieces);
-  int rc = MPI_SUCCESS, i;
-  for (i = 0; i < npieces; i++) /* the op's own types first: they are ours from here */
+  *rc = MPI_SUCCESS;
+  for (int i = 0; i < npieces; i++) /* the op's own types first: they are ours from here */
     s->own_type[i] = pieces[i].own;
-  for (i = 0; i < npieces && rc == MPI_SUCCESS; i++)
+  for (int i = 0; i < npieces && *rc == MPI_SUCCESS; i++)
     if (!pieces[i].own)
-      rc = own_copy(pieces[i].type, &s->pieces[i].type, &s->own_type[i]);
+      *rc = own_copy(pieces[i].type, &s->pieces[i].type, &s->own_type[i]);
+  if (*rc != MPI_SUCCESS) { /* own_type says which duplicates were made */
+    free_whole(s);
+    return NULL;
+  }
+  return s;
+}
+
+int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
+                 const struct gc_nbc_piece *pieces, int npieces,
+                 const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
+                 const struct gc_call_pending *log, MPI_Request *request)
+{
+  int rc;
+  struct nbc *s = block_make(comm, tag, steps, nsteps, pieces, npieces, ops, data, arena, log,
+                             0, &rc);
+  if (!s)
+    return rc;
   pthread_mutex_lock(&lock);
-  if (rc == MPI_SUCCESS && !have_class &&
+  if (!have_class &&
       (rc = PMPIX_Grequest_class_create(query_fn, free_fn, cancel_fn, poll_fn, wait_fn,
                                         &greq_class)) == MPI_SUCCESS)
     have_class = 1;
@@ -395,12 +433,7 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
     rc = PMPIX_Grequest_class_allocate(greq_class, s, &s->greq);
   if (rc != MPI_SUCCESS) {
     pthread_mutex_unlock(&lock);
-    for (int j = 0; j < npieces; j++) /* the duplicates made before the failure, the op's */
-      if (s->own_type[j] && (pieces[j].own || j < i))
-        PMPI_Type_free(&s->pieces[j].type);
-    if (ops && ops->release)
-      ops->release(data);
-    gc_nbc_arena_give(&s->arena);
+    free_whole(s);
     return rc;
   }
   *request = s->greq;
@@ -428,45 +461,17 @@ static struct nbc *persistent_of(MPI_Request r)
   return s;
 }
 
-static void free_whole(struct nbc *s)
-{
-  if (s->ops && s->ops->release)
-    s->ops->release(s->data);
-  for (int i = 0; i < s->npieces; i++)
-    if (s->own_type[i])
-      PMPI_Type_free(&s->pieces[i].type);
-  struct gc_nbc_arena a = s->arena;
-  gc_nbc_arena_give(&a);
-}
-
 int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
                       const struct gc_nbc_piece *pieces, int npieces,
                       const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
                       const struct gc_call_pending *log, MPI_Request *request)
 {
-  size_t n = (size_t)nsteps, np = (size_t)npieces;
-  struct nbc *s = gc_nbc_carve(arena, gc_nbc_block_bytes(nsteps, npieces));
+  int rc;
+  struct nbc *s = block_make(comm, tag, steps, nsteps, pieces, npieces, ops, data, arena, log,
+                             1, &rc);
   if (!s)
-    return start_failed(pieces, npieces, ops, data, arena, MPI_ERR_INTERN);
-  *s = (struct nbc){.comm = comm, .tag = tag, .nsteps = nsteps, .npieces = npieces,
-                    .rc = MPI_SUCCESS, .ops = ops, .data = data, .persistent = 1,
-                    .arena = *arena};
-  if (log)
-    s->log = *log;
-  s->pieces = (struct gc_nbc_piece *)(s + 1);
-  s->steps = (struct gc_nbc_step *)(s->pieces + np);
-  s->reqs = (MPI_Request *)(s->steps + n);
-  s->own_type = (int *)(s->reqs + n);
-  if (n) /* a schedule may have no steps or no pieces here, and then passes NULL */
-    memcpy(s->steps, steps, n * sizeof *steps);
-  if (np)
-    memcpy(s->pieces, pieces, np * sizeof *pieces);
-  for (int i = 0; i < npieces; i++)
-    s->own_type[i] = pieces[i].own;
-  int rc = PMPI_Comm_rank(comm, &s->self);
-  for (int i = 0; i < npieces && rc == MPI_SUCCESS; i++)
-    if (!pieces[i].own)
-      rc = own_copy(pieces[i].type, &s->pieces[i].type, &s->own_type[i]);
+    return rc;
+  rc = PMPI_Comm_rank(comm, &s->self);
   static char none;
   if (rc == MPI_SUCCESS)
     rc = PMPI_Recv_init(&none, 0, MPI_BYTE, s->self, tag, comm, &s->signal);
