@@ -166,9 +166,13 @@ if want faults; then
   done
 
   # A peer dies (SIGKILL) mid-loop, LG and a tree forced: the job ends, reported as a
-  # failure, as it does with GRIDCOLL=off; with and without the launcher's auto-cleanup
-  # (without it the survivors must notice through MPI themselves).
-  LIMIT=60
+  # failure, as it does with GRIDCOLL=off; with and without the launcher's auto-cleanup.
+  # Without it the survivors must notice through MPI themselves, and MPICH (ch4:ucx) does
+  # not always: with GRIDCOLL=off the survivors hung in 4 runs of 30 (killed at iterations
+  # 1 to 77), as they did in 2 of 30 with gridcoll on. There a time-out is MPICH's own
+  # and is let pass; what is asserted is that the survivors neither exit 0, nor report the
+  # death unnoticed, nor trip a sanitizer on the error path.
+  LIMIT=30
   for cleanup in "" "-disable-auto-cleanup"; do
     for g in on off; do
       t0=$SECONDS
@@ -178,7 +182,10 @@ if want faults; then
       rc=$?
       secs=$((SECONDS - t0))
       name="peer killed mid-collective, GRIDCOLL=$g${cleanup:+, $cleanup}: the job ends with an error"
-      [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$rc" != 137 ] && ! grep -q '^FAIL' out &&
+      hung=no
+      { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } && hung=yes
+      [ -n "$cleanup" ] && [ $hung = yes ] && { hung=no; name="$name (or hangs, as MPICH alone may)"; }
+      [ "$rc" != 0 ] && [ $hung = no ] && ! grep -q '^FAIL' out && sanitizer_quiet &&
         pass "$name (rc $rc, ${secs}s)" || fail "$name (rc $rc, ${secs}s)"
     done
   done
