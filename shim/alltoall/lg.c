@@ -271,8 +271,9 @@ static int lg_post(struct lg_run *r, char *base, MPI_Aint *displs, int *count, i
                    int tag, int send, int *flag, MPI_Request *req)
 {
   int consecutive = 1, rc, total = 0;
-  for (int j = 0; j < n; j++) {
+  for (int j = 0; j < n; j++) /* in blocks, before any is scaled */
     consecutive &= j == 0 || displs[j] == displs[j - 1] + count[j - 1];
+  for (int j = 0; j < n; j++) {
     total += count[j];
     displs[j] *= (MPI_Aint)r->m;
   }
