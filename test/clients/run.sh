@@ -17,8 +17,10 @@
 #
 # Clients built elsewhere run too when named (none is shipped: see doc/testing.md):
 # MPICH_COLL_DIR (MPICH's test/mpi/coll programs, " No Errors"), OSU_DIR (OSU
-# micro-benchmarks 7.x osu_bcast, osu_alltoall, osu_alltoallv, with validation: "Pass"),
-# IMB_MPI1 (IMB-MPI1 built with -DCHECK: zero "defects").
+# micro-benchmarks 7.x osu_bcast, osu_alltoall, osu_alltoallv, osu_ibcast, osu_ialltoall,
+# osu_bcast_persistent, osu_alltoall_persistent, with validation: "Pass"; in OSU_DIR or
+# one folder below it, as OSU's build tree has them), IMB_MPI1 and IMB_NBC (IMB-MPI1 and
+# IMB-NBC built with -DCHECK: zero "defects").
 #
 # Each client runs without gridcoll first (its verdict must hold there), then under
 # gridcoll with native forced, auto, every broadcast tree, LG, segmentation, and the
@@ -218,8 +220,8 @@ verdict_mpich() { grep -qE '^ ?No Errors' out && ! grep -qE '^ ?Found [1-9]' out
 # DATA VALIDATION ERROR line.
 verdict_osu() { [ "$(grep -cE '^[0-9]+ .*Pass$' out)" -gt 0 ] && ! grep -qE 'Fail$|VALIDATION ERROR' out; }
 # IMB built with -DCHECK: a defects column, 0.00 on every row; no time-out.
-verdict_imb() {
-  awk '/defects/ { h = 1; next } h && NF == 6 && $1 ~ /^[0-9]+$/ { n++; if ($6 != "0.00") bad = 1 }
+verdict_imb() { # IMB-MPI1's rows have 6 columns, IMB-NBC's 7 (overlap): defects last
+  awk '/defects/ { h = 1; next } h && (NF == 6 || NF == 7) && $1 ~ /^[0-9]+$/ { n++; if ($NF != "0.00") bad = 1 }
        END { exit bad || !n }' out && ! grep -q 'time-out' out
 }
 
@@ -420,28 +422,61 @@ else
 fi
 
 # OSU micro-benchmarks with validation (-c), few small sizes and iterations.
+# osu_bin NAME: OSU_DIR/NAME, or NAME one folder below (blocking/, non_blocking/, ...).
+osu_bin() {
+  local p
+  for p in "$OSU_DIR/$1" "$OSU_DIR"/*/"$1"; do [ -x "$p" ] && break; done
+  echo "$p"
+}
 if [ -n "${OSU_DIR:-}" ]; then
   osu=(-c -m 1:4096 -i 5 -x 1)
-  for p in osu_bcast osu_alltoall osu_alltoallv; do run osu 4 plain - -- "$OSU_DIR/$p" "${osu[@]}"; done
+  for p in osu_bcast osu_alltoall osu_alltoallv; do run osu 4 plain - -- "$(osu_bin "$p")" "${osu[@]}"; done
   i=0
   for t in $TREES auto; do
     case $((i % 3)) in
-      0) run osu 4 "$two GRIDCOLL_BCAST=$t" bcast="$t" -- "$OSU_DIR/osu_bcast" "${osu[@]}" ;;
-      1) run osu 4 "$interseg GRIDCOLL_BCAST=$t" bcast="$t" -- "$OSU_DIR/osu_bcast" "${osu[@]}" ;;
-      2) run osu 3 "$uneven GRIDCOLL_BCAST=$t" bcast="$t" -- "$OSU_DIR/osu_bcast" "${osu[@]}" ;;
+      0) run osu 4 "$two GRIDCOLL_BCAST=$t" bcast="$t" -- "$(osu_bin osu_bcast)" "${osu[@]}" ;;
+      1) run osu 4 "$interseg GRIDCOLL_BCAST=$t" bcast="$t" -- "$(osu_bin osu_bcast)" "${osu[@]}" ;;
+      2) run osu 3 "$uneven GRIDCOLL_BCAST=$t" bcast="$t" -- "$(osu_bin osu_bcast)" "${osu[@]}" ;;
     esac
     i=$((i + 1))
   done
   for a in lg auto; do
-    run osu 4 "$two GRIDCOLL_ALLTOALL=$a" alltoall="$a" -- "$OSU_DIR/osu_alltoall" "${osu[@]}"
-    run osu 3 "GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=$a" alltoall="$a" -- "$OSU_DIR/osu_alltoall" "${osu[@]}"
-    run osu 4 "$inter GRIDCOLL_ALLTOALLV=$a" alltoallv="$a" -- "$OSU_DIR/osu_alltoallv" "${osu[@]}"
+    run osu 4 "$two GRIDCOLL_ALLTOALL=$a" alltoall="$a" -- "$(osu_bin osu_alltoall)" "${osu[@]}"
+    run osu 3 "GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=$a" alltoall="$a" -- "$(osu_bin osu_alltoall)" "${osu[@]}"
+    run osu 4 "$inter GRIDCOLL_ALLTOALLV=$a" alltoallv="$a" -- "$(osu_bin osu_alltoallv)" "${osu[@]}"
   done
-  run osu 4 "$tri GRIDCOLL_ALLTOALL=relay" alltoall=relay -- "$OSU_DIR/osu_alltoall" "${osu[@]}"
+  run osu 4 "$tri GRIDCOLL_ALLTOALL=relay" alltoall=relay -- "$(osu_bin osu_alltoall)" "${osu[@]}"
   # MPI_IN_PLACE (-l)
-  run osu 4 "$two GRIDCOLL_ALLTOALL=lg" alltoall=lg -- "$OSU_DIR/osu_alltoall" "${osu[@]}" -l
-  run osu 4 "$tri GRIDCOLL_ALLTOALL=relay" alltoall=relay -- "$OSU_DIR/osu_alltoall" "${osu[@]}" -l
-  run osu 3 "GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALLV=lg" alltoallv=lg -- "$OSU_DIR/osu_alltoallv" "${osu[@]}" -l
+  run osu 4 "$two GRIDCOLL_ALLTOALL=lg" alltoall=lg -- "$(osu_bin osu_alltoall)" "${osu[@]}" -l
+  run osu 4 "$tri GRIDCOLL_ALLTOALL=relay" alltoall=relay -- "$(osu_bin osu_alltoall)" "${osu[@]}" -l
+  run osu 3 "GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALLV=lg" alltoallv=lg -- "$(osu_bin osu_alltoallv)" "${osu[@]}" -l
+  # Nonblocking and persistent (issue 28): by gridcoll's schedules under MPICH
+  # (GRIDCOLL_NONBLOCKING=grid: every tree's MPI_Ibcast and MPI_Bcast_init, LG's
+  # MPI_Ialltoall; MPI_Alltoall_init is the library's), passed through elsewhere.
+  for p in osu_ibcast osu_ialltoall osu_bcast_persistent osu_alltoall_persistent; do
+    run osu 4 plain - -- "$(osu_bin "$p")" "${osu[@]}"
+  done
+  nb=
+  [ "$flavour" = mpich ] && nb="GRIDCOLL_NONBLOCKING=grid"
+  i=0
+  for t in $TREES; do
+    want_i=- want_p=-
+    [ -n "$nb" ] && want_i="ibcast=$t-nb" want_p="bcast_init=$t-persistent"
+    case $((i % 3)) in
+      0) split=$two n=4 ;;
+      1) split=$interseg n=4 ;;
+      2) split=$uneven n=3 ;;
+    esac
+    run osu "$n" "$split $nb GRIDCOLL_BCAST=$t" "$want_i" -- "$(osu_bin osu_ibcast)" "${osu[@]}"
+    run osu "$n" "$split $nb GRIDCOLL_BCAST=$t" "$want_p" -- "$(osu_bin osu_bcast_persistent)" "${osu[@]}"
+    i=$((i + 1))
+  done
+  want_i=-
+  [ -n "$nb" ] && want_i=ialltoall=lg-nb
+  run osu 4 "$two $nb GRIDCOLL_ALLTOALL=lg" "$want_i" -- "$(osu_bin osu_ialltoall)" "${osu[@]}"
+  run osu 4 "$inter $nb GRIDCOLL_ALLTOALL=lg" "$want_i" -- "$(osu_bin osu_ialltoall)" "${osu[@]}"
+  run osu 3 "GRIDCOLL_CLUSTERS=0,1-2 $nb GRIDCOLL_ALLTOALL=lg" "$want_i" -- "$(osu_bin osu_ialltoall)" "${osu[@]}"
+  run osu 4 "$two $nb GRIDCOLL_ALLTOALL=lg" - -- "$(osu_bin osu_alltoall_persistent)" "${osu[@]}"
 else
   skip "OSU micro-benchmarks" "OSU_DIR not set"
 fi
@@ -460,6 +495,23 @@ if [ -n "${IMB_MPI1:-}" ]; then
   run imb 4 "$tri GRIDCOLL_ALLTOALL=relay" alltoall=relay -- "$IMB_MPI1" -npmin 4 "${imb[@]}" Alltoall -msglog 0:14
 else
   skip "IMB-MPI1" "IMB_MPI1 not set"
+fi
+
+# IMB-NBC built with -DCHECK: Ibcast and Ialltoall, by gridcoll's schedules under MPICH.
+if [ -n "${IMB_NBC:-}" ]; then
+  imb=(-iter 5 -time 20)
+  run imb 4 plain - -- "$IMB_NBC" -npmin 4 "${imb[@]}" Ibcast Ialltoall -msglog 0:12
+  nb='' want_b=- want_a=-
+  [ "$flavour" = mpich ] && nb="GRIDCOLL_NONBLOCKING=grid" want_b=ibcast= want_a=ialltoall=lg-nb
+  for s in "4|$two|spt" "4|$interseg|hlot" "3|GRIDCOLL_CLUSTERS=0,1-2|greedy"; do
+    IFS='|' read -r n split t <<<"$s"
+    wb=$want_b
+    [ "$wb" = - ] || wb="ibcast=$t-nb"
+    run imb "$n" "$split $nb GRIDCOLL_BCAST=$t GRIDCOLL_ALLTOALL=lg" "$wb $want_a" -- \
+      "$IMB_NBC" -npmin "$n" "${imb[@]}" Ibcast Ialltoall -msglog 0:12
+  done
+else
+  skip "IMB-NBC" "IMB_NBC not set"
 fi
 
 echo "clients ($GC_LAUNCHER): $passed passed, $failed failed, $skipped skipped"
