@@ -160,12 +160,33 @@ def main():
         if autos:
             print("auto chose: " + ", ".join(f"{m // 1024} KiB {ch}" for m, ch in sorted(autos)))
 
+    def errors_from(g, lo):
+        """Per operation and algorithm, the median and the worst over (root, size >= lo) of
+        each point's median |predicted - actual| / actual (issue 25's goal: median <= 25%
+        from 64 KiB, on a configuration gridcoll-calibrate wrote on the rig)."""
+        per = {}
+        for gg, op, rc, alg, ch, m, ts, ps in rows:
+            if gg != g or m < lo or not ps:
+                continue
+            pred = statistics.median(ps)
+            per.setdefault((op, alg), []).append(
+                statistics.median((pred - t) / t for t in ts if t > 0))
+        if not per:
+            return
+        print(f"\n{g}: model errors from {lo // 1024} KiB, |predicted - actual| / actual "
+              "over roots and sizes: median, worst (signed)")
+        for (op, alg), es in sorted(per.items()):
+            worst = max(es, key=abs)
+            print(f"  {op:<9} {alg:<11} {100 * statistics.median(abs(e) for e in es):5.1f}%  "
+                  f"{100 * worst:+6.1f}%  ({len(es)} points)")
+
     for g in grids:
         if any(r[0] == g and r[1] == "alltoall" for r in rows):
             table(g, "alltoall", "-")
         alltoallv_table(os.path.join(out, g), g)
         for rc in dict.fromkeys(r[2] for r in rows if r[0] == g and r[1] == "bcast"):
             table(g, "bcast", rc)
+        errors_from(g, 64 * 1024)
         drops = os.path.join(out, g, "drops.txt")
         if os.path.exists(drops):
             with open(drops) as f:

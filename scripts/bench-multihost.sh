@@ -21,9 +21,13 @@
 # own for that call (its log, GRIDCOLL_LOG_MODE=local, which adds no synchronisation).
 # Also the frames the backbone queues dropped during each run. Writes
 # $OUT/results.csv, $OUT/bench-multihost.png (python3-matplotlib) and the logs.
+# CALIBRATE_FIRST=1: as a user would, gridcoll-calibrate runs first on each grid (plain MPI,
+# one rank per host, CAL_ARGS), and every run reads the configuration it wrote
+# ($OUT/GRID/calibrated.cfg) instead of the description's stated numbers.
 #
 #   GRIDS="grid2.cfg grid3.cfg" MAX=1048576 REPS=7 BATCH=3 OUT=out/bench-multihost
 #   OPS="alltoall bcast alltoallv" VMIN=1024 VMAX=65536 VFACTOR=8
+#   CALIBRATE_FIRST=0 CAL_ARGS="-s 1KiB:1MiB -r 5 -t 240"
 set -u
 BUILD=${BUILD:-build}
 GRID_ROOT=$(realpath "$(dirname "$0")/..")
@@ -37,11 +41,14 @@ BCAST_TREES=${BCAST_TREES:-flat binomial hlot spt greedy multilevel}
 MPI_ENV=${MPI_ENV:-} # VAR=VALUE... for every rank (e.g. an MPICH or UCX setting)
 OPS=${OPS:-alltoall bcast alltoallv}
 VMIN=${VMIN:-1024} VMAX=${VMAX:-65536} VFACTOR=${VFACTOR:-8}
+CALIBRATE_FIRST=${CALIBRATE_FIRST:-0}
+CAL_ARGS=${CAL_ARGS:--s 1KiB:1MiB -r 5 -t 240}
 
 source "$GRID_ROOT/test/multihost/lib.sh"
 grid_session bench-multihost
 BENCH=$TOOLS/gridbench
 VBENCH=$TOOLS/alltoallv_bench
+CALIBRATE_TOOL=$(realpath "$BUILD/gridcoll-calibrate")
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
 cd "$tmp" || exit 1
@@ -56,7 +63,7 @@ run() {
   rm -f "$dir/$name"-*.csv
   drops=$(backbone_drops)
   grid_mpirun 600 "grep -q '^gridbench: done' out && [ \$(ls $dir/$name-*.csv 2>/dev/null | wc -l) = $N ]" -- \
-    -genv LD_PRELOAD "$LIB" -genv GRIDCOLL_CONFIG "$(description "$g")" \
+    -genv LD_PRELOAD "$LIB" -genv GRIDCOLL_CONFIG "$(config_of "$g")" \
     -genv GRIDCOLL_LOG "$dir/$name-%r.csv" -genv GRIDCOLL_LOG_MODE local -genv GRIDCOLL_SUMMARY 0 \
     "${genv[@]}" -n "$N" nice "$BENCH" "$op" "$MAX" "$REPS" "$arg"
   if [ "$rc" != 0 ]; then
@@ -75,10 +82,10 @@ run() {
 # per-rank logs in $OUT/GRID/alltoallv-ALG-<rank>.csv (lg's with every prediction).
 run_v() {
   local g=$1 a=$2 genv=() v drops dir=$OUT/$(basename "$1" .cfg) cfg
-  cfg=$(description "$g")
+  cfg=$(config_of "$g")
   if [ "$a" = lg ]; then
     cfg=$tmp/$(basename "$g" .cfg)-candidates.cfg
-    { cat "$(description "$g")"; echo 'log = { candidates = true; };'; } >"$cfg"
+    { cat "$(config_of "$g")"; echo 'log = { candidates = true; };'; } >"$cfg"
   fi
   for v in $MPI_ENV; do genv+=(-genv "${v%%=*}" "${v#*=}"); done
   rm -f "$dir/alltoallv-$a"-*.csv
@@ -101,6 +108,26 @@ run_v() {
 # description NAME: test/multihost/NAME, or NAME itself when it is a file (results go
 # under its base name without .cfg).
 description() { if [ -f "$1" ]; then realpath "$1"; else echo "$GRID_ROOT/test/multihost/$1"; fi; }
+# config_of NAME: what gridcoll reads on that grid: the calibrated file, or the description.
+config_of() {
+  local c=$OUT/$(basename "$1" .cfg)/calibrated.cfg
+  if [ "$CALIBRATE_FIRST" = 1 ]; then echo "$c"; else description "$1"; fi
+}
+# calibrate NAME: gridcoll-calibrate across the grid that is up, clusters from the
+# description; what it wrote in $OUT/NAME/calibrated.cfg, what it printed beside it.
+calibrate() {
+  local dir=$OUT/$(basename "$1" .cfg)
+  # shellcheck disable=SC2086 # CAL_ARGS is a list of options
+  grid_mpirun 900 "grep -q '^gridcoll-calibrate: wrote' err" -- -n "$N" "$CALIBRATE_TOOL" \
+    -c "$(description "$1")" $CAL_ARGS -o "$dir/calibrated.cfg"
+  cp err "$dir/calibrate.txt"
+  if [ "$rc" != 0 ] || [ ! -s "$dir/calibrated.cfg" ]; then
+    echo "bench-multihost: $1: gridcoll-calibrate failed (exit $rc):" >&2
+    sed 's/^/  | /' out err | head -20 >&2
+    exit 1
+  fi
+  echo "  $1 calibrated: $((SECONDS - start)) s" >&2
+}
 for g in $GRIDS; do
   mkdir -p "$OUT/$(basename "$g" .cfg)"
   : >"$OUT/$(basename "$g" .cfg)/drops.txt"
@@ -114,6 +141,7 @@ for g in $GRIDS; do
                 for (i = 1; i <= n; i++) rank[h[i]] = i - 1 }
               $1 == "cluster" { r = r (r == "" ? "" : ",") rank[$3] } END { print r }' "$STATE/grid")
   echo "bench-multihost: $g: $N ranks, one per host; broadcast roots $roots; 1 KiB..$MAX B, $REPS per size" >&2
+  [ "$CALIBRATE_FIRST" = 1 ] && calibrate "$g"
   if [[ " $OPS " == *" alltoall "* ]]; then
     for a in native lg relay auto; do run "$g" "alltoall-$a" alltoall "$BATCH" GRIDCOLL_ALLTOALL="$a"; done
   fi
