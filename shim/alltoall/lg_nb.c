@@ -14,11 +14,9 @@
  * every rank). A block of m <= INT_MAX bytes of a type of one byte or more has a count
  * that fits an int everywhere, so every rank packs with PMPI_Pack; what can still fail
  * is memory: my schedule is built once and every call's buffers, steps and executor
- * block come from the communicator's reserved slot (nbc_reserve.c), agreed at its first
- * schedule; blocks beyond the slot's bound run as the MPI library's own everywhere. */
-#include <limits.h>
-#include <stdint.h>
-#include <stdlib.h>
+ * block come from the communicator's reserved slot (nbc_reserve.c, LG's part of it in
+ * lg_nb_reserve.c), agreed at its first schedule; blocks beyond the slot's bound run as
+ * the MPI library's own everywhere. */
 #include <string.h>
 
 #include "alltoall.h"
@@ -26,23 +24,10 @@
 #include "clock.h"
 #include "dispatch.h"
 #include "gridcoll.h"
+#include "lg_nb_call.h"
 #include "lg_schedule.h"
 #include "nbc.h"
 #include "select.h"
-
-/* One call's own: the buffers and where each block addressed to me lands. */
-struct lg_nb {
-  char *buf; /* area (n blocks) | stage | wide */
-  size_t m;
-  void *recvbuf;
-  int recvcount;
-  MPI_Datatype recvtype; /* our duplicate of a derived type (the application may free its) */
-  int own_type;
-  MPI_Aint extent;
-  MPI_Comm pack_comm; /* what PMPI_Unpack is given: any communicator of ours */
-  int n;              /* blocks to unpack */
-  struct { size_t at; int src; } *deliver;
-};
 
 /* The call's own type; its memory is the slot's (the executor gives it back). */
 static void lg_nb_release(void *data)
@@ -151,49 +136,6 @@ static int build(const struct gc_alltoall_lg_schedule *s, const struct gc_alltoa
   return MPI_SUCCESS;
 }
 
-static void lg_nb_schedule_free(void *p)
-{
-  gc_alltoall_lg_schedule_free(p);
-  free(p);
-}
-
-static size_t call_bytes(const struct gc_alltoall_lg_schedule *s, int n, size_t buf)
-{
-  size_t np = (size_t)(2 * s->cluster_size + s->nwide_send + s->nwide_recv) + 1;
-  return gc_nbc_block_bytes((int)np, (int)np) + gc_nbc_carve_bytes(sizeof(struct gc_nbc_step) * np) +
-         gc_nbc_carve_bytes(sizeof(struct gc_nbc_piece) * np) +
-         gc_nbc_carve_bytes(sizeof(MPI_Aint) * ((size_t)s->max_wide_send + 1)) +
-         gc_nbc_carve_bytes(sizeof(struct lg_nb)) +
-         gc_nbc_carve_bytes(sizeof(*((struct lg_nb *)0)->deliver) * (size_t)n) +
-         gc_nbc_carve_bytes(buf);
-}
-
-static int my_blocks(const struct gc_alltoall_lg_schedule *s, int n)
-{
-  return n + s->stage_blocks + s->wide_recv_blocks;
-}
-
-/* LG's part of the communicator's nonblocking reservation (nbc_reserve.c): with a forced
- * `lg` where LG serves the layout, my schedule built once (kept in st) and what one call
- * carves beyond its buffers, plus GC_NBC_LG_BYTES' worth of them (*bytes), and my blocks
- * per byte of a block (*blocks); nothing elsewhere. 0, or -1 when out of memory. */
-int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks)
-{
-  *bytes = 0, *blocks = 0;
-  if (strcmp(gc_alltoall_op.wanted, "lg") != 0 || !gc_alltoall_lg_applies(&st->layout) ||
-      st->layout.size > INT_MAX / 8)
-    return 0;
-  struct gc_alltoall_lg_schedule *s = malloc(sizeof *s);
-  if (!s || gc_alltoall_lg_schedule_build(s, &st->layout, st->rank) != 0) {
-    free(s);
-    return -1;
-  }
-  st->nbc_lg = s, st->nbc_lg_free = lg_nb_schedule_free;
-  *blocks = my_blocks(s, st->size);
-  *bytes = call_bytes(s, st->size, GC_NBC_LG_BYTES);
-  return 0;
-}
-
 /* One call from its slot: nothing here allocates (the arena is the reservation's). */
 static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Comm nbc,
                  const struct gc_call_pending *log, MPI_Request *request)
@@ -206,7 +148,7 @@ static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Co
     return gc_nbc_start(nbc, tag, NULL, 0, NULL, 0, NULL, NULL, &ar, log, request);
   const struct gc_alltoall_lg_schedule *sp = st->nbc_lg, s = *sp;
   size_t m = call->block_bytes, n = (size_t)st->size;
-  size_t blocks = (size_t)my_blocks(&s, st->size);
+  size_t blocks = (size_t)gc_alltoall_lg_nb_blocks(&s, st->size);
   int npieces = 2 * s.cluster_size + s.nwide_send + s.nwide_recv, nsteps = 0, rc;
   struct gc_nbc_step *steps = gc_nbc_carve(&ar, sizeof *steps * ((size_t)npieces + 1));
   struct gc_nbc_piece *pieces = gc_nbc_carve(&ar, sizeof *pieces * ((size_t)npieces + 1));

@@ -1,0 +1,51 @@
+/* LG's part of a communicator's nonblocking reservation (nbc_reserve.c asks it, lg_nb.c
+ * carves from what was reserved): apart from lg_nb.c so that the reservation, which every
+ * nonblocking call reaches first, does not reach back into a call's own code. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alltoall.h"
+#include "alltoall_algorithms.h"
+#include "lg_nb_call.h"
+#include "lg_schedule.h"
+#include "nbc.h"
+
+static void lg_nb_schedule_free(void *p)
+{
+  gc_alltoall_lg_schedule_free(p);
+  free(p);
+}
+
+/* What one call carves (lg_nb.c: issue), its buffers of `buf` bytes included. */
+static size_t call_bytes(const struct gc_alltoall_lg_schedule *s, int n, size_t buf)
+{
+  size_t np = (size_t)(2 * s->cluster_size + s->nwide_send + s->nwide_recv) + 1;
+  return gc_nbc_block_bytes((int)np, (int)np) + gc_nbc_carve_bytes(sizeof(struct gc_nbc_step) * np) +
+         gc_nbc_carve_bytes(sizeof(struct gc_nbc_piece) * np) +
+         gc_nbc_carve_bytes(sizeof(MPI_Aint) * ((size_t)s->max_wide_send + 1)) +
+         gc_nbc_carve_bytes(sizeof(struct lg_nb)) +
+         gc_nbc_carve_bytes(sizeof(*((struct lg_nb *)0)->deliver) * (size_t)n) +
+         gc_nbc_carve_bytes(buf);
+}
+
+/* With a forced `lg` where LG serves the layout, my schedule built once (kept in st) and
+ * what one call carves beyond its buffers, plus GC_NBC_LG_BYTES' worth of them (*bytes),
+ * and my blocks per byte of a block (*blocks); nothing elsewhere. 0, or -1 when out of
+ * memory. */
+int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks)
+{
+  *bytes = 0, *blocks = 0;
+  if (strcmp(gc_alltoall_op.wanted, "lg") != 0 || !gc_alltoall_lg_applies(&st->layout) ||
+      st->layout.size > INT_MAX / 8)
+    return 0;
+  struct gc_alltoall_lg_schedule *s = malloc(sizeof *s);
+  if (!s || gc_alltoall_lg_schedule_build(s, &st->layout, st->rank) != 0) {
+    free(s);
+    return -1;
+  }
+  st->nbc_lg = s, st->nbc_lg_free = lg_nb_schedule_free;
+  *blocks = gc_alltoall_lg_nb_blocks(s, st->size);
+  *bytes = call_bytes(s, st->size, GC_NBC_LG_BYTES);
+  return 0;
+}
