@@ -48,6 +48,10 @@ skip() { skipped=$((skipped + 1)); echo "skip $1 ($2)"; }
 
 flavour=mpich
 [ "$GC_LAUNCHER" = openmpi ] && flavour=openmpi
+# gridcoll's nonblocking schedules need MPICH's extended generalized requests: under it
+# the nonblocking cases ask for them, elsewhere they run (and are checked) passed through.
+nb=
+[ "$flavour" = mpich ] && nb="GRIDCOLL_NONBLOCKING=grid"
 # Debian installs the testers per MPI under the multiarch directory.
 if [ -z "${SCALAPACK_TESTS:-}" ]; then
   for SCALAPACK_TESTS in /usr/lib/*/scalapack/"$flavour"-tests; do [ -d "$SCALAPACK_TESTS" ] && break; done
@@ -375,7 +379,6 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
   # nonblocking collective of the library's own in one request array (nonblocking*).
   # nonblocking3 at 3 ranks: 40 s at 4 on this 2-core machine, 10 s at 3.
   if [ "$flavour" = mpich ]; then
-    nb="GRIDCOLL_NONBLOCKING=grid"
     for p in nonblocking nonblocking2 p_bcast2 p_order; do run mpich 4 plain - -- "$m/$p"; done
     run mpich 3 plain - -- "$m/nonblocking3"
     run mpich 4 "$two $nb GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg" "ibcast=hlot-nb ialltoall=lg-nb" -- "$m/nonblocking"
@@ -422,6 +425,14 @@ else
 fi
 
 # OSU micro-benchmarks with validation (-c), few small sizes and iterations.
+# split_of I: the I-th of the broadcast splits in turn, in $split (settings) and $n (ranks).
+split_of() {
+  case $(($1 % 3)) in
+    0) split=$two n=4 ;;
+    1) split=$interseg n=4 ;;
+    2) split=$uneven n=3 ;;
+  esac
+}
 # osu_bin NAME: OSU_DIR/NAME, or NAME one folder below (blocking/, non_blocking/, ...).
 osu_bin() {
   local p
@@ -433,11 +444,8 @@ if [ -n "${OSU_DIR:-}" ]; then
   for p in osu_bcast osu_alltoall osu_alltoallv; do run osu 4 plain - -- "$(osu_bin "$p")" "${osu[@]}"; done
   i=0
   for t in $TREES auto; do
-    case $((i % 3)) in
-      0) run osu 4 "$two GRIDCOLL_BCAST=$t" bcast="$t" -- "$(osu_bin osu_bcast)" "${osu[@]}" ;;
-      1) run osu 4 "$interseg GRIDCOLL_BCAST=$t" bcast="$t" -- "$(osu_bin osu_bcast)" "${osu[@]}" ;;
-      2) run osu 3 "$uneven GRIDCOLL_BCAST=$t" bcast="$t" -- "$(osu_bin osu_bcast)" "${osu[@]}" ;;
-    esac
+    split_of $i
+    run osu "$n" "$split GRIDCOLL_BCAST=$t" bcast="$t" -- "$(osu_bin osu_bcast)" "${osu[@]}"
     i=$((i + 1))
   done
   for a in lg auto; do
@@ -456,17 +464,11 @@ if [ -n "${OSU_DIR:-}" ]; then
   for p in osu_ibcast osu_ialltoall osu_bcast_persistent osu_alltoall_persistent; do
     run osu 4 plain - -- "$(osu_bin "$p")" "${osu[@]}"
   done
-  nb=
-  [ "$flavour" = mpich ] && nb="GRIDCOLL_NONBLOCKING=grid"
   i=0
   for t in $TREES; do
     want_i=- want_p=-
     [ -n "$nb" ] && want_i="ibcast=$t-nb" want_p="bcast_init=$t-persistent"
-    case $((i % 3)) in
-      0) split=$two n=4 ;;
-      1) split=$interseg n=4 ;;
-      2) split=$uneven n=3 ;;
-    esac
+    split_of $i
     run osu "$n" "$split $nb GRIDCOLL_BCAST=$t" "$want_i" -- "$(osu_bin osu_ibcast)" "${osu[@]}"
     run osu "$n" "$split $nb GRIDCOLL_BCAST=$t" "$want_p" -- "$(osu_bin osu_bcast_persistent)" "${osu[@]}"
     i=$((i + 1))
@@ -501,13 +503,11 @@ fi
 if [ -n "${IMB_NBC:-}" ]; then
   imb=(-iter 5 -time 20)
   run imb 4 plain - -- "$IMB_NBC" -npmin 4 "${imb[@]}" Ibcast Ialltoall -msglog 0:12
-  nb='' want_b=- want_a=-
-  [ "$flavour" = mpich ] && nb="GRIDCOLL_NONBLOCKING=grid" want_b=ibcast= want_a=ialltoall=lg-nb
   for s in "4|$two|spt" "4|$interseg|hlot" "3|GRIDCOLL_CLUSTERS=0,1-2|greedy"; do
     IFS='|' read -r n split t <<<"$s"
-    wb=$want_b
-    [ "$wb" = - ] || wb="ibcast=$t-nb"
-    run imb "$n" "$split $nb GRIDCOLL_BCAST=$t GRIDCOLL_ALLTOALL=lg" "$wb $want_a" -- \
+    want=-
+    [ -n "$nb" ] && want="ibcast=$t-nb ialltoall=lg-nb"
+    run imb "$n" "$split $nb GRIDCOLL_BCAST=$t GRIDCOLL_ALLTOALL=lg" "$want" -- \
       "$IMB_NBC" -npmin "$n" "${imb[@]}" Ibcast Ialltoall -msglog 0:12
   done
 else
