@@ -8,7 +8,8 @@
 #            GRIDCOLL_SUMMARY=0 and a log file that cannot be opened: no window, no text,
 #            no summary);
 #   summary  the bare timing and the summary's sums (local mode, GRIDCOLL_SUMMARY=1, no file);
-#   text     the bare timing and the CSV text (local mode, a file, no summary);
+#   text     the bare timing and the lines kept for the file (local mode, a file, no
+#            summary): the spool during the calls, the text at MPI_Finalize;
 #   window   the bare timing and the sync mode's window and its allreduce (a file that
 #            cannot be opened, no summary): what sync adds but its text;
 #   log      the log as users turn it on (GRIDCOLL_LOG alone: sync mode and its summary).
@@ -21,7 +22,8 @@
 # share the median adds to it, and the median over the runs of each run's mean difference
 # (which counts in full what comes every 128 calls, the window's allreduce, where the median
 # counts it only as far as blocks of N calls hold it; a loaded machine's descheduling swamps
-# the mean). Printed first: the load average (on a loaded machine the per-run medians spread
+# the mean), and what rank 0's MPI_Finalize took (where the log writes its text: doc/log.md).
+# Printed first: the load average (on a loaded machine the per-run medians spread
 # over tens of ns and more) and what one clock read costs, each way (test/bench/clock_read).
 #
 #   scripts/bench-log-share.sh [LIB...]   (default: $BUILD/libgridcoll.so)
@@ -81,12 +83,14 @@ for r in $(seq "$RUNS"); do
       "$PT" "$OP" "$BYTES" "$N" "$ROUNDS" 2>/dev/null)
     rm -f "$tmp"/l-*.csv
     # passthrough OP BYTES N ROUNDS mpi_ns pmpi_ns added_ns ...
-    [ -n "$out" ] && echo "$out" | awk -v key="$i-$s" '{ print key, $7, $8, $11 }' >>"$tmp/runs"
+    [ -n "$out" ] && echo "$out" | awk -v key="$i-$s" '/^passthrough/ { print key, $7, $8, $11 }' >>"$tmp/runs"
+    # finalize LINES MS: rank 0's MPI_Finalize, which writes the log's lines
+    echo "$out" | awk -v key="$i-$s" '/^finalize/ { print key, $2, $3 }' >>"$tmp/finalize"
   done
 done
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-printf '%-4s %-7s %9s %10s %19s %8s %9s  %s\n' lib log "PMPI_ ns" "added ns" "added min..max" share "mean ns" "(per run)"
+printf '%-4s %-7s %9s %10s %19s %8s %9s %12s  %s\n' lib log "PMPI_ ns" "added ns" "added min..max" share "mean ns" "finalize ms" "(per run)"
 for i in "${!libs[@]}"; do
   for s in "${settings[@]}"; do
     key="$i-$s"
@@ -97,9 +101,12 @@ for i in "${!libs[@]}"; do
     range=$(awk -v k="$key" '$1 == k { if (n++ == 0 || $3 < lo) lo = $3; if (n == 1 || $3 > hi) hi = $3 }
                              END { printf "%.1f..%.1f", lo, hi }' "$tmp/runs")
     mean=$(awk -v k="$key" '$1 == k { print $4 }' "$tmp/runs" | median)
-    printf '%-4s %-7s %9.1f %10.1f %19s %7.1f%% %9.1f  %s\n' "$i" "$s" "$base" "$added" "$range" \
-      "$(awk -v a="$added" -v b="$base" 'BEGIN { print 100 * a / b }')" "$mean" "$each"
+    fin=$(awk -v k="$key" '$1 == k { print $3 }' "$tmp/finalize" 2>/dev/null | median)
+    printf '%-4s %-7s %9.1f %10.1f %19s %7.1f%% %9.1f %12s  %s\n' "$i" "$s" "$base" "$added" "$range" \
+      "$(awk -v a="$added" -v b="$base" 'BEGIN { print 100 * a / b }')" "$mean" "${fin:--}" "$each"
   done
 done
 for i in "${!libs[@]}"; do echo "lib $i: ${libs[$i]}"; done
+echo "finalize ms: rank 0's MPI_Finalize, the median over the runs; each run logged" \
+  "$(awk 'NR == 1 { print $2 }' "$tmp/finalize" 2>/dev/null) calls a rank"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -128,6 +128,14 @@ int main(int argc, char **argv)
     printf("passthrough %s %d %d %d %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", a.op, a.bytes, n,
            rounds, median(with, rounds), median(without, rounds), md, lo, hi, mean, se);
   free(with), free(without), free(diff), free(a.send), free(a.recv);
+  /* What MPI_Finalize costs: with gridcoll's log, writing the lines the run kept (one per
+   * MPI_ call: the first, the warm-up and the timed ones). */
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   MPI_Finalize();
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (rank == 0)
+    printf("finalize %d %.3f\n", 1 + n / 10 + 1 + rounds * n,
+           (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
   return 0;
 }

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "op.h"
+#include "op_info.h" /* pure: the log's text and spool are unit-tested without MPI */
 
 /* How the application entered the collective. A blocking call is timed from entry to
  * exit. A nonblocking (MPI_I...) or persistent (MPI_..._init) one that gridcoll runs as a
