@@ -424,6 +424,10 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
                              0, &rc);
   if (!s)
     return rc;
+  if (ops && ops->start && (rc = ops->start(data)) != MPI_SUCCESS) {
+    free_whole(s);
+    return rc;
+  }
   pthread_mutex_lock(&lock);
   if (!have_class &&
       (rc = PMPIX_Grequest_class_create(query_fn, free_fn, cancel_fn, poll_fn, wait_fn,
@@ -498,7 +502,8 @@ int gc_nbc_start_persistent(MPI_Request *request, int *rc)
     return 0;
   }
   double posted = s->log.calls ? gc_clock_now() : 0; /* the post, before the library's */
-  if ((*rc = PMPI_Start(request)) == MPI_SUCCESS) {
+  if ((!s->ops || !s->ops->start || (*rc = s->ops->start(s->data)) == MPI_SUCCESS) &&
+      (*rc = PMPI_Start(request)) == MPI_SUCCESS) {
     s->active = 1, s->rc = MPI_SUCCESS, s->first = s->last = 0, s->prev = NULL;
     /* Each start is a call of its own: the next index on the communicator (every member
      * starts its persistent collectives in one order), posted now. The communicator's

@@ -36,11 +36,14 @@ struct gc_nbc_piece {
                         the end (or when the start fails) instead of duplicating it */
 };
 
-/* What an op adds to its schedule's life (NULL: nothing): `finish` runs when every step
- * completed without error, before the application sees the request complete (LG's
- * unpacking into the receive buffer); `release` frees `data` at the end, or when the
- * start fails. */
+/* What an op adds to its schedule's life (NULL: nothing): `start` runs before the first
+ * round is posted, at the call or at each MPI_Start of a persistent schedule (LG's
+ * packing of the send buffer, whose contents may change between starts); `finish` runs
+ * when every step completed without error, before the application sees the request
+ * complete (LG's unpacking into the receive buffer); `release` frees `data` at the end,
+ * or when the start fails. */
 struct gc_nbc_ops {
+  int (*start)(void *data);
   int (*finish)(void *data);
   void (*release)(void *data);
 };

@@ -85,7 +85,7 @@ int gc_comm_nbc_persistent_arena(struct gc_comm_state *st, size_t bytes,
     if (!here)
       gc_nbc_arena_give(a);
     else
-      gc_warn_oom("a persistent broadcast's schedule; it runs the MPI library's own");
+      gc_warn_oom("a persistent collective's schedule; it runs the MPI library's own");
     return *rc != MPI_SUCCESS ? -1 : 0;
   }
   return 1;

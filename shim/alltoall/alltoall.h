@@ -32,9 +32,11 @@ int gc_alltoall_native_supports(const void *call, const struct gc_comm_state *st
 int gc_alltoall_native_run(const void *call, struct gc_comm_state *st,
                            const struct gc_plan *plan);
 int gc_alltoall_lg_supports(const void *call, const struct gc_comm_state *st);
-/* MPI_Ialltoall by LG (lg_nb.c): 1 when gridcoll took the call (*request is its, *rc the
- * call's result), 0 when the MPI library's own call is to be made. */
-int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, int *rc);
+/* MPI_Ialltoall (persistent 0) and MPI_Alltoall_init (1) by LG (lg_nb.c): 1 when
+ * gridcoll took the call (*request is its, *rc the call's result), 0 when the MPI
+ * library's own call is to be made. */
+int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, int *rc,
+                         int persistent);
 /* LG's part of a communicator's nonblocking reservation (lg_nb_reserve.c, asked by
  * nbc_reserve.c). */
 int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks);

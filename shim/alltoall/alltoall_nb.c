@@ -1,7 +1,7 @@
-/* MPI_Ialltoall, MPI_Alltoall_init and their _c variants. MPI_Ialltoall with a forced
- * `lg`, where the MPI library has extended generalized requests: LG as a schedule
- * (lg_nb.c); otherwise the MPI library's own call, logged when issued, untimed
- * (issued.h). */
+/* MPI_Ialltoall, MPI_Alltoall_init and their _c variants. With a forced `lg`, where the
+ * MPI library has extended generalized requests: LG as a schedule (lg_nb.c), built at
+ * the call (at MPI_Alltoall_init, run at each MPI_Start); otherwise the MPI library's
+ * own call, logged when issued, untimed (issued.h). */
 #include "alltoall.h"
 #include "issued.h"
 
@@ -13,7 +13,7 @@ GC_EXPORT int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
                                   .sendtype = sendtype, .recvbuf = recvbuf,
                                   .recvcount = recvcount, .recvtype = recvtype, .comm = comm};
   int rc;
-  if (gc_alltoall_lg_issue(&call, request, &rc))
+  if (gc_alltoall_lg_issue(&call, request, &rc, 0))
     return rc;
   int entered = gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_NONBLOCKING);
   rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -32,7 +32,7 @@ GC_EXPORT int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
                                   .recvcount = recvcount, .recvtype = recvtype, .comm = comm,
                                   .large = 1};
   int rc;
-  if (gc_alltoall_lg_issue(&call, request, &rc))
+  if (gc_alltoall_lg_issue(&call, request, &rc, 0))
     return rc;
   int entered = gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_NONBLOCKING);
   rc = PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -48,8 +48,11 @@ GC_EXPORT int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
   struct gc_alltoall_call call = {.sendbuf = sendbuf, .sendcount = sendcount,
                                   .sendtype = sendtype, .recvbuf = recvbuf,
                                   .recvcount = recvcount, .recvtype = recvtype, .comm = comm};
+  int rc;
+  if (gc_alltoall_lg_issue(&call, request, &rc, 1))
+    return rc;
   int entered = gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_PERSISTENT);
-  int rc = PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+  rc = PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                               comm, info, request);
   gc_issued_leave(entered);
   return rc;
@@ -64,8 +67,11 @@ GC_EXPORT int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
                                   .sendtype = sendtype, .recvbuf = recvbuf,
                                   .recvcount = recvcount, .recvtype = recvtype, .comm = comm,
                                   .large = 1};
+  int rc;
+  if (gc_alltoall_lg_issue(&call, request, &rc, 1))
+    return rc;
   int entered = gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_PERSISTENT);
-  int rc = PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+  rc = PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 comm, info, request);
   gc_issued_leave(entered);
   return rc;

@@ -1,7 +1,8 @@
-/* MPI_Ialltoall by LG: the schedule of lg_schedule.h (the one the blocking run follows)
- * as a nonblocking schedule (nbc.h) on the communicator's nonblocking duplicate.
+/* MPI_Ialltoall and MPI_Alltoall_init by LG: the schedule of lg_schedule.h (the one the
+ * blocking run follows) as a nonblocking schedule (nbc.h) on the communicator's
+ * nonblocking duplicate, built at the call (at MPI_Alltoall_init, run at each MPI_Start).
  *
- * At the call my n blocks are packed (from the receive buffer when in place: nothing
+ * At each start my n blocks are packed (from the receive buffer when in place: nothing
  * writes it before the end) in local-send order and my own local message copied to the
  * staging area. Round 0: the local phase, one message each way with every other member
  * of my cluster (its direct block and the blocks I stage for it). Round 1: the wide
@@ -13,10 +14,11 @@
  * communicator and the block (gc_alltoall_lg_supports: the layout and m, identical on
  * every rank). A block of m <= INT_MAX bytes of a type of one byte or more has a count
  * that fits an int everywhere, so every rank packs with PMPI_Pack; what can still fail
- * is memory: my schedule is built once and every call's buffers, steps and executor
- * block come from the communicator's reserved slot (nbc_reserve.c, LG's part of it in
- * lg_nb_reserve.c), agreed at its first schedule; blocks beyond the slot's bound run as
- * the MPI library's own everywhere. */
+ * is memory: my schedule is built once, and a nonblocking call's buffers, steps and
+ * executor block come from the communicator's reserved slot (nbc_reserve.c, LG's part of
+ * it in lg_nb_reserve.c), agreed at its first schedule (blocks beyond the slot's bound
+ * run as the MPI library's own everywhere); a persistent call's from its own memory,
+ * agreed at MPI_Alltoall_init (nbc_reserve.c: gc_comm_nbc_persistent_arena). */
 #include <string.h>
 
 #include "alltoall.h"
@@ -29,12 +31,37 @@
 #include "nbc.h"
 #include "select.h"
 
-/* The call's own type; its memory is the slot's (the executor gives it back). */
+/* The call's own types; its memory is the slot's (the executor gives it back). */
 static void lg_nb_release(void *data)
 {
   struct lg_nb *x = data;
   if (x->own_type)
     PMPI_Type_free(&x->recvtype);
+  if (x->own_sendtype)
+    PMPI_Type_free(&x->sendtype);
+}
+
+/* Before the first round, at the call or at each MPI_Start: my n blocks packed into the
+ * area in local-send order (from the receive buffer when in place: nothing writes it
+ * before the end), my own local message copied to the staging area. */
+static int lg_nb_start(void *data)
+{
+  struct lg_nb *x = data;
+  const char *buf = x->sendbuf ? x->sendbuf : x->recvbuf;
+  int count = x->sendbuf ? x->sendcount : x->recvcount;
+  MPI_Datatype type = x->sendbuf ? x->sendtype : x->recvtype;
+  MPI_Aint extent = x->sendbuf ? x->send_extent : x->extent;
+  for (int i = 0; i < x->n; i++) {
+    int pos = 0;
+    int rc = PMPI_Pack(buf + (MPI_Aint)x->pack[i].index * count * extent, count, type,
+                       x->buf + x->pack[i].at, (int)x->m, &pos, x->pack_comm);
+    if (rc == MPI_SUCCESS && (size_t)pos != x->m)
+      rc = MPI_ERR_TRUNCATE;
+    if (rc != MPI_SUCCESS)
+      return rc;
+  }
+  memcpy(x->buf + x->copy_to, x->buf + x->copy_from, x->copy_len);
+  return MPI_SUCCESS;
 }
 
 static int lg_nb_finish(void *data)
@@ -51,44 +78,33 @@ static int lg_nb_finish(void *data)
   return MPI_SUCCESS;
 }
 
-static const struct gc_nbc_ops lg_nb_ops = {.finish = lg_nb_finish, .release = lg_nb_release};
+static const struct gc_nbc_ops lg_nb_ops = {
+    .start = lg_nb_start, .finish = lg_nb_finish, .release = lg_nb_release};
 
-/* Packs my blocks into the area in local-send order. */
-static int pack(const struct gc_alltoall_lg_schedule *s, const struct gc_alltoall_call *call,
-                char *area, size_t m, MPI_Comm comm)
+/* Where each of my blocks is packed (lg_nb_start), in local-send order. */
+static void pack_plan(const struct gc_alltoall_lg_schedule *s, struct lg_nb *x)
 {
-  const char *buf = call->sendbuf;
-  MPI_Count count = call->sendcount;
-  MPI_Datatype type = call->sendtype;
-  if (call->sendbuf == MPI_IN_PLACE)
-    buf = call->recvbuf, count = call->recvcount, type = call->recvtype;
-  MPI_Aint lb, extent;
-  int rc = PMPI_Type_get_extent(type, &lb, &extent);
-  for (int q = 0; rc == MPI_SUCCESS && q < s->cluster_size; q++)
-    for (int t = 0; rc == MPI_SUCCESS && t < s->local_send[q].count; t++) {
+  int i = 0;
+  for (int q = 0; q < s->cluster_size; q++)
+    for (int t = 0; t < s->local_send[q].count; t++, i++) {
       const struct gc_alltoall_lg_msg *msg = &s->local_send[q];
-      int pos = 0, d = s->blocks[msg->first + t].index;
-      rc = PMPI_Pack(buf + (MPI_Aint)d * count * extent, (int)count, type,
-                     area + (size_t)(msg->offset + t) * m, (int)m, &pos, comm);
-      if (rc == MPI_SUCCESS && (size_t)pos != m)
-        rc = MPI_ERR_TRUNCATE;
+      x->pack[i].index = s->blocks[msg->first + t].index;
+      x->pack[i].at = (size_t)(msg->offset + t) * x->m;
     }
-  return rc;
 }
 
 /* The call's steps, pieces and own data from my schedule; MPI_SUCCESS or an error (what
  * was made then freed by the caller through x and the pieces' types). */
-static int build(const struct gc_alltoall_lg_schedule *s, const struct gc_alltoall_call *call,
-                 struct lg_nb *x, struct gc_nbc_step *steps, struct gc_nbc_piece *pieces,
+static int build(const struct gc_alltoall_lg_schedule *s, struct lg_nb *x, struct gc_nbc_step *steps, struct gc_nbc_piece *pieces,
                  int *nsteps, MPI_Aint *displs)
 {
   size_t m = x->m, n = (size_t)x->n;
   char *area = x->buf, *stage = area + n * m, *wide = stage + (size_t)s->stage_blocks * m;
-  int rc = pack(s, call, area, m, x->pack_comm), k = 0, me = s->index;
-  if (rc != MPI_SUCCESS)
-    return rc;
-  memcpy(stage + (size_t)s->local_recv[me].offset * m, area + (size_t)s->local_send[me].offset * m,
-         (size_t)s->local_send[me].count * m);
+  int rc = MPI_SUCCESS, k = 0, me = s->index;
+  pack_plan(s, x);
+  x->copy_to = n * m + (size_t)s->local_recv[me].offset * m;
+  x->copy_from = (size_t)s->local_send[me].offset * m;
+  x->copy_len = (size_t)s->local_send[me].count * m;
   for (int q = 0; q < s->cluster_size; q++) {
     if (q == me)
       continue;
@@ -136,55 +152,89 @@ static int build(const struct gc_alltoall_lg_schedule *s, const struct gc_alltoa
   return MPI_SUCCESS;
 }
 
-/* One call from its slot: nothing here allocates (the arena is the reservation's). */
+/* The call's own duplicate of a derived type (the application may free its own once the
+ * call is made, and a persistent call packs and unpacks at every start): 0 or an error. */
+static int own_type(MPI_Datatype type, MPI_Datatype *out, int *own)
+{
+  int ni, na, nt, combiner;
+  int rc = PMPI_Type_get_envelope(type, &ni, &na, &nt, &combiner);
+  *out = type;
+  if (rc == MPI_SUCCESS && combiner != MPI_COMBINER_NAMED &&
+      (rc = PMPI_Type_dup(type, out)) == MPI_SUCCESS)
+    *own = 1;
+  return rc;
+}
+
+/* One call, from its slot (nonblocking) or from its own memory, agreed now (persistent:
+ * MPI_Alltoall_init may block, every member calls it in one order): nothing else here
+ * allocates. 0 when the MPI library's own runs it (every member alike), else 1 with *rc
+ * the result. */
 static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Comm nbc,
-                 const struct gc_call_pending *log, MPI_Request *request)
+                 const struct gc_call_pending *log, MPI_Request *request, int persistent, int *rc)
 {
   int tag = gc_nbc_tag(st->nbc_issued);
-  struct gc_nbc_arena ar;
-  if (gc_nbc_pool_take(st->nbc_pool, st->nbc_issued++, &ar) != 0)
-    return MPI_ERR_NO_MEM; /* more schedules in flight than slots (nbc.h) */
-  if (call->block_bytes == 0) /* m is the same everywhere: nothing moves anywhere */
-    return gc_nbc_start(nbc, tag, NULL, 0, NULL, 0, NULL, NULL, &ar, log, request);
   const struct gc_alltoall_lg_schedule *sp = st->nbc_lg, s = *sp;
   size_t m = call->block_bytes, n = (size_t)st->size;
   size_t blocks = (size_t)gc_alltoall_lg_nb_blocks(&s, st->size);
-  int npieces = 2 * s.cluster_size + s.nwide_send + s.nwide_recv, nsteps = 0, rc;
+  struct gc_nbc_arena ar;
+  if (persistent) {
+    int ok = gc_comm_nbc_persistent_arena(st, gc_alltoall_lg_nb_call_bytes(&s, st->size, blocks * m),
+                                          &ar, rc);
+    if (ok <= 0)
+      return ok < 0;
+    st->nbc_issued++;
+  } else if (gc_nbc_pool_take(st->nbc_pool, st->nbc_issued++, &ar) != 0) {
+    *rc = MPI_ERR_NO_MEM; /* more schedules in flight than slots (nbc.h) */
+    return 1;
+  }
+  if (m == 0) { /* m is the same everywhere: nothing moves anywhere */
+    *rc = persistent ? gc_nbc_persistent(nbc, tag, NULL, 0, NULL, 0, NULL, NULL, &ar, log, request)
+                     : gc_nbc_start(nbc, tag, NULL, 0, NULL, 0, NULL, NULL, &ar, log, request);
+    return 1;
+  }
+  int npieces = 2 * s.cluster_size + s.nwide_send + s.nwide_recv, nsteps = 0;
   struct gc_nbc_step *steps = gc_nbc_carve(&ar, sizeof *steps * ((size_t)npieces + 1));
   struct gc_nbc_piece *pieces = gc_nbc_carve(&ar, sizeof *pieces * ((size_t)npieces + 1));
   MPI_Aint *displs = gc_nbc_carve(&ar, sizeof *displs * ((size_t)s.max_wide_send + 1));
   struct lg_nb *x = gc_nbc_carve(&ar, sizeof *x);
   if (x)
     memset(x, 0, sizeof *x), x->deliver = gc_nbc_carve(&ar, sizeof *x->deliver * n),
-    x->m = m, x->n = (int)n, x->recvbuf = call->recvbuf, x->recvcount = (int)call->recvcount,
-    x->pack_comm = nbc, x->recvtype = call->recvtype, x->buf = gc_nbc_carve(&ar, blocks * m);
-  rc = MPI_ERR_INTERN; /* a bound of the reservation was wrong: never */
-  if (x && x->deliver && x->buf && steps && pieces && displs) {
+    x->pack = gc_nbc_carve(&ar, sizeof *x->pack * n), x->m = m, x->n = (int)n,
+    x->recvbuf = call->recvbuf, x->recvcount = (int)call->recvcount, x->pack_comm = nbc,
+    x->sendbuf = call->sendbuf == MPI_IN_PLACE ? NULL : call->sendbuf,
+    x->sendcount = (int)call->sendcount, x->buf = gc_nbc_carve(&ar, blocks * m);
+  *rc = MPI_ERR_INTERN; /* a bound of the reservation was wrong: never */
+  if (x && x->deliver && x->pack && x->buf && steps && pieces && displs) {
     memset(pieces, 0, sizeof *pieces * ((size_t)npieces + 1));
     MPI_Aint lb;
-    int ni, na, nt, combiner;
-    rc = PMPI_Type_get_extent(call->recvtype, &lb, &x->extent);
-    if (rc == MPI_SUCCESS &&
-        (rc = PMPI_Type_get_envelope(call->recvtype, &ni, &na, &nt, &combiner)) == MPI_SUCCESS &&
-        combiner != MPI_COMBINER_NAMED && (rc = PMPI_Type_dup(call->recvtype, &x->recvtype)) == MPI_SUCCESS)
-      x->own_type = 1;
-    if (rc == MPI_SUCCESS)
-      rc = build(&s, call, x, steps, pieces, &nsteps, displs);
+    *rc = PMPI_Type_get_extent(call->recvtype, &lb, &x->extent);
+    if (*rc == MPI_SUCCESS)
+      *rc = own_type(call->recvtype, &x->recvtype, &x->own_type);
+    if (*rc == MPI_SUCCESS && x->sendbuf &&
+        (*rc = PMPI_Type_get_extent(call->sendtype, &lb, &x->send_extent)) == MPI_SUCCESS)
+      *rc = own_type(call->sendtype, &x->sendtype, &x->own_sendtype);
+    if (*rc == MPI_SUCCESS)
+      *rc = build(&s, x, steps, pieces, &nsteps, displs);
   }
-  if (rc == MPI_SUCCESS)
+  if (*rc == MPI_SUCCESS) {
     /* The pieces' own types and the arena go with the start, which frees them either way. */
-    return gc_nbc_start(nbc, tag, steps, nsteps, pieces, nsteps, &lg_nb_ops, x, &ar, log,
-                        request);
+    *rc = persistent ? gc_nbc_persistent(nbc, tag, steps, nsteps, pieces, nsteps, &lg_nb_ops, x,
+                                         &ar, log, request)
+                     : gc_nbc_start(nbc, tag, steps, nsteps, pieces, nsteps, &lg_nb_ops, x, &ar,
+                                    log, request);
+    return 1;
+  }
   for (int i = 0; pieces && i < npieces; i++)
     if (pieces[i].own)
       PMPI_Type_free(&pieces[i].type);
   if (x)
     lg_nb_release(x);
   gc_nbc_arena_give(&ar);
-  return rc;
+  return 1;
 }
 
-int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, int *rc)
+int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, int *rc,
+                         int persistent)
 {
   if (!gc_g.cfg.nonblocking_grid || !gc_nbc_available() || gc_dispatch_bypass(GC_OP_ALLTOALL) ||
       !gc_guard_enter())
@@ -197,18 +247,22 @@ int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, in
   if (strcmp(gc_alltoall_op.wanted, "lg") == 0 && (st = gc_comm_state_get(call->comm)) &&
       gc_alltoall_op.prepare(call, st, &c) && gc_alltoall_lg_supports(call, st)) {
     /* The reservation (collective at the communicator's first schedule, agreed): no
-     * pool anywhere, or a block beyond its bound (m is the same everywhere), and every
-     * member runs the MPI library's own. */
+     * pool anywhere, or a nonblocking call's block beyond the slots' bound (m is the same
+     * everywhere), and every member runs the MPI library's own; a persistent call's
+     * memory is its own. */
     if ((*rc = gc_comm_nbc(st, &nbc)) != MPI_SUCCESS) {
       took = 1;
       PMPI_Comm_call_errhandler(call->comm, *rc);
-    } else if (nbc != MPI_COMM_NULL && st->nbc_lg && call->block_bytes <= st->nbc_lg_max_m) {
-      took = 1;
+    } else if (nbc != MPI_COMM_NULL && st->nbc_lg &&
+               (persistent || call->block_bytes <= st->nbc_lg_max_m)) {
       /* The line the executor logs when the application sees the call complete: made on
        * every member alike (the first record names the communicator, collectively). */
-      gc_dispatch_issued(&gc_alltoall_op, call, call->comm, GC_ENTRY_NONBLOCKING, GC_ALLTOALL_LG,
+      gc_dispatch_issued(&gc_alltoall_op, call, call->comm,
+                         persistent ? GC_ENTRY_PERSISTENT : GC_ENTRY_NONBLOCKING, GC_ALLTOALL_LG,
                          &log);
-      if ((*rc = issue(call, st, nbc, &log, request)) != MPI_SUCCESS)
+      *rc = MPI_SUCCESS;
+      took = issue(call, st, nbc, &log, request, persistent, rc);
+      if (took && *rc != MPI_SUCCESS)
         PMPI_Comm_call_errhandler(call->comm, *rc);
     }
   }

@@ -1,5 +1,6 @@
-/* What MPI_Ialltoall by LG (lg_nb.c) carves for one call, shared with its part of the
- * communicator's reservation (lg_nb_reserve.c), which sizes the slots for it. */
+/* What MPI_Ialltoall and MPI_Alltoall_init by LG (lg_nb.c) carve for one call, shared
+ * with its part of the communicator's reservation (lg_nb_reserve.c), which sizes the
+ * slots for it. */
 #ifndef GC_ALLTOALL_LG_NB_CALL_H
 #define GC_ALLTOALL_LG_NB_CALL_H
 
@@ -7,11 +8,21 @@
 #include <stddef.h>
 
 #include "lg_schedule.h"
+#include "nbc.h"
 
-/* One call's own: the buffers and where each block addressed to me lands. */
+/* One call's own: the buffers, what is packed where at each start, and where each block
+ * addressed to me lands. */
 struct lg_nb {
   char *buf; /* area (n blocks) | stage | wide */
   size_t m;
+  /* The send side, packed at each start (a persistent call's buffer changes between
+   * them): sendbuf NULL in place (the receive buffer, by recvtype) */
+  const void *sendbuf;
+  int sendcount, own_sendtype;
+  MPI_Datatype sendtype; /* our duplicate of a derived type */
+  MPI_Aint send_extent;
+  struct { size_t at; int index; } *pack; /* [n]: block `index` packed at buf + at */
+  size_t copy_to, copy_from, copy_len;     /* my own local message, area to stage */
   void *recvbuf;
   int recvcount;
   MPI_Datatype recvtype; /* our duplicate of a derived type (the application may free its) */
@@ -21,6 +32,19 @@ struct lg_nb {
   int n;              /* blocks to unpack */
   struct { size_t at; int src; } *deliver;
 };
+
+/* What one call carves (lg_nb.c: issue), its buffers of `buf` bytes included. */
+static inline size_t gc_alltoall_lg_nb_call_bytes(const struct gc_alltoall_lg_schedule *s, int n,
+                                                  size_t buf)
+{
+  size_t np = (size_t)(2 * s->cluster_size + s->nwide_send + s->nwide_recv) + 1;
+  struct lg_nb *x = NULL;
+  return gc_nbc_block_bytes((int)np, (int)np) + gc_nbc_carve_bytes(sizeof(struct gc_nbc_step) * np) +
+         gc_nbc_carve_bytes(sizeof(struct gc_nbc_piece) * np) +
+         gc_nbc_carve_bytes(sizeof(MPI_Aint) * ((size_t)s->max_wide_send + 1)) +
+         gc_nbc_carve_bytes(sizeof *x) + gc_nbc_carve_bytes(sizeof *x->deliver * (size_t)n) +
+         gc_nbc_carve_bytes(sizeof *x->pack * (size_t)n) + gc_nbc_carve_bytes(buf);
+}
 
 /* The blocks of a call's buffers on a communicator of n ranks under my schedule s: my n
  * packed, those I stage, those I receive over the wide area. */

@@ -17,18 +17,6 @@ static void lg_nb_schedule_free(void *p)
   free(p);
 }
 
-/* What one call carves (lg_nb.c: issue), its buffers of `buf` bytes included. */
-static size_t call_bytes(const struct gc_alltoall_lg_schedule *s, int n, size_t buf)
-{
-  size_t np = (size_t)(2 * s->cluster_size + s->nwide_send + s->nwide_recv) + 1;
-  return gc_nbc_block_bytes((int)np, (int)np) + gc_nbc_carve_bytes(sizeof(struct gc_nbc_step) * np) +
-         gc_nbc_carve_bytes(sizeof(struct gc_nbc_piece) * np) +
-         gc_nbc_carve_bytes(sizeof(MPI_Aint) * ((size_t)s->max_wide_send + 1)) +
-         gc_nbc_carve_bytes(sizeof(struct lg_nb)) +
-         gc_nbc_carve_bytes(sizeof(*((struct lg_nb *)0)->deliver) * (size_t)n) +
-         gc_nbc_carve_bytes(buf);
-}
-
 /* With a forced `lg` where LG serves the layout, my schedule built once (kept in st) and
  * what one call carves beyond its buffers, plus GC_NBC_LG_BYTES' worth of them (*bytes),
  * and my blocks per byte of a block (*blocks); nothing elsewhere. 0, or -1 when out of
@@ -46,6 +34,6 @@ int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *bloc
   }
   st->nbc_lg = s, st->nbc_lg_free = lg_nb_schedule_free;
   *blocks = gc_alltoall_lg_nb_blocks(s, st->size);
-  *bytes = call_bytes(s, st->size, GC_NBC_LG_BYTES);
+  *bytes = gc_alltoall_lg_nb_call_bytes(s, st->size, GC_NBC_LG_BYTES);
   return 0;
 }

@@ -373,10 +373,11 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
   done
   # The nonblocking and persistent tests with gridcoll's schedules (GRIDCOLL_NONBLOCKING=
   # grid, MPICH only: extended generalized requests; the log's op is the call made, ibcast,
-  # bcast_init, ialltoall): MPI_Ibcast by the trees (<tree>-nb),
+  # bcast_init, ialltoall, alltoall_init): MPI_Ibcast by the trees (<tree>-nb),
   # MPI_Bcast_init by the trees (<tree>-persistent, p_bcast2 and p_order starting in
-  # different orders on different ranks), MPI_Ialltoall by LG (lg-nb), beside every other
-  # nonblocking collective of the library's own in one request array (nonblocking*).
+  # different orders on different ranks), MPI_Ialltoall and MPI_Alltoall_init by LG
+  # (lg-nb, lg-persistent), beside every other nonblocking collective of the library's own
+  # in one request array (nonblocking*).
   # nonblocking3 at 3 ranks: 40 s at 4 on this 2-core machine, 10 s at 3.
   if [ "$flavour" = mpich ]; then
     for p in nonblocking nonblocking2 p_bcast2 p_order; do run mpich 4 plain - -- "$m/$p"; done
@@ -387,7 +388,8 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
     run mpich 4 "$two $nb GRIDCOLL_BCAST=multilevel" bcast_init=multilevel-persistent -- "$m/p_bcast"
     run mpich 4 "$inter $nb GRIDCOLL_BCAST=binomial" bcast_init=binomial-persistent -- "$m/p_bcast2"
     run mpich 4 "$two $nb GRIDCOLL_BCAST=flat" bcast_init=flat-persistent -- "$m/p_order"
-    run mpich 4 "$two $nb GRIDCOLL_ALLTOALL=lg" - -- "$m/p_alltoall" # MPI_Alltoall_init: the library's
+    run mpich 4 "$two $nb GRIDCOLL_ALLTOALL=lg" alltoall_init=lg-persistent -- "$m/p_alltoall"
+    run mpich 3 "GRIDCOLL_CLUSTERS=0,1-2 $nb GRIDCOLL_ALLTOALL=lg" alltoall_init=lg-persistent -- "$m/p_alltoall"
   fi
   run mpich 4 "$two GRIDCOLL_BCAST=native" bcast=native -- "$m/coll9"
   run mpich 4 "$inter GRIDCOLL_BCAST=spt" bcast=spt -- "$m/coll12"
@@ -460,7 +462,7 @@ if [ -n "${OSU_DIR:-}" ]; then
   run osu 3 "GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALLV=lg" alltoallv=lg -- "$(osu_bin osu_alltoallv)" "${osu[@]}" -l
   # Nonblocking and persistent (issue 28): by gridcoll's schedules under MPICH
   # (GRIDCOLL_NONBLOCKING=grid: every tree's MPI_Ibcast and MPI_Bcast_init, LG's
-  # MPI_Ialltoall; MPI_Alltoall_init is the library's), passed through elsewhere.
+  # MPI_Ialltoall and MPI_Alltoall_init), passed through elsewhere.
   for p in osu_ibcast osu_ialltoall osu_bcast_persistent osu_alltoall_persistent; do
     run osu 4 plain - -- "$(osu_bin "$p")" "${osu[@]}"
   done
@@ -478,7 +480,10 @@ if [ -n "${OSU_DIR:-}" ]; then
   run osu 4 "$two $nb GRIDCOLL_ALLTOALL=lg" "$want_i" -- "$(osu_bin osu_ialltoall)" "${osu[@]}"
   run osu 4 "$inter $nb GRIDCOLL_ALLTOALL=lg" "$want_i" -- "$(osu_bin osu_ialltoall)" "${osu[@]}"
   run osu 3 "GRIDCOLL_CLUSTERS=0,1-2 $nb GRIDCOLL_ALLTOALL=lg" "$want_i" -- "$(osu_bin osu_ialltoall)" "${osu[@]}"
-  run osu 4 "$two $nb GRIDCOLL_ALLTOALL=lg" - -- "$(osu_bin osu_alltoall_persistent)" "${osu[@]}"
+  want_p=-
+  [ -n "$nb" ] && want_p=alltoall_init=lg-persistent
+  run osu 4 "$two $nb GRIDCOLL_ALLTOALL=lg" "$want_p" -- "$(osu_bin osu_alltoall_persistent)" "${osu[@]}"
+  run osu 3 "GRIDCOLL_CLUSTERS=0,1-2 $nb GRIDCOLL_ALLTOALL=lg" "$want_p" -- "$(osu_bin osu_alltoall_persistent)" "${osu[@]}"
 else
   skip "OSU micro-benchmarks" "OSU_DIR not set"
 fi

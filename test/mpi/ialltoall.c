@@ -8,13 +8,18 @@
  *   waitany   two all-to-alls in flight with a blocking MPI_Alltoall and MPI_Bcast
  *             between post and wait, then MPI_Waitany;
  *   testsome  MPI_Testsome until done, the derived types freed right after the post;
- *   inplace   MPI_IN_PLACE, MPI_Wait.
- * Rank 0 says how many calls it made of each (its log has one line per call:
- * test/mpi/nonblocking.sh counts them). */
+ *   inplace   MPI_IN_PLACE, MPI_Wait;
+ *   persistent (MPI 4) MPI_Alltoall_init once, its derived types freed right after, then
+ *             three rounds of new data, each started with MPI_Startall beside a
+ *             persistent ring send and receive (MPI_Start alone the last time); with one
+ *             type, a second one in place, started twice.
+ * Rank 0 says how many calls it made of each (its log has one line per call, per
+ * MPI_Start of a schedule: test/mpi/nonblocking.sh counts them). */
 #include "mpitest.h"
 
-enum { WAIT, WAITALL, WAITANY, TESTSOME, INPLACE, MODES };
-static const char *mode_names[MODES] = {"wait", "waitall", "waitany", "testsome", "inplace"};
+enum { WAIT, WAITALL, WAITANY, TESTSOME, INPLACE, PERSISTENT, MODES };
+static const char *mode_names[MODES] = {"wait",    "waitall", "waitany",
+                                        "testsome", "inplace", "persistent"};
 
 static void fill(unsigned char *b, size_t bytes, int me, int seed)
 {
@@ -28,7 +33,64 @@ static int is_named(MPI_Datatype t)
   return combiner == MPI_COMBINER_NAMED;
 }
 
-static int ialltoalls, ibcasts; /* this rank's calls (rank 0 reports its own) */
+static int ialltoalls, ibcasts, inits, starts; /* this rank's calls (rank 0 reports its own) */
+
+#if MPI_VERSION >= 4
+/* PERSISTENT: one init, rounds of new data against PMPI_Alltoall; in place too. */
+static int persistent(MPI_Comm comm, const struct type_case *tc, int seed, unsigned char *sb,
+                      unsigned char *rb, unsigned char *ref, size_t sbytes, size_t rbytes)
+{
+  int me, n, bad = 0, in = -1, out;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &n);
+  MPI_Datatype st = tc->send, rt = tc->recv;
+  if (!is_named(st))
+    MPI_Type_dup(tc->send, &st);
+  if (!is_named(rt))
+    MPI_Type_dup(tc->recv, &rt);
+  MPI_Request r[3];
+  MPI_Alltoall_init(sb, tc->scount, st, rb, tc->rcount, rt, comm, MPI_INFO_NULL, &r[1]), inits++;
+  if (st != tc->send)
+    MPI_Type_free(&st);
+  if (rt != tc->recv)
+    MPI_Type_free(&rt);
+  MPI_Recv_init(&in, 1, MPI_INT, (me + n - 1) % n, 7, comm, &r[0]);
+  MPI_Send_init(&out, 1, MPI_INT, (me + 1) % n, 7, comm, &r[2]);
+  for (int round = 0; round < 3; round++) {
+    fill(sb, sbytes, me, seed + 10 * round);
+    memset(ref, SENTINEL, rbytes + 1), memset(rb, SENTINEL, rbytes + 1);
+    PMPI_Alltoall(sb, tc->scount, tc->send, ref, tc->rcount, tc->recv, comm);
+    out = 1000 * me + 7, in = -1;
+    if (round < 2) {
+      MPI_Status s3[3];
+      MPI_Startall(3, r), starts++;
+      MPI_Waitall(3, r, s3);
+      bad |= in != 1000 * ((me + n - 1) % n) + 7;
+    } else {
+      MPI_Start(&r[1]), starts++;
+      MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+    }
+    bad |= r[1] == MPI_REQUEST_NULL; /* persistent: inactive, not freed */
+    bad |= memcmp(rb, ref, rbytes + 1) != 0;
+  }
+  for (int i = 0; i < 3; i++)
+    MPI_Request_free(&r[i]);
+  if (tc->send != tc->recv)
+    return bad;
+  MPI_Alltoall_init(MPI_IN_PLACE, tc->scount, tc->send, rb, tc->rcount, tc->recv, comm,
+                    MPI_INFO_NULL, &r[0]), inits++;
+  for (int round = 0; round < 2; round++) {
+    memset(ref, SENTINEL, rbytes + 1), memset(rb, SENTINEL, rbytes + 1);
+    fill(ref, rbytes, me, seed + 5 * round), fill(rb, rbytes, me, seed + 5 * round);
+    PMPI_Alltoall(MPI_IN_PLACE, tc->scount, tc->send, ref, tc->rcount, tc->recv, comm);
+    MPI_Start(&r[0]), starts++;
+    MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    bad |= memcmp(rb, ref, rbytes + 1) != 0;
+  }
+  MPI_Request_free(&r[0]);
+  return bad;
+}
+#endif
 
 static int check(MPI_Comm comm, const struct type_case *tc, int mode, int seed)
 {
@@ -37,6 +99,10 @@ static int check(MPI_Comm comm, const struct type_case *tc, int mode, int seed)
   MPI_Comm_size(comm, &n);
   if (mode == INPLACE && tc->send != tc->recv)
     return 0; /* in place takes one type */
+#if MPI_VERSION < 4
+  if (mode == PERSISTENT)
+    return 0;
+#endif
   MPI_Aint lb, sext, rext;
   MPI_Type_get_extent(tc->send, &lb, &sext);
   MPI_Type_get_extent(tc->recv, &lb, &rext);
@@ -57,6 +123,12 @@ static int check(MPI_Comm comm, const struct type_case *tc, int mode, int seed)
   int in = -1, out = 1000 * me + 7, v = me == 0 ? 42 : 0;
   MPI_Datatype st = tc->send, rt = tc->recv;
   switch (mode) {
+#if MPI_VERSION >= 4
+  case PERSISTENT:
+    bad |= persistent(comm, tc, seed, sb, rb, ref, sbytes, rbytes);
+    memcpy(ref, rb, rbytes + 1); /* compared there, round by round */
+    break;
+#endif
   case WAIT:
   case INPLACE:
     MPI_Ialltoall(mode == INPLACE ? MPI_IN_PLACE : sb, tc->scount, st, rb, tc->rcount, rt, comm, &r[0]), ialltoalls++;
@@ -146,8 +218,9 @@ int main(int argc, char **argv)
     free_comms(comms, ncomms);
   failed = total_failures(failed);
   if (rank == 0)
-    printf("ialltoall: %d checks, %d failed\nialltoall: rank 0 made %d MPI_Ialltoall, %d MPI_Ibcast\n",
-           checks, failed, ialltoalls, ibcasts);
+    printf("ialltoall: %d checks, %d failed\nialltoall: rank 0 made %d MPI_Ialltoall, %d MPI_Ibcast\n"
+           "ialltoall: rank 0 made %d MPI_Alltoall_init, %d MPI_Start\n",
+           checks, failed, ialltoalls, ibcasts, inits, starts);
   MPI_Finalize();
   return failed != 0;
 }

@@ -1,8 +1,8 @@
 # The nonblocking and persistent cases (sourced by test/mpi/run.sh; ONLY=nonblocking
 # runs them alone): the schedules against the MPI library's own, and every door into
 # the two collectives (entry_points).
-# MPI_Ibcast and MPI_Bcast_init by the trees (tree_nb.c) and MPI_Ialltoall by LG
-# (lg_nb.c), under an MPI with extended generalized requests (MPICH): request arrays
+# MPI_Ibcast and MPI_Bcast_init by the trees (tree_nb.c), MPI_Ialltoall and
+# MPI_Alltoall_init by LG (lg_nb.c), under an MPI with extended generalized requests (MPICH): request arrays
 # mixing them with the application's (Waitall, Waitany, Testsome, MPI_Startall,
 # MPI_Request_get_status), two in flight with blocking calls between, a derived datatype
 # freed in flight, a persistent one started three times; every buffer against the PMPI
@@ -12,7 +12,8 @@
 # rank each communicator's calls are numbered 0, 1, ... once each (one line per call, per
 # MPI_Start for a persistent schedule), and every member logs a call alike (op,
 # algorithm, root, bytes, clusters, model, prediction) and does log it. A schedule's line
-# (op ibcast, ialltoall or bcast_init; algorithm <name>-nb or <name>-persistent) has a
+# (op ibcast, ialltoall, bcast_init or alltoall_init; algorithm <name>-nb or
+# <name>-persistent) has a
 # prediction and its rank's own times: actual_s = elapsed_s (post to the completion the
 # application saw), own_s (post to the schedule's last step) at most that, no spread nor
 # lateness; a native nonblocking line has no time. At least one schedule's line.
@@ -34,7 +35,7 @@ nb_log_ok() {
         if ($5 !~ /^i|_init$/ || $12 != "" || $14 != "" || $15 != "") { print FILENAME ":" FNR ": " $0; bad = 1 }
       } else if ($6 ~ /-nb$|-persistent$/) {
         sched++
-        if ($5 !~ /^(ibcast|ialltoall|bcast_init)$/ || $11 !~ t || $12 !~ t || $14 != $12 ||
+        if ($5 !~ /^(ibcast|ialltoall|bcast_init|alltoall_init)$/ || $11 !~ t || $12 !~ t || $14 != $12 ||
             $15 !~ t || $15 + 0 > $12 + 0 || $16 != "" || $17 != "") { print FILENAME ":" FNR ": " $0; bad = 1 }
       }
     }
@@ -55,11 +56,17 @@ ibcast_made_ok() {
   grid=$(($(lines_of bcast_init) - nat))
   [ -n "$ib" ] && [ "$(lines_of ibcast)" = "$ib" ] && [ $((grid * ni)) = $((ns * (ni - nat))) ]
 }
-# ialltoall_made_ok: a line per MPI_Ialltoall and MPI_Ibcast rank 0 made.
+# ialltoall_made_ok: a line per MPI_Ialltoall and MPI_Ibcast rank 0 made, and per
+# MPI_Start of its MPI_Alltoall_init that gridcoll ran (the MPI library's own: one
+# untimed line at the init). Under MPI 3 (no init), none.
 ialltoall_made_ok() {
-  local ia ib
+  local ia ib ni ns nat grid
   read -r ia ib < <(sed -n 's/^ialltoall: rank 0 made \([0-9]*\) MPI_Ialltoall, \([0-9]*\) MPI_Ibcast$/\1 \2/p' out)
-  [ -n "$ia" ] && [ "$(lines_of ialltoall)" = "$ia" ] && [ "$(lines_of ibcast)" = "$ib" ]
+  read -r ni ns < <(sed -n 's/^ialltoall: rank 0 made \([0-9]*\) MPI_Alltoall_init, \([0-9]*\) MPI_Start$/\1 \2/p' out)
+  nat=$(lines_of alltoall_init '^native-')
+  grid=$(($(lines_of alltoall_init) - nat))
+  [ -n "$ia" ] && [ -n "$ni" ] && [ "$(lines_of ialltoall)" = "$ia" ] && [ "$(lines_of ibcast)" = "$ib" ] &&
+    [ $((grid * ni)) = $((ns * (ni - nat))) ]
 }
 if [ "$GC_LAUNCHER" = openmpi ]; then
   skip "ibcast by the trees, ialltoall by LG" "Open MPI has no extended generalized requests: they stay its own"
@@ -78,8 +85,9 @@ else
       nb_log_ok rec-*.csv && ibcast_made_ok && pass "ibcast $b, ${topo##*/}, mixed request arrays, logged" ||
       fail "ibcast $b, ${topo##*/}, mixed request arrays, logged"
   done
-  # MPI_Ialltoall by LG (lg_nb.c): the same arrays, in place, types freed in flight,
-  # blocking calls between post and wait; against PMPI_Alltoall. Once in local mode with
+  # MPI_Ialltoall and MPI_Alltoall_init by LG (lg_nb.c): the same arrays, in place,
+  # types freed in flight, blocking calls between post and wait, persistent ones started
+  # with new data; against PMPI_Alltoall. Once in local mode with
   # the summary, which has no row of a nonblocking call (warnings() would count one).
   for topo in "4 GRIDCOLL_CONFIG=$tmp/interleaved.cfg" "3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG_MODE=local" "5 GRIDCOLL_CONFIG=$tmp/three.cfg"; do
     rm -f rec-*.csv
@@ -87,7 +95,8 @@ else
     [[ $topo == *local ]] && summary=1
     # shellcheck disable=SC2086 # ranks and setting
     mpirun $topo GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=$summary -- "$T/ialltoall"
-    no_failures && [ "$(warnings)" = 0 ] && used_as lg-nb 1 && nb_log_ok rec-*.csv && ialltoall_made_ok &&
+    no_failures && [ "$(warnings)" = 0 ] && used_as lg-nb 1 && used_as lg-persistent 1 &&
+      nb_log_ok rec-*.csv && ialltoall_made_ok &&
       { [ "$summary" = 0 ] || grep -q '^gridcoll: summary of' err; } &&
       pass "ialltoall lg, ${topo##*/}, mixed request arrays, logged" ||
       fail "ialltoall lg, ${topo##*/}, mixed request arrays, logged"
@@ -126,10 +135,11 @@ if [ "$GC_LAUNCHER" = openmpi ]; then
   entry_ops="ialltoall,native-nb=1 ibcast,native-nb=1 "
 else
   # MPICH, GRIDCOLL_NONBLOCKING=grid: MPI_Ialltoall(_c) and MPI_Ibcast(_c) run LG and the
-  # flat tree as schedules (lg-nb, flat-nb), MPI_Bcast_init(_c) the flat tree
-  # (flat-persistent, two inits started twice each: four lines).
-  entry_calls="5 blocking, 4 nonblocking, 4 persistent" entry_grid=5 entry_nb=8
-  entry_ops="alltoall,lg=2 alltoall_init,native-persistent=2 bcast,flat=3 bcast_init,flat-persistent=4 ialltoall,lg-nb=2 ibcast,flat-nb=2 "
+  # flat tree as schedules (lg-nb, flat-nb), MPI_Alltoall_init(_c) and MPI_Bcast_init(_c)
+  # LG and the flat tree (lg-persistent, flat-persistent: two inits started twice each,
+  # four lines each).
+  entry_calls="5 blocking, 4 nonblocking, 4 persistent" entry_grid=5 entry_nb=12
+  entry_ops="alltoall,lg=2 alltoall_init,lg-persistent=4 bcast,flat=3 bcast_init,flat-persistent=4 ialltoall,lg-nb=2 ibcast,flat-nb=2 "
 fi
 entry_log_ok() {
   local r
