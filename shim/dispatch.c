@@ -446,6 +446,25 @@ int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm)
   return dispatch_call(op, call, st, os);
 }
 
+int gc_dispatch_scheduled(const struct gc_op *op, const void *call, struct gc_comm_state *st,
+                          const int *has_schedule)
+{
+  int n = op->nalgorithms, supported[GC_MAX_ALGORITHMS];
+  const char *names[GC_MAX_ALGORITHMS];
+  double predicted[GC_MAX_ALGORITHMS];
+  for (int i = 0; i < n; i++) {
+    const struct gc_algorithm *alg = &op->algorithms[i];
+    struct gc_plan plan = {.algorithm = i, .predicted = -1};
+    names[i] = alg->about->name;
+    supported[i] = (i == GC_NATIVE || has_schedule[i]) && alg->supports(call, st);
+    /* Predicted only where the models compare (forced: nobody reads them). */
+    predicted[i] = is_auto[op->id] && supported[i]
+                       ? gc_prediction_checked(alg->predict(call, st, &plan))
+                       : -1;
+  }
+  return gc_select(op->wanted, n, names, supported, predicted);
+}
+
 void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry,
                         int algorithm, struct gc_call_pending *pending)
 {

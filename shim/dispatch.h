@@ -31,6 +31,17 @@ static inline int gc_dispatch_bypass(enum gc_op_id id)
  * algorithm on GC_FALLBACK, the record. Returns what the MPI call returns. */
 int gc_dispatch(const struct gc_op *op, void *call, MPI_Comm comm);
 
+/* The algorithm a nonblocking or persistent call runs as a schedule (nbc.h): with `auto`,
+ * the models' pick (gc_select) among the MPI library's own and the algorithms with a
+ * schedule (has_schedule[a]), from the models alone: no probe, no learning, no decision
+ * cache (a nonblocking call may not communicate, and learning measures blocking calls;
+ * doc/design.md). With an algorithm forced: it, where it has a schedule and serves the
+ * call. GC_NATIVE otherwise: the MPI library's own. The call prepared (op.h); every input
+ * identical on every rank (the configuration, the layout, the agreed network view, the
+ * call's bytes), so every rank takes the same road. */
+int gc_dispatch_scheduled(const struct gc_op *op, const void *call, struct gc_comm_state *st,
+                          const int *has_schedule);
+
 /* A nonblocking or persistent call, issued, as run by `algorithm`, with its prediction
  * (the blocking call's model), when the log is on, the call valid and comm served
  * (call.h: gc_call_issued). pending NULL (GC_NATIVE: the MPI library's call, which the

@@ -32,6 +32,9 @@ int gc_alltoall_native_supports(const void *call, const struct gc_comm_state *st
 int gc_alltoall_native_run(const void *call, struct gc_comm_state *st,
                            const struct gc_plan *plan);
 int gc_alltoall_lg_supports(const void *call, const struct gc_comm_state *st);
+/* LG may run nonblocking calls as schedules: `lg` forced, or `auto` (whose models may pick
+ * it, call by call), the same on every rank (lg_nb_reserve.c). */
+int gc_alltoall_lg_nb_wanted(void);
 /* MPI_Ialltoall (persistent 0) and MPI_Alltoall_init (1) by LG (lg_nb.c): 1 when
  * gridcoll took the call (*request is its, *rc the call's result), 0 when the MPI
  * library's own call is to be made. */

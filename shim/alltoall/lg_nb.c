@@ -10,9 +10,10 @@
  * hindexed type. At the end every block addressed to me is unpacked into the receive
  * buffer (the executor's finish), before the application sees the request complete.
  *
- * Which calls: a forced `lg` (the configuration agreed at MPI_Init) where LG serves the
- * communicator and the block (gc_alltoall_lg_supports: the layout and m, identical on
- * every rank). A block of m <= INT_MAX bytes of a type of one byte or more has a count
+ * Which calls: a forced `lg` (the configuration agreed at MPI_Init), or `auto` where the
+ * models pick LG over the MPI library's own (dispatch.h: gc_dispatch_scheduled), where LG
+ * serves the communicator and the block (gc_alltoall_lg_supports: the layout and m,
+ * identical on every rank). A block of m <= INT_MAX bytes of a type of one byte or more has a count
  * that fits an int everywhere, so every rank packs with PMPI_Pack; what can still fail
  * is memory: my schedule is built once, and a nonblocking call's buffers, steps and
  * executor block come from the communicator's reserved slot (nbc_reserve.c, LG's part of
@@ -244,8 +245,11 @@ int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, in
   struct gc_comm_state *st;
   struct gc_call c;
   MPI_Comm nbc = MPI_COMM_NULL;
-  if (strcmp(gc_alltoall_op.wanted, "lg") == 0 && (st = gc_comm_state_get(call->comm)) &&
-      gc_alltoall_op.prepare(call, st, &c) && gc_alltoall_lg_supports(call, st)) {
+  /* LG alone has a schedule: forced, or `auto`'s pick by the models. */
+  int lg_only[GC_MAX_ALGORITHMS] = {[GC_ALLTOALL_LG] = 1};
+  if (gc_alltoall_lg_nb_wanted() && (st = gc_comm_state_get(call->comm)) &&
+      gc_alltoall_op.prepare(call, st, &c) &&
+      gc_dispatch_scheduled(&gc_alltoall_op, call, st, lg_only) == GC_ALLTOALL_LG) {
     /* The reservation (collective at the communicator's first schedule, agreed): no
      * pool anywhere, or a nonblocking call's block beyond the slots' bound (m is the same
      * everywhere), and every member runs the MPI library's own; a persistent call's

@@ -11,20 +11,25 @@
 #include "lg_schedule.h"
 #include "nbc.h"
 
+int gc_alltoall_lg_nb_wanted(void)
+{
+  return strcmp(gc_alltoall_op.wanted, "lg") == 0 || strcmp(gc_alltoall_op.wanted, "auto") == 0;
+}
+
 static void lg_nb_schedule_free(void *p)
 {
   gc_alltoall_lg_schedule_free(p);
   free(p);
 }
 
-/* With a forced `lg` where LG serves the layout, my schedule built once (kept in st) and
+/* With `lg` or `auto` (gc_alltoall_lg_nb_wanted) where LG serves the layout, my schedule built once (kept in st) and
  * what one call carves beyond its buffers, plus GC_NBC_LG_BYTES' worth of them (*bytes),
  * and my blocks per byte of a block (*blocks); nothing elsewhere. 0, or -1 when out of
  * memory. */
 int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks)
 {
   *bytes = 0, *blocks = 0;
-  if (strcmp(gc_alltoall_op.wanted, "lg") != 0 || !gc_alltoall_lg_applies(&st->layout) ||
+  if (!gc_alltoall_lg_nb_wanted() || !gc_alltoall_lg_applies(&st->layout) ||
       st->layout.size > INT_MAX / 8)
     return 0;
   struct gc_alltoall_lg_schedule *s = malloc(sizeof *s);

@@ -3,11 +3,10 @@
  * (nbc.h) on the communicator's nonblocking duplicate with the call's own tag.
  *
  * Which calls: a forced tree (GRIDCOLL_BCAST=<tree>, the configuration agreed at
- * MPI_Init) on a communicator of two clusters or more, under an MPI with extended
- * generalized requests (MPICH). `auto` stays the MPI library's own for now: its choice
- * may run the probe and learning, which communicate and measure, neither of which a
- * nonblocking call may do (doc/design.md: Nonblocking collectives). Everything read is
- * identical on every rank, so every rank takes the call or none does. */
+ * MPI_Init), or the tree `auto` picks by the models alone (dispatch.h:
+ * gc_dispatch_scheduled), on a communicator of two clusters or more, under an MPI with
+ * extended generalized requests (MPICH). Everything read is identical on every rank, so
+ * every rank takes the call or none does. */
 #include <string.h>
 
 #include "bcast.h"
@@ -18,24 +17,18 @@
 #include "select.h"
 #include "tree_steps.h"
 
-/* The forced tree row, or GC_NATIVE (native, auto). */
-static int forced_tree(void)
-{
-  const char *wanted = gc_bcast_op.wanted;
-  for (int a = 1; a < gc_bcast_op.nalgorithms; a++)
-    if (strcmp(wanted, gc_bcast_op.algorithms[a].about->name) == 0)
-      return a;
-  return GC_NATIVE;
-}
-
 static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc, int persistent)
 {
   struct gc_call_pending log = {.posted = gc_clock_now()}; /* the post, for the log */
-  int a = forced_tree();
+  /* Every tree has a schedule: the forced one, or `auto`'s pick by the models. */
+  int trees[GC_MAX_ALGORITHMS] = {0}, a;
+  for (a = 1; a < gc_bcast_op.nalgorithms; a++)
+    trees[a] = 1;
   struct gc_comm_state *st;
   struct gc_call c;
-  if (a == GC_NATIVE || !(st = gc_comm_state_get(call->comm)) ||
-      !gc_bcast_op.prepare(call, st, &c) || !gc_bcast_op.algorithms[a].supports(call, st))
+  if (strcmp(gc_bcast_op.wanted, "native") == 0 || !(st = gc_comm_state_get(call->comm)) ||
+      !gc_bcast_op.prepare(call, st, &c) ||
+      (a = gc_dispatch_scheduled(&gc_bcast_op, call, st, trees)) == GC_NATIVE)
     return 0;
   const struct gc_tree *tree = gc_bcast_tree_of(call, st, a);
   if (!tree)

@@ -12,8 +12,9 @@
  *   persistent (MPI 4) MPI_Alltoall_init once, its derived types freed right after, then
  *             three rounds of new data, each started with MPI_Startall beside a
  *             persistent ring send and receive (MPI_Start alone the last time); with one
- *             type, a second one in place, started twice.
- * Rank 0 says how many calls it made of each (its log has one line per call, per
+ *             type, a second one in place, started three times too.
+ * `ialltoall [quick [BYTES]]`: the world alone, and BYTES (default 5000) for the type case
+ * of bytes. Rank 0 says how many calls it made of each (its log has one line per call, per
  * MPI_Start of a schedule: test/mpi/nonblocking.sh counts them). */
 #include "mpitest.h"
 
@@ -79,7 +80,7 @@ static int persistent(MPI_Comm comm, const struct type_case *tc, int seed, unsig
     return bad;
   MPI_Alltoall_init(MPI_IN_PLACE, tc->scount, tc->send, rb, tc->rcount, tc->recv, comm,
                     MPI_INFO_NULL, &r[0]), inits++;
-  for (int round = 0; round < 2; round++) {
+  for (int round = 0; round < 3; round++) { /* three starts each: nonblocking.sh counts */
     memset(ref, SENTINEL, rbytes + 1), memset(rb, SENTINEL, rbytes + 1);
     fill(ref, rbytes, me, seed + 5 * round), fill(rb, rbytes, me, seed + 5 * round);
     PMPI_Alltoall(MPI_IN_PLACE, tc->scount, tc->send, ref, tc->rcount, tc->recv, comm);
@@ -199,7 +200,7 @@ int main(int argc, char **argv)
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   struct type_case tc[8];
-  int ntc = make_type_cases(tc, 5000);
+  int ntc = make_type_cases(tc, argc > 2 ? atoi(argv[2]) : 5000);
   MPI_Comm comms[4];
   const char *cnames[4] = {"world"};
   int ncomms = quick_mode(argc, argv) ? 1 : make_comms(comms, cnames);

@@ -101,6 +101,27 @@ else
       pass "ialltoall lg, ${topo##*/}, mixed request arrays, logged" ||
       fail "ialltoall lg, ${topo##*/}, mixed request arrays, logged"
   done
+  # `auto` (issue 28 item 3): the models pick, call by call, among the MPI library's own
+  # and the algorithms with a schedule (dispatch.h: gc_dispatch_scheduled), from data
+  # identical on every rank. Over a slow wide area (40 ms, 10 Mbit/s; gridcoll-predict
+  # -c slowwan.cfg -n 5 -s 16,5000,64KiB says so) LG for the 64 KiB blocks, as nonblocking
+  # and persistent calls alike, the library's own below; a tree for the 4-byte MPI_Ibcast.
+  cat >slowwan.cfg <<'CFG'
+clusters = ( { name = "a"; ranks = "0,3"; }, { name = "b"; ranks = "1,4"; }, { name = "c"; ranks = "2"; } );
+network = { lan = { alpha = "2 us"; beta = "10 Gbit/s"; };
+  wan = { latency = ( ("0", "40 ms", "40 ms"), ("40 ms", "0", "40 ms"), ("40 ms", "40 ms", "0") );
+          bandwidth = ( ("0", "10 Mbit/s", "10 Mbit/s"), ("10 Mbit/s", "0", "10 Mbit/s"),
+                        ("10 Mbit/s", "10 Mbit/s", "0") ); }; };
+CFG
+  rm -f rec-*.csv
+  mpirun 5 GRIDCOLL_CONFIG="$tmp/slowwan.cfg" GRIDCOLL_NONBLOCKING=grid GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/ialltoall" quick 65536
+  no_failures && [ "$(warnings)" = 0 ] && nb_log_ok rec-*.csv && ialltoall_made_ok &&
+    awk -F, 'FNR > 1 && $5 ~ /^(ialltoall|alltoall_init)$/ {
+               if (($8 == 65536) != ($6 ~ /^lg-/)) bad = 1; lg += $6 ~ /^lg-/; nat += $6 ~ /^native-/ }
+             FNR > 1 && $5 == "ibcast" && $6 !~ /^(flat|binomial|hlot|spt|greedy|multilevel)-nb$/ { bad = 1 }
+             END { exit bad || !lg || !nat }' rec-*.csv &&
+    pass "auto, nonblocking and persistent: the models pick LG at 64 KiB over a slow wide area, the library below, a tree for ibcast" ||
+    fail "auto, nonblocking and persistent: the models pick LG at 64 KiB over a slow wide area, the library below, a tree for ibcast"
 fi
 
 # Where a schedule's line takes its times (test/mpi/nb_seen.c): each call polled complete
