@@ -375,7 +375,14 @@ static void print_table(FILE *f, const char *prefix, const struct gc_config *cfg
   }
   /* One line of definitions: the tests and tools that tell warnings from the table know
    * the table's lines by their start (summary of, op, an op's name, first call,
-   * one-process). */
+   * one-process). Nothing timed (a program whose collectives are all nonblocking or
+   * persistent: their lines are the log's alone): that line alone, saying so. */
+  if (total < 1) {
+    fprintf(f, "%ssummary of 0 call(s) on %d rank(s): no blocking collective was timed "
+               "(nonblocking and persistent calls are in the log, not in this table)\n",
+            prefix, gc_g.world_size);
+    return;
+  }
   fprintf(f, "%ssummary of %.0f call(s) on %d rank(s); %s; actual = %s; means are over a row's "
           "calls (one slow call moves them); error = (predicted - own) / own per call, + "
           "over-predicted, - under: its median, its middle half (p25 .. p75), the median of "
