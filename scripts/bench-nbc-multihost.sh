@@ -11,8 +11,10 @@
 #   lg:     MPI_Ialltoall by LG's schedule (GRIDCOLL_NONBLOCKING=grid, GRIDCOLL_ALLTOALL=lg)
 #   native: the MPI library's own MPI_Ialltoall (and MPI_Alltoall)
 #   hlot:   MPI_Ibcast from ROOT by HLOT's tree as a schedule; native: the library's own
+#   and the persistent forms by the same schedules (alltoall_init-lg, bcast_init-hlot: an
+#   MPI_Start of one MPI_Alltoall_init / MPI_Bcast_init a size)
 # The log (GRIDCOLL_LOG_MODE=local) must show every timed nonblocking call run by the
-# schedule asked for (lg-nb, hlot-nb), or the run fails.
+# schedule asked for (lg-nb, hlot-nb, lg-persistent, hlot-persistent), or the run fails.
 #
 #   GRID=grid3.cfg MAX=262144 REPS=11 SLICE_US=1000 ROOT=0 OUT=out/bench-nbc-multihost
 #   CONFIG=FILE: what gridcoll reads (default: the grid's description)
@@ -48,7 +50,7 @@ run() {
   local name=$1 op=$2 want=$3 genv=() v args
   args=("$op" "$MAX" "$REPS" "$SLICE_US")
   shift 3
-  [ "$op" = ibcast ] && args+=("$ROOT")
+  case $op in ibcast | bcast_init) args+=("$ROOT") ;; esac
   for v in "$@"; do genv+=(-genv "${v%%=*}" "${v#*=}"); done
   rm -f "$tmp"/log-*.csv
   grid_mpirun 900 "grep -q '^nbcbench: done' out && [ \$(ls $tmp/log-*.csv 2>/dev/null | wc -l) = $N ]" -- \
@@ -75,12 +77,14 @@ run ialltoall-lg ialltoall lg-nb GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALL=lg
 run ialltoall-native ialltoall - GRIDCOLL_NONBLOCKING=native GRIDCOLL_ALLTOALL=native
 run ibcast-hlot ibcast hlot-nb GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=hlot
 run ibcast-native ibcast - GRIDCOLL_NONBLOCKING=native GRIDCOLL_BCAST=native
+run alltoall_init-lg alltoall_init lg-persistent GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALL=lg
+run bcast_init-hlot bcast_init hlot-persistent GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=hlot
 "$GRID_ROOT/scripts/grid-down"
 grid_built=0
 
 printf '\n%-17s %9s %13s %10s %13s %9s %8s  %s\n' run bytes "blocking ms" "pure ms" "pure/blocking" \
   "overlap" "rounds" "nonblocking calls ran"
-for name in ialltoall-lg ialltoall-native ibcast-hlot ibcast-native; do
+for name in ialltoall-lg ialltoall-native ibcast-hlot ibcast-native alltoall_init-lg bcast_init-hlot; do
   awk -F, -v name="$name" -v ranfile="$OUT/$name.ran" '
     function median(a, n,   i, j, t) {
       for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }

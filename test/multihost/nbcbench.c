@@ -6,6 +6,9 @@
  *
  *   nbcbench ialltoall MAX REPS SLICE_US     blocks of 1 KiB, 4 KiB, ... up to MAX bytes
  *   nbcbench ibcast MAX REPS SLICE_US ROOT   the same, from ROOT
+ *   nbcbench alltoall_init ... | bcast_init ...   the persistent forms: MPI_Alltoall_init
+ *                                            (MPI_Bcast_init) once per size, each
+ *                                            nonblocking call an MPI_Start of it
  *
  * Per size, REPS rounds of three measurements, each after a barrier and timed on every
  * rank, the slowest rank's time kept (the barrier's exit skew, at most about one
@@ -40,9 +43,10 @@ static void compute(double seconds, double slice, MPI_Request *req, int *done) {
 }
 
 struct call {
-  int alltoall, root;
+  int alltoall, root, persistent;
   char *send, *recv;
   int count;
+  MPI_Request init; /* persistent: made once per size */
 };
 
 static void blocking(const struct call *c) {
@@ -52,8 +56,10 @@ static void blocking(const struct call *c) {
     MPI_Bcast(c->send, c->count, MPI_BYTE, c->root, MPI_COMM_WORLD);
 }
 
-static void post(const struct call *c, MPI_Request *req) {
-  if (c->alltoall)
+static void post(struct call *c, MPI_Request *req) {
+  if (c->persistent)
+    MPI_Start(&c->init), *req = c->init;
+  else if (c->alltoall)
     MPI_Ialltoall(c->send, c->count, MPI_BYTE, c->recv, c->count, MPI_BYTE, MPI_COMM_WORLD, req);
   else
     MPI_Ibcast(c->send, c->count, MPI_BYTE, c->root, MPI_COMM_WORLD, req);
@@ -61,7 +67,7 @@ static void post(const struct call *c, MPI_Request *req) {
 
 /* One measurement (0 blocking, 1 pure, 2 overall with `work` seconds of computation):
  * the slowest rank's time, on every rank. */
-static double measure(const struct call *c, int form, double work, double slice) {
+static double measure(struct call *c, int form, double work, double slice) {
   MPI_Request req;
   int done = 0;
   MPI_Barrier(MPI_COMM_WORLD);
@@ -70,8 +76,9 @@ static double measure(const struct call *c, int form, double work, double slice)
     blocking(c);
   } else {
     post(c, &req);
-    if (form == 2) compute(work, slice, &req, &done);
-    if (!done) MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Request *r = c->persistent ? &c->init : &req; /* a persistent one stays allocated */
+    if (form == 2) compute(work, slice, r, &done);
+    if (!done) MPI_Wait(r, MPI_STATUS_IGNORE);
   }
   double t = MPI_Wtime() - t0, slowest;
   MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -83,18 +90,22 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int alltoall = argc > 1 && strcmp(argv[1], "ialltoall") == 0;
-  if (argc < 5 || (!alltoall && (strcmp(argv[1], "ibcast") != 0 || argc != 6)) ||
-      (alltoall && argc != 5)) {
+  const char *op = argc > 1 ? argv[1] : "";
+  int alltoall = strcmp(op, "ialltoall") == 0 || strcmp(op, "alltoall_init") == 0;
+  int persistent = strcmp(op, "alltoall_init") == 0 || strcmp(op, "bcast_init") == 0;
+  int bcast = strcmp(op, "ibcast") == 0 || strcmp(op, "bcast_init") == 0;
+  if ((!alltoall && !bcast) || argc != (alltoall ? 5 : 6)) {
     if (rank == 0)
-      fprintf(stderr, "usage: nbcbench ialltoall MAX REPS SLICE_US | ibcast MAX REPS SLICE_US ROOT\n");
+      fprintf(stderr, "usage: nbcbench ialltoall|alltoall_init MAX REPS SLICE_US | "
+                      "ibcast|bcast_init MAX REPS SLICE_US ROOT\n");
     MPI_Finalize();
     return 2;
   }
   long max = atol(argv[2]);
   int reps = atoi(argv[3]);
   double slice = atof(argv[4]) * 1e-6;
-  struct call c = {.alltoall = alltoall, .root = alltoall ? -1 : atoi(argv[5])};
+  struct call c = {.alltoall = alltoall, .root = alltoall ? -1 : atoi(argv[5]),
+                   .persistent = persistent};
   size_t bytes = (size_t)max * (size_t)(alltoall ? size : 1);
   c.send = malloc(bytes), c.recv = malloc(bytes);
   if (!c.send || !c.recv || max < 1024 || reps < 1 || slice <= 0 || c.root >= size)
@@ -102,14 +113,25 @@ int main(int argc, char **argv) {
   memset(c.send, rank, bytes);
   for (long m = 1024; m <= max; m *= 4) {
     c.count = (int)m;
+#if MPI_VERSION >= 4
+    if (persistent && alltoall)
+      MPI_Alltoall_init(c.send, c.count, MPI_BYTE, c.recv, c.count, MPI_BYTE, MPI_COMM_WORLD,
+                        MPI_INFO_NULL, &c.init);
+    else if (persistent)
+      MPI_Bcast_init(c.send, c.count, MPI_BYTE, c.root, MPI_COMM_WORLD, MPI_INFO_NULL, &c.init);
+#else
+    if (persistent)
+      MPI_Abort(MPI_COMM_WORLD, 2); /* no persistent collectives before MPI 4 */
+#endif
     measure(&c, 0, 0, slice);
     measure(&c, 1, 0, slice);
     for (int r = 0; r < reps; r++) {
       double b = measure(&c, 0, 0, slice), p = measure(&c, 1, 0, slice);
       double o = measure(&c, 2, p, slice);
       if (rank == 0)
-        printf("%s,%d,%ld,%d,%.9f,%.9f,%.9f,%.9f\n", argv[1], c.root, m, r, b, p, p, o);
+        printf("%s,%d,%ld,%d,%.9f,%.9f,%.9f,%.9f\n", op, c.root, m, r, b, p, p, o);
     }
+    if (persistent) MPI_Request_free(&c.init);
     if (rank == 0) fflush(stdout);
   }
   if (rank == 0) {
