@@ -160,8 +160,9 @@ check_commsizes "$tmp/slow.cfg" && ! grep -q 'network: defaults' err &&
   pass "summary: over-prediction (a 1 s start-up) reads as a positive signed median" ||
   fail "summary: over-prediction (a 1 s start-up) reads as a positive signed median"
 
-# Every record once and in call order, whatever the path: ~110 bytes a line, so 2900 and
-# 3000 calls are written in several chunks of 64 KiB; sync mode's windows of 128 calls
+# Every record once and in call order, whatever the path: 48 bytes a repeated call in the
+# spool and ~110 a line of text, so 2900 and 3000 calls fill more than one spool chunk of 64
+# KiB and several of text; sync mode's windows of 128 calls
 # leave 2900 = 22 x 128 + 84 with the older window still in flight at exit (3000: the
 # newer one), and the program exits without MPI_Finalize, so the last ones are written
 # by the exit handler. One rank, as for the exit case in test/mpi/files.sh.

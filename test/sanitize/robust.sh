@@ -96,13 +96,15 @@ if want longrun; then
   calls=${LONGRUN_CALLS:-100000}
   bound=2048 # KiB from call 10,000 to the last (longrun.c)
   # Under ASan memory is not bounded (quarantine) and each call is slower: 20,000 calls
-  # still write ~30 chunks of log text, the path ASan is there to check.
+  # still fill ~15 chunks of the log's spool and ~30 of its text, the paths ASan is there
+  # to check.
   [ "$SANITIZER" = asan ] && bound=0 calls=${LONGRUN_CALLS:-20000}
   cat >cand.cfg <<CFG
 log = { file = "$tmp/log-%r.csv"; mode = "local"; candidates = true; summary = false; };
 CFG
-  # The log's text goes out in chunks of 64 KiB (~600 records): 100,000 records write ~160,
-  # then the rest at the end.
+  # The log's lines wait in its spool (shim/pure/log_spool.c: chunks of 64 KiB, ~1,365
+  # repeated calls or ~500 with candidates) and become text at the end, in chunks of 64
+  # KiB (~600 lines): 100,000 records, ~75-200 spool chunks, then ~160 of text.
   for setting in "GRIDCOLL_LOG_MODE=local" "GRIDCOLL_LOG_MODE=sync GRIDCOLL_BCAST=hlot" "GRIDCOLL_CONFIG=$tmp/cand.cfg"; do
     rm -f log-*.csv
     read -r -a vars <<<"$setting"
