@@ -159,6 +159,18 @@ size_t gc_nbc_block_bytes(int nsteps, int npieces)
 /* Persistent schedules ended and not yet seen complete by the application (logged). */
 atomic_int gc_nbc_unseen;
 
+/* nbc.h; LG packs through it too (lg_nb.c), so it is built everywhere. */
+int gc_nbc_type_own(MPI_Datatype type, MPI_Datatype *out, int *own)
+{
+  int ni, na, nt, combiner, rc = PMPI_Type_get_envelope(type, &ni, &na, &nt, &combiner);
+  *out = type, *own = 0;
+  if (rc != MPI_SUCCESS || combiner == MPI_COMBINER_NAMED)
+    return rc;
+  if ((rc = PMPI_Type_dup(type, out)) == MPI_SUCCESS)
+    *own = 1;
+  return rc;
+}
+
 /* The rest needs MPICH's extended generalized requests (nbc.h: GC_HAVE_NBC); the
  * memory above is sized and reserved alike everywhere, so the callers need no #if. */
 #if GC_HAVE_NBC
@@ -332,17 +344,6 @@ static int wait_fn(int count, void **extra, double timeout, MPI_Status *status)
   return MPI_SUCCESS;
 }
 
-static int own_copy(MPI_Datatype type, MPI_Datatype *out, int *own)
-{
-  int ni, na, nt, combiner, rc = PMPI_Type_get_envelope(type, &ni, &na, &nt, &combiner);
-  *out = type, *own = 0;
-  if (rc != MPI_SUCCESS || combiner == MPI_COMBINER_NAMED)
-    return rc;
-  if ((rc = PMPI_Type_dup(type, out)) == MPI_SUCCESS)
-    *own = 1;
-  return rc;
-}
-
 /* Everything a start that failed was handed, given back. */
 static int start_failed(const struct gc_nbc_piece *pieces, int npieces,
                         const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
@@ -406,7 +407,7 @@ static struct nbc *block_make(MPI_Comm comm, int tag, const struct gc_nbc_step *
     s->own_type[i] = pieces[i].own;
   for (int i = 0; i < npieces && *rc == MPI_SUCCESS; i++)
     if (!pieces[i].own)
-      *rc = own_copy(pieces[i].type, &s->pieces[i].type, &s->own_type[i]);
+      *rc = gc_nbc_type_own(pieces[i].type, &s->pieces[i].type, &s->own_type[i]);
   if (*rc != MPI_SUCCESS) { /* own_type says which duplicates were made */
     free_whole(s);
     return NULL;

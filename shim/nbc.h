@@ -68,6 +68,9 @@ struct gc_nbc_arena {
   int slot;
   void *heap;
 };
+/* type itself (*own 0), or our duplicate of it when derived (*own 1): a schedule's own,
+ * since the application may free its type while the call is in flight. 0 or an error. */
+int gc_nbc_type_own(MPI_Datatype type, MPI_Datatype *out, int *own);
 /* A pool of GC_NBC_SLOTS slots of `bytes`; NULL when out of memory. */
 struct gc_nbc_pool *gc_nbc_pool_make(size_t bytes);
 /* The communicator is freed: the pool goes once no slot is busy. */

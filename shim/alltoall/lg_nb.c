@@ -153,19 +153,6 @@ static int build(const struct gc_alltoall_lg_schedule *s, struct lg_nb *x, struc
   return MPI_SUCCESS;
 }
 
-/* The call's own duplicate of a derived type (the application may free its own once the
- * call is made, and a persistent call packs and unpacks at every start): 0 or an error. */
-static int own_type(MPI_Datatype type, MPI_Datatype *out, int *own)
-{
-  int ni, na, nt, combiner;
-  int rc = PMPI_Type_get_envelope(type, &ni, &na, &nt, &combiner);
-  *out = type;
-  if (rc == MPI_SUCCESS && combiner != MPI_COMBINER_NAMED &&
-      (rc = PMPI_Type_dup(type, out)) == MPI_SUCCESS)
-    *own = 1;
-  return rc;
-}
-
 /* One call, from its slot (nonblocking) or from its own memory, agreed now (persistent:
  * MPI_Alltoall_init may block, every member calls it in one order): nothing else here
  * allocates. 0 when the MPI library's own runs it (every member alike), else 1 with *rc
@@ -210,10 +197,10 @@ static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Co
     MPI_Aint lb;
     *rc = PMPI_Type_get_extent(call->recvtype, &lb, &x->extent);
     if (*rc == MPI_SUCCESS)
-      *rc = own_type(call->recvtype, &x->recvtype, &x->own_type);
+      *rc = gc_nbc_type_own(call->recvtype, &x->recvtype, &x->own_type);
     if (*rc == MPI_SUCCESS && x->sendbuf &&
         (*rc = PMPI_Type_get_extent(call->sendtype, &lb, &x->send_extent)) == MPI_SUCCESS)
-      *rc = own_type(call->sendtype, &x->sendtype, &x->own_sendtype);
+      *rc = gc_nbc_type_own(call->sendtype, &x->sendtype, &x->own_sendtype);
     if (*rc == MPI_SUCCESS)
       *rc = build(&s, x, steps, pieces, &nsteps, displs);
   }
