@@ -1,6 +1,7 @@
 /* The nonblocking schedules' executor (nbc.h). */
 #include "nbc.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -18,7 +19,7 @@ struct nbc {
   MPI_Request greq;        /* the application's */
   MPI_Comm comm;
   int tag, nsteps, npieces;
-  int first, last; /* the round posted: steps [first, last) */
+  int lo, last;    /* steps [0, last) posted, every one below lo completed */
   int rc;          /* the first error, MPI_SUCCESS else: the request's */
   int finished;    /* every step done, the request completed */
   struct gc_nbc_step *steps;
@@ -184,14 +185,13 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static MPIX_Grequest_class greq_class;
 static int have_class;
 
-/* Posts the steps of the next round (and the rounds after it while they are empty of
- * steps). An error stops the posting; what was posted is still waited for. */
+/* Posts the steps of the next round. An error stops the posting; what was posted is
+ * still waited for. */
 static void post_round(struct nbc *s)
 {
-  s->first = s->last;
-  if (s->first >= s->nsteps)
+  if (s->last >= s->nsteps)
     return;
-  int round = s->steps[s->first].round;
+  int round = s->steps[s->last].round;
   for (; s->last < s->nsteps && s->steps[s->last].round == round; s->last++) {
     const struct gc_nbc_step *st = &s->steps[s->last];
     const struct gc_nbc_piece *p = &s->pieces[st->piece];
@@ -205,20 +205,24 @@ static void post_round(struct nbc *s)
   }
 }
 
-/* 1 when every request of the round posted is done. */
-static int round_done(struct nbc *s)
+/* 1 when every posted step due before round `before` (nbc_schedule.h: lag) is done;
+ * INT_MAX: every posted step. Steps due later are left to MPI's progress for now. */
+static int due_done(struct nbc *s, int before)
 {
-  for (int i = s->first; i < s->last; i++) {
-    if (s->reqs[i] == MPI_REQUEST_NULL)
-      continue;
-    int flag = 0, rc = PMPI_Test(&s->reqs[i], &flag, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) {
-      s->rc = s->rc != MPI_SUCCESS ? s->rc : rc;
-      s->reqs[i] = MPI_REQUEST_NULL; /* MPI freed it with its error */
-      continue;
+  for (int i = s->lo; i < s->last; i++) {
+    if (s->reqs[i] != MPI_REQUEST_NULL) {
+      if ((long long)s->steps[i].round + s->steps[i].lag >= before)
+        continue;
+      int flag = 0, rc = PMPI_Test(&s->reqs[i], &flag, MPI_STATUS_IGNORE);
+      if (rc != MPI_SUCCESS) {
+        s->rc = s->rc != MPI_SUCCESS ? s->rc : rc;
+        s->reqs[i] = MPI_REQUEST_NULL; /* MPI freed it with its error */
+      } else if (!flag) {
+        return 0;
+      }
     }
-    if (!flag)
-      return 0;
+    if (i == s->lo && s->reqs[i] == MPI_REQUEST_NULL)
+      s->lo++;
   }
   return 1;
 }
@@ -238,8 +242,13 @@ static void unlink_nbc(struct nbc *s)
  * belongs to MPI, which frees it through free_fn). */
 static void advance(struct nbc *s)
 {
-  while (round_done(s)) {
-    if (s->rc != MPI_SUCCESS || s->last >= s->nsteps) {
+  for (;;) {
+    /* The end (every step posted, or an error stopped the posting) waits for every
+     * posted step; the next round for those due before it. */
+    int end = s->rc != MPI_SUCCESS || s->last >= s->nsteps;
+    if (!due_done(s, end ? INT_MAX : s->steps[s->last].round))
+      return;
+    if (end) {
       if (s->rc == MPI_SUCCESS && s->ops && s->ops->finish)
         s->rc = s->ops->finish(s->data);
       if (s->log.calls) /* the schedule's own time ends here, its unpacking included */
@@ -505,7 +514,7 @@ int gc_nbc_start_persistent(MPI_Request *request, int *rc)
   double posted = s->log.calls ? gc_clock_now() : 0; /* the post, before the library's */
   if ((!s->ops || !s->ops->start || (*rc = s->ops->start(s->data)) == MPI_SUCCESS) &&
       (*rc = PMPI_Start(request)) == MPI_SUCCESS) {
-    s->active = 1, s->rc = MPI_SUCCESS, s->first = s->last = 0, s->prev = NULL;
+    s->active = 1, s->rc = MPI_SUCCESS, s->lo = s->last = 0, s->prev = NULL;
     /* Each start is a call of its own: the next index on the communicator (every member
      * starts its persistent collectives in one order), posted now. The communicator's
      * count outlives the request: the state holds the duplicate the schedule runs on. */

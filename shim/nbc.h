@@ -51,8 +51,9 @@ struct gc_nbc_ops {
 /* The memory of schedules, reserved and agreed once per communicator (doc/design.md:
  * Nonblocking collectives, memory): a pool of GC_NBC_SLOTS slots of one size, the
  * largest that one call of this rank can take (its executor block, its steps, LG's
- * buffers up to an agreed bound). A call takes slot (its number mod GC_NBC_SLOTS) and
- * carves everything it needs from it: nothing it allocates can fail on one rank alone.
+ * buffers up to an agreed bound, a segmented tree's staging). A call takes slot (its
+ * number mod GC_NBC_SLOTS) and carves everything it needs from it: nothing it allocates
+ * can fail on one rank alone.
  * A slot still busy (more than GC_NBC_SLOTS schedules in flight on the communicator)
  * is replaced by one allocation of the slot's size, whose failure is the call's error. */
 enum { GC_NBC_SLOTS = 8 };
@@ -61,6 +62,11 @@ enum { GC_NBC_SLOTS = 8 };
  * as LG schedules, larger ones as the MPI library's own (the same answer everywhere: m
  * and the agreed count are). */
 enum { GC_NBC_LG_BYTES = 1 << 20 };
+/* The packed message a slot holds for a segmented tree (when bcast.segment is set and a
+ * tree may run): a nonblocking broadcast of more bytes runs its tree unsegmented, since a
+ * rank whose datatype is not raw stages the whole message, and no rank knows another's
+ * datatype (a persistent one stages any size: its memory is its own, agreed). */
+enum { GC_NBC_STAGE_BYTES = 1 << 20 };
 struct gc_nbc_pool;
 struct gc_nbc_arena {
   char *at, *end;

@@ -5,8 +5,9 @@
  * allocates; what can fail on one rank is therefore agreed at the communicator's first
  * schedule, the way its state is agreed at its first intercepted call: the duplicate
  * (a blocking MPI_Comm_dup there already) and a pool of slots, each as large as the
- * largest call of this rank can take (the tree's steps and executor block; LG's steps,
- * pieces, executor block and buffers up to a bound), then one allreduce over the
+ * largest call of this rank can take (the tree's steps and executor block, with
+ * segments its staging up to a bound; LG's steps, pieces, executor block and buffers up
+ * to a bound), then one allreduce over the
  * duplicate. A member short of memory makes every member run the MPI library's own
  * nonblocking calls on this communicator from then on (it warns once). After it a call
  * carves from its slot and allocates nothing. */
@@ -14,15 +15,24 @@
 #include <string.h>
 
 #include "alltoall.h"
+#include "bcast.h"
 #include "comm_state.h"
 #include "gridcoll.h"
 #include "nbc.h"
+#include "tree_nb_call.h"
+#include "tree_steps.h"
 
-/* What my largest tree call carves. */
+/* What my largest tree call carves: the whole message, or with bcast.segment set (and a
+ * tree wanted) the most segments, staged (nbc.h: GC_NBC_STAGE_BYTES). */
 static size_t tree_bytes(const struct gc_comm_state *st)
 {
-  return gc_nbc_block_bytes(st->size, 1) +
-         gc_nbc_carve_bytes(sizeof(struct gc_nbc_step) * (size_t)st->size);
+  int bound = gc_bcast_tree_steps_bound(&st->layout, st->rank);
+  size_t bytes = gc_bcast_tree_nb_call_bytes(bound, 1, 0);
+  if (gc_g.cfg.bcast_segment > 0 && strcmp(gc_bcast_op.wanted, "native") != 0) {
+    size_t seg = gc_bcast_tree_nb_call_bytes(bound, GC_BCAST_NB_SEGMENTS, GC_NBC_STAGE_BYTES);
+    bytes = seg > bytes ? seg : bytes;
+  }
+  return bytes;
 }
 
 /* MAX over the members of two counts on the duplicate: 0 or an MPI error. */

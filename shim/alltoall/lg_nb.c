@@ -111,16 +111,16 @@ static int build(const struct gc_alltoall_lg_schedule *s, struct lg_nb *x, struc
       continue;
     const struct gc_alltoall_lg_msg *in = &s->local_recv[q], *out = &s->local_send[q];
     pieces[k] = (struct gc_nbc_piece){stage + (size_t)in->offset * m, (MPI_Count)in->count * (MPI_Count)m, MPI_BYTE, 0};
-    steps[k] = (struct gc_nbc_step){0, GC_NBC_RECV, in->peer, k};
+    steps[k] = (struct gc_nbc_step){0, GC_NBC_RECV, in->peer, k, 0};
     k++;
     pieces[k] = (struct gc_nbc_piece){area + (size_t)out->offset * m, (MPI_Count)out->count * (MPI_Count)m, MPI_BYTE, 0};
-    steps[k] = (struct gc_nbc_step){0, GC_NBC_SEND, out->peer, k};
+    steps[k] = (struct gc_nbc_step){0, GC_NBC_SEND, out->peer, k, 0};
     k++;
   }
   for (int i = 0; i < s->nwide_recv; i++) {
     const struct gc_alltoall_lg_msg *in = &s->wide_recv[i];
     pieces[k] = (struct gc_nbc_piece){wide + (size_t)in->offset * m, (MPI_Count)in->count * (MPI_Count)m, MPI_BYTE, 0};
-    steps[k] = (struct gc_nbc_step){1, GC_NBC_RECV, in->peer, k};
+    steps[k] = (struct gc_nbc_step){1, GC_NBC_RECV, in->peer, k, 0};
     k++;
   }
   for (int w = 0; w < s->nwide_send; w++) {
@@ -133,7 +133,7 @@ static int build(const struct gc_alltoall_lg_schedule *s, struct lg_nb *x, struc
         MPI_SUCCESS)
       return rc;
     pieces[k] = (struct gc_nbc_piece){stage, 1, type, 1};
-    steps[k] = (struct gc_nbc_step){1, GC_NBC_SEND, out->peer, k};
+    steps[k] = (struct gc_nbc_step){1, GC_NBC_SEND, out->peer, k, 0};
     k++;
     if ((rc = PMPI_Type_commit(&pieces[k - 1].type)) != MPI_SUCCESS)
       return rc;

@@ -5,7 +5,12 @@
  * of neither type's size, so each rank's elements are cut in different places: a
  * segmentation in elements of each rank's own type would mismatch.
  *
- * Argument: the message size in ints (a multiple of 24; default 240). */
+ * With a second argument, the nonblocking forms instead (nonblocking.sh runs them under
+ * the trees' schedules, segmented): "nb", MPI_Ibcast and MPI_Wait; "persistent" (MPI 4),
+ * MPI_Bcast_init, then two rounds of new data, each MPI_Start and MPI_Wait, then
+ * MPI_Request_free, each round against PMPI_Bcast.
+ *
+ * Arguments: the message size in ints (a multiple of 24; default 240), then the form. */
 #include "mpitest.h"
 
 /* One pairing: count_a elements of a and count_b of b carry the same ints. */
@@ -19,6 +24,30 @@ static MPI_Datatype commit(MPI_Datatype t)
 {
   MPI_Type_commit(&t);
   return t;
+}
+
+enum form { BLOCKING, NONBLOCKING, PERSISTENT };
+static enum form form = BLOCKING;
+
+/* The call under test, blocking or nonblocking (the persistent form is check()'s). */
+static int bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm, int large)
+{
+  (void)large;
+  if (form == NONBLOCKING) {
+    MPI_Request r;
+#if MPI_VERSION >= 4
+    int rc = large ? MPI_Ibcast_c(buf, count, t, root, comm, &r)
+                   : MPI_Ibcast(buf, count, t, root, comm, &r);
+#else
+    int rc = MPI_Ibcast(buf, count, t, root, comm, &r);
+#endif
+    return rc != MPI_SUCCESS ? rc : MPI_Wait(&r, MPI_STATUS_IGNORE);
+  }
+#if MPI_VERSION >= 4
+  if (large)
+    return MPI_Bcast_c(buf, count, t, root, comm);
+#endif
+  return MPI_Bcast(buf, count, t, root, comm);
 }
 
 /* Root with type x, every other rank with type y, from root. */
@@ -35,16 +64,30 @@ static int check(MPI_Comm comm, MPI_Datatype x, int cx, MPI_Datatype y, int cy, 
     return 1;
   fill_pattern(got, bytes, rank == root ? seed : seed + 1000 + rank);
   memcpy(want, got, bytes);
-  int rc;
+  int bad = 0;
 #if MPI_VERSION >= 4
-  if (large)
-    rc = MPI_Bcast_c(got, count, t, root, comm);
-  else
+  if (form == PERSISTENT) {
+    MPI_Request r = MPI_REQUEST_NULL;
+    bad |= (large ? MPI_Bcast_init_c(got, count, t, root, comm, MPI_INFO_NULL, &r)
+                  : MPI_Bcast_init(got, count, t, root, comm, MPI_INFO_NULL, &r)) != MPI_SUCCESS;
+    for (int round = 0; round < 2 && !bad; round++) {
+      if (round > 0 && rank == root) { /* new data at the root, the same at the reference */
+        fill_pattern(got, bytes, seed + 77);
+        memcpy(want, got, bytes);
+      }
+      bad |= MPI_Start(&r) != MPI_SUCCESS || MPI_Wait(&r, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+      bad |= PMPI_Bcast(want, count, t, root, comm) != MPI_SUCCESS;
+      bad |= memcmp(got, want, bytes) != 0;
+    }
+    if (r != MPI_REQUEST_NULL)
+      bad |= MPI_Request_free(&r) != MPI_SUCCESS;
+    free(got), free(want);
+    return bad;
+  }
 #endif
-    rc = MPI_Bcast(got, count, t, root, comm);
-  (void)large;
+  int rc = bcast(got, count, t, root, comm, large);
   int prc = PMPI_Bcast(want, count, t, root, comm);
-  int bad = rc != MPI_SUCCESS || prc != MPI_SUCCESS || memcmp(got, want, bytes) != 0;
+  bad = rc != MPI_SUCCESS || prc != MPI_SUCCESS || memcmp(got, want, bytes) != 0;
   free(got), free(want);
   return bad;
 }
@@ -61,6 +104,14 @@ int main(int argc, char **argv)
   int ints = argc > 1 ? atoi(argv[1]) : 240;
   if (ints <= 0 || ints % 24 != 0)
     ints = 240;
+  if (argc > 2)
+    form = strcmp(argv[2], "nb") == 0           ? NONBLOCKING
+           : strcmp(argv[2], "persistent") == 0 ? PERSISTENT
+                                                : BLOCKING;
+#if MPI_VERSION < 4
+  if (form == PERSISTENT)
+    form = BLOCKING; /* no MPI_Bcast_init before MPI 4 */
+#endif
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);

@@ -85,6 +85,40 @@ else
       nb_log_ok rec-*.csv && ibcast_made_ok && pass "ibcast $b, ${topo##*/}, mixed request arrays, logged" ||
       fail "ibcast $b, ${topo##*/}, mixed request arrays, logged"
   done
+  # Segmented trees (tree_nb.c, tree_steps.h): the same request arrays with 1 KiB segments,
+  # which cut the 100000-byte case past GC_BCAST_NB_SEGMENTS (32 longer segments) and the
+  # small cases into a few; then different datatypes of one signature on the root and
+  # the receivers (bcast_mixed.c), cut where no type's elements end, nonblocking and
+  # persistent: a receiver that is not raw stages and unpacks, a root packs at every
+  # start, every byte as PMPI_Bcast's.
+  printf 'bcast = { segment = "1 KiB"; };\n' >nbseg.cfg
+  mpirun 4 GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_CONFIG="$tmp/nbseg.cfg" GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=greedy GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/ibcast"
+  no_failures && [ "$(warnings)" = 0 ] && used_as greedy-nb 1 && used_as greedy-persistent 1 &&
+    nb_log_ok rec-*.csv && ibcast_made_ok && pass "ibcast greedy, 1 KiB segments, mixed request arrays, logged" ||
+    fail "ibcast greedy, 1 KiB segments, mixed request arrays, logged"
+  # The layouts of ib_topos, each configuration file with the segment size added.
+  seg_topos=("4 GRIDCOLL_CONFIG=$tmp/seg-interleaved.cfg" "3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_CONFIG=$tmp/seg.cfg"
+    "5 GRIDCOLL_CONFIG=$tmp/seg-three.cfg" "4 GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_CONFIG=$tmp/seg.cfg")
+  i=0
+  for seg in "3 B:240" "1000 B:2400"; do
+    printf 'bcast = { segment = "%s"; };\n' "${seg%:*}" >seg.cfg
+    cat interleaved.cfg seg.cfg >seg-interleaved.cfg
+    cat three.cfg seg.cfg >seg-three.cfg
+    for form in nb persistent; do
+      for b in hlot binomial multilevel; do
+        topo=${seg_topos[i % 4]}
+        i=$((i + 1))
+        rm -f rec-*.csv
+        # shellcheck disable=SC2086 # ranks and setting
+        mpirun $topo GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/bcast_mixed" "${seg#*:}" $form
+        used=$b-nb
+        [ $form = persistent ] && used=$b-persistent
+        no_failures && [ "$(warnings)" = 0 ] && used_as "$used" 1 && nb_log_ok rec-*.csv &&
+          pass "$form bcast $b, mixed datatypes, ${seg%:*} segments, ${topo//$tmp\//}" ||
+          fail "$form bcast $b, mixed datatypes, ${seg%:*} segments, ${topo//$tmp\//}"
+      done
+    done
+  done
   # MPI_Ialltoall and MPI_Alltoall_init by LG (lg_nb.c): the same arrays, in place,
   # types freed in flight, blocking calls between post and wait, persistent ones started
   # with new data; against PMPI_Alltoall. Once in local mode with

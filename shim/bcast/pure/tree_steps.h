@@ -15,9 +15,26 @@
 #include "nbc_schedule.h"
 #include "tree_cost.h"
 
-/* rank's steps into out (room for l->size steps): their number, or -1 when the tree
- * does not fit the layout (tree->n != l->nclusters, the root cluster is not root's). */
+/* rank's steps into out (room for gc_bcast_tree_steps_bound(l, rank) steps): their
+ * number, or -1 when the tree does not fit the layout (tree->n != l->nclusters, the root
+ * cluster is not root's). */
 int gc_bcast_tree_steps(const struct gc_layout *l, const struct gc_tree *t, int root, int rank,
                         struct gc_nbc_step *out);
+/* The most steps gc_bcast_tree_steps gives rank, whatever the tree and the root: a
+ * receive, a send to every other cluster, one to each binomial child. */
+int gc_bcast_tree_steps_bound(const struct gc_layout *l, int rank);
+
+/* The most segments a nonblocking tree cuts a message into: a larger count takes larger
+ * segments (tree_nb.c), so that what a call carves stays bounded (nbc.h: the pool). */
+#define GC_BCAST_NB_SEGMENTS 32
+
+/* The same steps over nseg segments of the message (segment_schedule.h), piece s for
+ * segment s, pipelined as the blocking tree is: every segment's receive from the parent
+ * posted up to `ahead` rounds before it is due, segment s forwarded to every child (in
+ * the order of `whole`) in the round after it arrived, the sends due `ahead` rounds
+ * later. whole: gc_bcast_tree_steps' n steps; out: room for n * nseg. Their number (n *
+ * nseg), or -1 when nseg or ahead < 1. */
+int gc_bcast_tree_segment_steps(const struct gc_nbc_step *whole, int n, int nseg, int ahead,
+                                struct gc_nbc_step *out);
 
 #endif
