@@ -46,14 +46,6 @@ static size_t time_room(double s)
   return s < 1e9 ? 20 : GC_FMT_FIXED9_MAX;
 }
 
-static int same_bits(double a, double b)
-{
-  unsigned long long x, y;
-  memcpy(&x, &a, sizeof x);
-  memcpy(&y, &b, sizeof y);
-  return x == y;
-}
-
 /* The columns that repeat from one line to the next (the same communicator; the same
  * call again, as an application's loop makes it), kept as text: a line whose key matches
  * copies them instead of formatting them again, half of what a line costs. One entry
@@ -124,7 +116,7 @@ static int middle_matches(const struct gc_call_line *l)
 {
   return middle.n && middle.op_name == l->op_name && middle.algorithm_name == l->algorithm_name &&
          middle.model == l->model && middle.bytes == l->bytes && middle.root == l->root &&
-         middle.clusters == l->clusters && same_bits(middle.predicted, l->predicted);
+         middle.clusters == l->clusters && gc_same_bits(middle.predicted, l->predicted);
 }
 
 /* The widest middle: the names, the root (11), the bytes (20), the clusters (11), 6
@@ -166,7 +158,7 @@ static char *put_middle(char *p, const struct gc_call_line *l, int hit)
  * formatted. */
 static char *put_time_as(char *p, double s, double written, const char *text, size_t ntime)
 {
-  if (!same_bits(s, written))
+  if (!gc_same_bits(s, written))
     return put_time(p, s);
   if (ntime > 20) /* 10^9 s and more: printf's text, longer than the room after it */
     return (char *)memcpy(p, text, ntime) + ntime;

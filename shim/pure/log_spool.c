@@ -97,11 +97,6 @@ static int fill_out(void)
   return 0;
 }
 
-static int same_bits(double a, double b)
-{
-  return memcmp(&a, &b, sizeof a) == 0;
-}
-
 /* 1 when l, on communicator comm_id, is the call after the last one, all else the same. */
 static int is_next(unsigned long long comm_id, int comm_size, const struct gc_call_line *l)
 {
@@ -110,7 +105,7 @@ static int is_next(unsigned long long comm_id, int comm_size, const struct gc_ca
   return p->kind && p->comm_id == comm_id && p->comm_size == comm_size && !p->ncand &&
          l->call == k->call + 1 && l->bytes == k->bytes && l->op_name == k->op_name &&
          l->algorithm_name == k->algorithm_name && l->model == k->model &&
-         same_bits(l->predicted, k->predicted) && l->root == k->root &&
+         gc_same_bits(l->predicted, k->predicted) && l->root == k->root &&
          l->clusters == k->clusters && l->op == k->op && l->algorithm == k->algorithm &&
          l->ncandidates == k->ncandidates && l->explored == k->explored &&
          l->entry == k->entry;

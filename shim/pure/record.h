@@ -5,6 +5,7 @@
 #define GC_RECORD_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "op_info.h" /* pure: the log's text and spool are unit-tested without MPI */
 
@@ -98,5 +99,12 @@ struct gc_call_pending {
   int comm_size, comm_rank;
   double posted; /* this rank's clock (clock.h) */
 };
+
+/* 1 when a and b are the same double bit for bit (a line repeats the one before only
+ * then: -0.0 and 0.0, or two NaNs, print differently or not at all alike). */
+static inline int gc_same_bits(double a, double b)
+{
+  return memcmp(&a, &b, sizeof a) == 0;
+}
 
 #endif
