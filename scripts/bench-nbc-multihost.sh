@@ -17,7 +17,11 @@
 # schedule asked for (lg-nb, hlot-nb, lg-persistent, hlot-persistent), or the run fails.
 #
 #   GRID=grid3.cfg MAX=262144 REPS=11 SLICE_US=1000 ROOT=0 OUT=out/bench-nbc-multihost
-#   CONFIG=FILE: what gridcoll reads (default: the grid's description)
+#   CONFIG=FILE: what gridcoll reads (default: the grid's description; one with
+#     `bcast = { segment = ...; };` times the segmented trees)
+#   RUNS="ibcast-hlot bcast_init-hlot": some of the runs (default all six, in this order:
+#     ialltoall-lg ialltoall-native ibcast-hlot ibcast-native alltoall_init-lg
+#     bcast_init-hlot)
 set -u
 BUILD=${BUILD:-build}
 GRID_ROOT=$(realpath "$(dirname "$0")/..")
@@ -27,6 +31,11 @@ REPS=${REPS:-11}
 SLICE_US=${SLICE_US:-1000}
 ROOT=${ROOT:-0}
 OUT=${OUT:-out/bench-nbc-multihost}
+ALL_RUNS="ialltoall-lg ialltoall-native ibcast-hlot ibcast-native alltoall_init-lg bcast_init-hlot"
+RUNS=${RUNS:-$ALL_RUNS}
+for r in $RUNS; do
+  [[ " $ALL_RUNS " == *" $r "* ]] || { echo "bench-nbc-multihost: RUNS: no run $r (runs: $ALL_RUNS)" >&2; exit 2; }
+done
 
 source "$GRID_ROOT/test/multihost/lib.sh"
 grid_session bench-nbc-multihost
@@ -48,6 +57,7 @@ echo "bench-nbc-multihost: $(basename "$GRID"), $N ranks, one per host; MPICH ov
 # algorithm the log must show on every nonblocking call ("-": none asked).
 run() {
   local name=$1 op=$2 want=$3 genv=() v args
+  [[ " $RUNS " == *" $name "* ]] || return 0
   args=("$op" "$MAX" "$REPS" "$SLICE_US")
   shift 3
   case $op in ibcast | bcast_init) args+=("$ROOT") ;; esac
@@ -84,7 +94,7 @@ grid_built=0
 
 printf '\n%-17s %9s %13s %10s %13s %9s %8s  %s\n' run bytes "blocking ms" "pure ms" "pure/blocking" \
   "overlap" "rounds" "nonblocking calls ran"
-for name in ialltoall-lg ialltoall-native ibcast-hlot ibcast-native alltoall_init-lg bcast_init-hlot; do
+for name in $RUNS; do
   awk -F, -v name="$name" -v ranfile="$OUT/$name.ran" '
     function median(a, n,   i, j, t) {
       for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
