@@ -239,14 +239,14 @@ int gc_alltoall_relay_run(const void *args, struct gc_comm_state *st, const stru
   (void)plan;
   if (call->block_bytes == 0)
     return MPI_SUCCESS;
-  /* The plan, from the network view's scratch: identical on every rank, as is whether it
-   * relays anything; where it does not, LG runs as LG. */
+  /* The plan, from the network view's scratch: identical on every rank, as is whether its
+   * routes relay anything; where they do not, LG runs as LG. */
   struct gc_scratch *sc = st->network.grid.scratch;
   size_t mark = gc_scratch_mark(sc);
   struct gc_alltoall_relay_plan p;
   double m = (double)call->block_bytes;
   int rc, relays = gc_alltoall_relay_plan_take(&st->network.grid, m, &p) == 0 &&
-                   gc_alltoall_relay_plan_relays(&p);
+                   gc_alltoall_relay_routes_relay(&st->layout, &p);
   if (relays)
     rc = gc_alltoall_lg_exchange(call, st, 1, routes(st, &p, call->block_bytes));
   gc_scratch_release(sc, mark);

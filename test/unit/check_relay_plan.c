@@ -195,6 +195,48 @@ START_TEST(routes_follow_lg_messages)
 }
 END_TEST
 
+/* Whether the routes relay anything (gc_alltoall_relay_routes_relay) is what
+ * gc_alltoall_relay_of says of every message, for plans that relay a large share, a share
+ * smaller than one message of its pair, and none; blocked and interleaved layouts. The
+ * demo grid's case: 4 clusters of 4 where the plan gives 11-13% of a pair, which has 4
+ * messages: nothing relayed, so the row predicts nothing (it predicted the relayed plan,
+ * twice LG's time, while the run was LG's). */
+START_TEST(routes_relay_what_relay_of_relays)
+{
+  unsigned seed = 3;
+  for (int trial = 0; trial < 200; trial++) {
+    struct grid x;
+    int k = 3 + trial % 2, size[K], n = 0, ids[64];
+    for (int c = 0; c < k; c++)
+      size[c] = 1 + (int)(rand_r(&seed) % 8), n += size[c];
+    grid_make(&x, k, size, 5, 100);
+    link_set(&x, 0, 1, 20 + rand_r(&seed) % 40, 10 + rand_r(&seed) % 100);
+    plan(&x, trial % 3 == 0 ? 1024 : 1 << 20);
+    if (trial % 5 == 0) /* a share below one message of a pair of 8 */
+      for (int e = 0; e < k * k; e++)
+        x.share[e] = x.via[e] >= 0 ? 0.1 : 0.0;
+    int left[K];
+    for (int c = 0; c < k; c++)
+      left[c] = size[c];
+    for (int r = 0, c = 0; r < n; r++) {
+      if (trial % 2) /* interleaved, else blocked */
+        c = (c + 1) % k;
+      while (left[c] == 0)
+        c = (c + 1) % k;
+      ids[r] = c, left[c]--;
+    }
+    struct gc_layout l;
+    ck_assert_int_eq(gc_layout_build(&l, n, ids), 0);
+    int any = 0;
+    for (int s = 0; s < n; s++)
+      for (int d = 0; d < n; d++)
+        any |= gc_alltoall_relay_of(&l, &x.p, s, d) >= 0;
+    ck_assert_int_eq(gc_alltoall_relay_routes_relay(&l, &x.p), any);
+    gc_layout_free(&l);
+  }
+}
+END_TEST
+
 START_TEST(limits)
 {
   struct grid x;
@@ -228,6 +270,7 @@ int main(void)
   tcase_add_test(core, no_relay_is_lg);
   tcase_add_test(core, model_matches_lg);
   tcase_add_test(core, routes_follow_lg_messages);
+  tcase_add_test(core, routes_relay_what_relay_of_relays);
   suite_add_tcase(s, core);
   TCase *lim = tcase_create("limits");
   tcase_add_test(lim, limits);

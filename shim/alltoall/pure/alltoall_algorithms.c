@@ -57,9 +57,10 @@ double gc_alltoall_lg_predict(const struct gc_network *net, const struct gc_layo
 }
 
 /* "relay-backbone" (model/grid_exchange.c) on the plan of relay_plan.h: LG with the
- * shares the planner routes through a third cluster. Where the plan relays nothing the
- * run is LG's exactly and this row predicts nothing, so `auto` (and learning) never
- * spend a call on it there (issue 27: no pick at a loss where no relay helps). */
+ * shares the planner routes through a third cluster. Where the routes relay nothing (no
+ * share, or shares smaller than one of their pair's messages) the run is LG's exactly
+ * and this row predicts nothing, so `auto` (and learning) never spend a call on it there
+ * (issue 27: no pick at a loss where no relay helps). */
 double gc_alltoall_relay_predict(const struct gc_network *net, const struct gc_layout *layout,
                                  const struct gc_shape *shape, const char **model)
 {
@@ -71,7 +72,7 @@ double gc_alltoall_relay_predict(const struct gc_network *net, const struct gc_l
   size_t mark = gc_scratch_mark(sc);
   struct gc_alltoall_relay_plan p;
   if (gc_alltoall_relay_plan_take(&net->grid, shape->m, &p) != 0 ||
-      !gc_alltoall_relay_plan_relays(&p) ||
+      !gc_alltoall_relay_routes_relay(layout, &p) ||
       gc_model_relay_backbone(&net->grid, (size_t)shape->m, p.share, p.via, &t) != 0)
     t = -1;
   gc_scratch_release(sc, mark);

@@ -225,6 +225,33 @@ static int message(const struct gc_layout *l, int src, int dst, int *q)
   return j % r == i - s * a ? r : 0;
 }
 
+/* How many wide messages LG sends from cluster c to cluster d: their numbers q (message())
+ * are 0 .. that - 1, every one of them, so the routes relay floor(that * f) of them. */
+static long long pair_messages(const struct gc_layout *l, int c, int d)
+{
+  long long nc = l->cluster_size[c], nd = l->cluster_size[d];
+  if (gc_model_lg_plays_a(l->cluster_size, c, d)) /* one per member of d */
+    return nd;
+  return (nc + nd - 1) / nd * nd; /* a group of nd per nd members of c (message()) */
+}
+
+int gc_alltoall_relay_routes_relay(const struct gc_layout *l,
+                                   const struct gc_alltoall_relay_plan *p)
+{
+  if (p->k != l->nclusters)
+    return 0;
+  for (int c = 0; c < p->k; c++)
+    for (int d = 0; d < p->k; d++) {
+      size_t e = (size_t)c * (size_t)p->k + (size_t)d;
+      /* The last message's test in gc_alltoall_relay_of, floor(M f) > floor((M - 1) f) ...
+       * > floor(0): some message is relayed exactly when floor(M f) is not 0. */
+      if (c != d && p->via[e] >= 0 && p->share[e] > 0.0 &&
+          floor((double)pair_messages(l, c, d) * p->share[e]) >= 1.0)
+        return 1;
+    }
+  return 0;
+}
+
 int gc_alltoall_relay_msg_blocks(const struct gc_layout *l, int src, int dst)
 {
   int q;

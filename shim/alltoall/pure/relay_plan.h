@@ -64,6 +64,11 @@ int gc_alltoall_relay_plan_take(const struct gc_model_grid *g, double m,
 
 /* 1 when the plan relays anything. */
 int gc_alltoall_relay_plan_relays(const struct gc_alltoall_relay_plan *p);
+/* 1 when the routes of plan p on layout l (gc_alltoall_relay_of) relay at least one of
+ * LG's wide messages: a share smaller than one message of its pair relays nothing, and
+ * the run is then LG's exactly (relay.c runs it so, the row predicts nothing). */
+int gc_alltoall_relay_routes_relay(const struct gc_layout *l,
+                                   const struct gc_alltoall_relay_plan *p);
 
 /* Blocks of LG's wide message from rank src to rank dst (gc_alltoall_lg_schedule's), 0
  * when LG sends none between them. */
