@@ -132,7 +132,7 @@ done
 # shape (a-b 20 ms at 50 Mbit/s, through c 3 + 4 ms at 100 Mbit/s) on 5 ranks, 3 uneven
 # interleaved clusters on 8, and 4 clusters on 8 (two broken links). Every datatype case,
 # in place, on the test's communicators; rank 0's log shows relay ran with a prediction
-# (relay-backbone predicts only where the plan relays something).
+# (relay-backbone predicts only where the routes relay a message).
 relay_net() { # the latency and bandwidth matrices of k clusters, a-b (and c-d) broken
   local k=$1 c d lat bw sep row
   printf 'network = { wan = {\n  latency = ('

@@ -52,7 +52,7 @@ done
 # case NAME PLATFORM HOSTFILE CONFIG CLUSTERS ARG [ALGORITHMS]: ARG is the test program's
 # block size for its "bytes" case, or "quick" (world communicator, first datatypes) for
 # the big runs; ALGORITHMS default "lg native". relay must have relayed on world: its
-# record carries relay-backbone's prediction only where the planner relays.
+# record carries relay-backbone's prediction only where its routes relay a message.
 run_case() {
   local name=$1 platform=$2 hosts=$3 cfg=$4 clusters=$5 big=$6 a ranks lg_calls
   [[ $name =~ ${CASES:-.} ]] || return 0

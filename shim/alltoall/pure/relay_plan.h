@@ -62,7 +62,8 @@ int gc_alltoall_relay_plan_make(const struct gc_model_grid *g, double m, double 
 int gc_alltoall_relay_plan_take(const struct gc_model_grid *g, double m,
                                 struct gc_alltoall_relay_plan *p);
 
-/* 1 when the plan relays anything. */
+/* 1 when the plan gives any pair a share (its routes may still relay no message:
+ * gc_alltoall_relay_routes_relay). */
 int gc_alltoall_relay_plan_relays(const struct gc_alltoall_relay_plan *p);
 /* 1 when the routes of plan p on layout l (gc_alltoall_relay_of) relay at least one of
  * LG's wide messages: a share smaller than one message of its pair relays nothing, and
