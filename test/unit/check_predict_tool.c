@@ -66,10 +66,12 @@ END_TEST
 /* --bound: the relay planner's bound (issue 27) beside the rows, under every prediction
  * of the relayed run on korea8 (A-G 400 ms direct, 22 ms through H), and under LG's:
  * relaying lowers the link bound, and relay-backbone (no agreement per call, relay.c)
- * predicts the relayed run faster than LG's. */
+ * predicts the relayed run faster than LG's. At 1 MiB the plan gives A-G 9% of its
+ * bytes, less than one of its 4 wide messages: the routes relay nothing, so relay
+ * predicts nothing (an empty column) and `auto` runs LG, which is what relay would run. */
 START_TEST(relay_bound)
 {
-  ck_assert_int_eq(run("-c examples/korea8.cfg -l 4,4,4,4,4,4,4,4 -s 64KiB,1MiB --bound --csv"), 0);
+  ck_assert_int_eq(run("-c examples/korea8.cfg -l 4,4,4,4,4,4,4,4 -s 64KiB,256KiB,1MiB --bound --csv"), 0);
   ck_assert_str_eq(strtok(out, "\n"), "bytes,native,lg,relay,bound,auto");
   for (int i = 0; i < 2; i++) {
     double m, nat, lg, relay, bound;
@@ -79,6 +81,12 @@ START_TEST(relay_bound)
     ck_assert(bound > 0 && relay >= bound && lg > relay);
     ck_assert_str_eq(choice, "relay");
   }
+  double m, nat, lg, bound;
+  char choice[16];
+  ck_assert_int_eq(sscanf(strtok(NULL, "\n"), "%lg,%lg,%lg,,%lg,%15s", &m, &nat, &lg, &bound,
+                          choice), 5);
+  ck_assert(m == 1048576 && bound > 0 && lg > bound);
+  ck_assert_str_eq(choice, "lg");
 }
 END_TEST
 

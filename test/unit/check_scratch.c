@@ -85,8 +85,8 @@ static void note(struct tally *t, const struct gc_network *net, int ok)
 }
 
 /* Whether the relay row rightly predicts nothing: no plan to run (fewer than three
- * clusters, LG not applying), or, with room for its need, a plan that relays nothing
- * (planned here outside the scratch). */
+ * clusters, LG not applying), or, with room for its need, a plan whose routes relay no
+ * message (planned here outside the scratch). */
 static int declines(const struct gc_network *net, const struct gc_layout *l, double m)
 {
   int k = l->nclusters, kk = k * k, yes;
@@ -100,7 +100,7 @@ static int declines(const struct gc_network *net, const struct gc_layout *l, dou
   ck_assert(share && work && via);
   struct gc_alltoall_relay_plan p = {.k = k, .share = share, .via = via};
   ck_assert_int_eq(gc_alltoall_relay_plan_make(&net->grid, m, work, &p), 0);
-  yes = gc_alltoall_relay_plan_relays(&p);
+  yes = gc_alltoall_relay_routes_relay(l, &p);
   free(share), free(work), free(via);
   return !yes;
 }
