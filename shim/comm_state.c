@@ -307,6 +307,10 @@ int gc_comm_cluster(struct gc_comm_state *st, MPI_Comm *out)
     PMPI_Group_free(&mine);
     if (rc != MPI_SUCCESS)
       return rc;
+    /* As the private duplicate's: MPICH gives a communicator made from a group the
+     * default handler, not its parent's (LG's drain, lg.c, relies on a truncation
+     * coming back as a code). */
+    PMPI_Comm_set_errhandler(st->cluster_comm, MPI_ERRORS_RETURN);
   }
   *out = st->cluster_comm;
   return MPI_SUCCESS;
@@ -333,6 +337,7 @@ int gc_comm_leaders(struct gc_comm_state *st, MPI_Comm *out)
       PMPI_Group_free(&group);
       if (rc != MPI_SUCCESS)
         return rc;
+      PMPI_Comm_set_errhandler(st->leader_comm, MPI_ERRORS_RETURN);
     }
     st->have_leader_comm = 1;
   }
