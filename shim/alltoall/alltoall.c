@@ -49,6 +49,13 @@ static void key(const void *args, struct gc_call_key *out)
                               .root = in_place ? -2 : -1};
 }
 
+/* What the all-to-all keeps per communicator, made and agreed with its state: LG's
+ * context, and the relayed all-to-all's routes beside it. */
+static int make(struct gc_comm_state *st)
+{
+  return gc_alltoall_lg_state_make(st) || gc_alltoall_relay_state_make(st) ? -1 : 0;
+}
+
 const struct gc_op gc_alltoall_op = {
     .id = GC_OP_ALLTOALL,
     .name = "alltoall",
@@ -56,6 +63,7 @@ const struct gc_op gc_alltoall_op = {
     .nalgorithms = GC_ALLTOALL_LAST,
     .wanted = gc_g.cfg.algorithm[GC_OP_ALLTOALL],
     .prepare = gc_alltoall_call_prepare,
+    .make = make,
     .key = key,
 };
 

@@ -44,6 +44,11 @@ int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, in
  * nbc_reserve.c). */
 int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks);
 int gc_alltoall_lg_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan);
+/* LG's context (its schedule) made with the communicator's state, so that it is agreed
+ * there, where LG may run a blocking call (lg.c); 0, or -1 out of memory (op.h: make). */
+int gc_alltoall_lg_state_make(struct gc_comm_state *st);
+/* The relayed all-to-all's routes made with the state, where relay may run (relay.c). */
+int gc_alltoall_relay_state_make(struct gc_comm_state *st);
 int gc_alltoall_relay_supports(const void *call, const struct gc_comm_state *st);
 int gc_alltoall_relay_run(const void *call, struct gc_comm_state *st,
                           const struct gc_plan *plan);

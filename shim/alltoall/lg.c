@@ -7,23 +7,31 @@
  * are still arriving. The direct local blocks then move while the wide area is busy.
  *
  * No agreement on the timed path: a blocking allreduce over the wide area would cost a
- * wide-area round trip, more than the whole exchange of small blocks. Instead
- *   - buffers are allocated (and every rank agrees that they could be) only when a call
- *     needs more than the ones cached with the communicator, or more than the cache keeps;
- *   - a rank that cannot pack a block into m bytes still takes part, and says so in the tag
- *     of its staged messages; stagers AND the flags of what they stage into the tags of
- *     their wide messages. Every rank receives a staged part from each member of its
+ * wide-area round trip, more than the whole exchange of small blocks (on the demo grid,
+ * 45 ms against 20 for the whole all-to-all of 1 KiB blocks). Instead
+ *   - the context (the schedule) is made with the communicator's state and agreed there
+ *     (gc_alltoall_lg_state_make); made later, on first use, its first run agrees;
+ *   - a rank that cannot pack a block into m bytes, or cannot get the buffers a larger
+ *     block needs, still takes part, and says so in the tag of its staged messages;
+ *     stagers AND the flags of what they stage into the tags of their wide messages (a
+ *     rank without buffers sends every message empty, flagged, and consumes what it is
+ *     sent: lg_drain). Every rank receives a staged part from each member of its
  *     cluster and a wide message carrying blocks of every remote rank, so all ranks learn
- *     the same verdict before writing to recvbuf, and fall back together.
- * A routed run (relay.c) keeps both rules. Its legs carry the flag as an int after their
+ *     the same verdict before writing to recvbuf, and fall back together;
+ *   - the buffers cached with the communicator stay alike on every rank: they grow at the
+ *     same calls (m, the block count and the cache's history are the same everywhere),
+ *     and every rank empties its cache when a run that grew it falls back, so a rank that
+ *     could not grow its cache is not left behind the others.
+ * A routed run (relay.c) keeps these rules. Its legs carry the flag as an int after their
  * blocks, and so do its direct wide messages: a relay may receive from one stager both a
  * wide message and a leg, so no receive may take any tag. A stager's leg to a relay
  * leaves once all its blocks are staged, with the AND it has seen; a relay's leg to a
  * destination leaves once all its parts are in, with the AND of their flags and its own.
  * Every block still reaches its destination through one chain of such messages, each
  * flag the AND of all before it, so the argument above holds unchanged. The one
- * allreduce a routed run adds is when the routes were never agreed (lg_alloc): made at
- * the first relayed run, they can be missing on one rank only until then.
+ * allreduce a routed run adds is when the routes were never agreed (lg_alloc): made with
+ * the state where relay may run (relay.c), else at the first relayed run, they can be
+ * missing on one rank only until then.
  * Blocks travel as packed bytes: PMPI_Pack / PMPI_Unpack with the caller's types keep any
  * datatype byte-identical to PMPI_Alltoall, and a contiguous unit of one block (m bytes)
  * keeps counts and displacements small however large the total. */
@@ -62,6 +70,8 @@ struct lg_ctx {
                        cap bytes and up to cap_fwd forwarded blocks (relay.c) */
   size_t cap, cap_fwd;
   int routed;       /* a routed run was agreed: every rank holds its routes (relay.c) */
+  int agreed;       /* every rank holds its context: made with the agreed state, or a run
+                       agreed it (alike on every rank: set by an agreement only) */
   void *ext;        /* what an algorithm running this schedule keeps of its own (relay.c's
                        routes), freed with the context by ext_free */
   void (*ext_free)(void *ext);
@@ -144,16 +154,29 @@ static struct lg_ctx *ctx_get(struct gc_comm_state *st)
   return slot->data;
 }
 
+int gc_alltoall_lg_state_make(struct gc_comm_state *st)
+{
+  /* Made here, the context is agreed with the state (comm_state.c: two clusters in the
+   * world, which LG needs, make its members agree), and LG's first run agrees nothing. */
+  if (!strcmp(gc_alltoall_op.wanted, "native") || !gc_alltoall_lg_applies(&st->layout) ||
+      st->layout.size > INT_MAX / 8)
+    return 0;
+  struct lg_ctx *x = ctx_get(st);
+  if (!x)
+    return -1;
+  x->agreed = 1;
+  return 0;
+}
+
 /* Buffers for blocks of m bytes and `fwd` blocks to forward (the same number on every
  * rank: relay.c's most over the ranks): the cached ones when they are big enough, else new
- * ones (kept in the cache when small enough). Whether every rank got them is agreed
- * whenever that may differ: a rank that failed tells the others, and all fall back. Every
- * choice here depends only on m, fwd, n, routed and the cache's history (cap, cap_fwd,
- * routed: set only by an agreement, so alike everywhere), so the caches stay identical
- * and the ranks agree on whether to agree. *agree is set when they must: also on a routed
- * run until one was agreed, since until then a rank may lack its routes (relay.c makes
- * them at the first relayed run; a rank that failed there never gets here and agrees).
- * Returns 1 when this rank holds its buffers. */
+ * ones (kept in the cache when small enough). Every choice here depends only on m, fwd,
+ * n, routed and the cache's history (alike on every rank: see the top), so the ranks agree
+ * on whether to agree. *agree is set when they must: while the context was never agreed
+ * (a rank may lack it), and on a routed run until one was agreed (a rank may lack its
+ * routes, unless they were made with the state: relay.c; a rank that failed to make them
+ * never gets here and agrees). Otherwise a rank that gets no buffers takes part without
+ * them (lg_drain). Returns 1 when this rank holds its buffers. */
 static int lg_alloc(struct lg_run *r, struct gc_comm_state *st, size_t fwd, int routed,
                     int *agree, int *grow)
 {
@@ -161,22 +184,22 @@ static int lg_alloc(struct lg_run *r, struct gc_comm_state *st, size_t fwd, int 
   size_t n = (size_t)st->size;
   size_t lg_blocks = x ? n + (size_t)x->s.stage_blocks + (size_t)x->s.wide_recv_blocks : 3 * n;
   size_t blocks = lg_blocks + fwd;
-  int ok = 1;
-  *agree = 1, *grow = 0;
+  int ok = 1, fits = x && r->m <= x->cap && fwd <= x->cap_fwd;
+  *agree = !x || !x->agreed || (routed && !x->routed);
+  *grow = 0;
   r->x = x;
   if (!x || r->m > SIZE_MAX / blocks) {
     ok = 0; /* the others may be fine: agree */
     if (!x)
       gc_warn_oom("LG's schedule on communicator %llu; every rank runs this all-to-all by "
                   "the MPI library", st->id);
-  } else if (r->m <= x->cap && fwd <= x->cap_fwd && (!routed || x->routed)) {
-    *agree = 0; /* every rank holds the same cache (and its routes): nothing can differ */
-  } else {
+  } else if (!fits) {
     if (r->m <= LG_CACHE_MAX / (4 * n + fwd)) { /* blocks < 4n + fwd; alike on every rank */
       *grow = 1;
       free(x->buf);
       x->cap = x->cap_fwd = 0;
-      ok = (x->buf = malloc(blocks * r->m)) != NULL;
+      if ((ok = (x->buf = malloc(blocks * r->m)) != NULL))
+        x->cap = r->m, x->cap_fwd = fwd;
     } else {
       ok = (r->buf = malloc(blocks * r->m)) != NULL;
     }
@@ -194,28 +217,41 @@ static int lg_alloc(struct lg_run *r, struct gc_comm_state *st, size_t fwd, int 
   return ok;
 }
 
-/* Every rank's verdict, before any message that depends on it: MPI_SUCCESS (all hold
- * their buffers: a grown cache is kept; routed, all hold their routes), GC_FALLBACK or a
- * PMPI error (buffers dropped, the caches emptied everywhere, so identical again even
- * where a rank that lacked its routes never looked at its cache). */
-static int lg_agree(struct lg_run *r, int ok, int grow, size_t fwd, int routed)
+void gc_alltoall_lg_routes_made(struct gc_comm_state *st)
 {
-  struct lg_ctx *x = r->x;
+  struct lg_ctx *x = st->op[GC_OP_ALLTOALL].data;
+  if (x && x->agreed)
+    x->routed = 1;
+}
+
+/* A run that falls back everywhere (every rank learnt the same verdict, or agreed it):
+ * the cache emptied on every rank, so that it stays alike where one rank could not grow
+ * it. A run that grew nothing leaves the caches as alike as they were. */
+static void lg_forget(struct lg_run *r)
+{
+  if (r->x) {
+    free(r->x->buf);
+    r->x->buf = NULL;
+    r->x->cap = r->x->cap_fwd = 0;
+  }
+  free(r->buf);
+  r->buf = NULL;
+}
+
+/* Every rank's verdict, before any message that depends on it: MPI_SUCCESS (all hold
+ * their context and buffers; routed, all hold their routes), GC_FALLBACK or a PMPI error
+ * (buffers dropped, the caches emptied everywhere, so identical again even where a rank
+ * that lacked its routes never looked at its cache). */
+static int lg_agree(struct lg_run *r, int ok, int routed)
+{
   int rc = PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r->priv);
   if (rc != MPI_SUCCESS || !ok) {
-    if (x) {
-      free(x->buf);
-      x->buf = NULL;
-      x->cap = x->cap_fwd = 0;
-    }
-    free(r->buf);
-    r->buf = NULL;
+    lg_forget(r);
     return rc != MPI_SUCCESS ? rc : GC_FALLBACK;
   }
-  if (grow)
-    x->cap = r->m, x->cap_fwd = fwd;
+  r->x->agreed = 1;
   if (routed)
-    x->routed = 1;
+    r->x->routed = 1;
   return MPI_SUCCESS;
 }
 
@@ -361,7 +397,7 @@ static int lg_staged(struct lg_run *r, int q, int tag, MPI_Request *reqs, int *n
 /* A routed run's receives: the wide messages that come direct (requests where LG keeps
  * them), each leg from a relay (the wide messages it forwards me, into their places in the
  * wide area) and, as a relay, each leg from a stager (into the forwarded area); each with
- * its sender's flag after the blocks. Requests in route->reqs: in legs, then fwd_in legs,
+ * its sender's flag after the blocks, 0 until it arrives (an empty message: lg_drain). Requests in route->reqs: in legs, then fwd_in legs,
  * then fwd_out legs (posted by relay_forward; null until then). */
 static int relay_post(struct lg_run *r)
 {
@@ -372,6 +408,7 @@ static int relay_post(struct lg_run *r)
   for (int i = 0; rc == MPI_SUCCESS && i < s->nwide_recv; i++) { /* the direct ones */
     MPI_Aint at = s->wide_recv[i].offset;
     int count = s->wide_recv[i].count;
+    rt->recv_flag[i] = 0; /* what an empty message (lg_drain) leaves */
     if (rt->recv_leg[i] < 0)
       rc = lg_post(r, r->wide, &at, &count, 1, s->wide_recv[i].peer, LG_TAG_WIDE, 0,
                    &rt->recv_flag[i], &r->x->reqs[i]);
@@ -382,12 +419,14 @@ static int relay_post(struct lg_run *r)
       const struct gc_alltoall_lg_msg *msg = &s->wide_recv[rt->in_list[leg->first + t]];
       rt->displs[t] = msg->offset, rt->count[t] = msg->count;
     }
+    rt->in[g].flag = 0;
     rc = lg_post(r, r->wide, rt->displs, rt->count, leg->n, leg->peer, LG_TAG_LEG2, 0,
                  &rt->in[g].flag, &in[g]);
   }
   for (int g = 0; rc == MPI_SUCCESS && g < rt->nfwd_in; g++) {
     struct gc_alltoall_lg_leg *leg = &rt->fwd_in[g];
     rt->displs[0] = leg->offset, rt->count[0] = leg->blocks;
+    leg->flag = 0;
     rc = lg_post(r, r->fwd, rt->displs, rt->count, 1, leg->peer, LG_TAG_LEG1, 0, &leg->flag,
                  &fwd_in[g]);
   }
@@ -528,6 +567,69 @@ static int lg_exchange(struct lg_run *r)
   return rc != MPI_SUCCESS ? rc : wrc;
 }
 
+/* A run where this rank has no buffers (its allocation failed, not agreed: lg_alloc):
+ * every message it owes leaves empty, flagged bad, and every message it is sent is
+ * consumed by a receive of 0 bytes, which returns MPI_ERR_TRUNCATE on the private
+ * communicators (errors return there; a nonblocking one would report it through MPICH's
+ * MPI_Wait, which aborts). Its sends are all posted before its first receive, and no
+ * other rank waits for anything of it but these messages, so nothing waits in a circle.
+ * The others learn its flag from its staged part (its cluster) or from the messages that
+ * carry its blocks (the rest), as they would a packing failure's: in the tag, or, routed,
+ * in the int after the blocks, which an empty message leaves at the 0 its receiver put
+ * there before posting (relay_post). */
+static int lg_drain(struct lg_run *r)
+{
+  const struct gc_alltoall_lg_schedule *s = &r->x->s;
+  const struct gc_alltoall_lg_route *rt = r->route;
+  int c = s->cluster_size, me = s->index, rc = MPI_SUCCESS, nreq = 0, nleg = 0;
+  MPI_Request *reqs = r->x->reqs, *legs = rt ? rt->reqs : NULL;
+  char none = 0;
+  for (int q = 0; rc == MPI_SUCCESS && q < c; q++)
+    if (q != me && (rc = PMPI_Isend(&none, 0, MPI_BYTE, q, LG_TAG_STAGE, r->cluster,
+                                    &reqs[nreq])) == MPI_SUCCESS)
+      nreq++;
+  for (int w = 0; rc == MPI_SUCCESS && w < s->nwide_send; w++)
+    if ((!rt || rt->send_leg[w] < 0) &&
+        (rc = PMPI_Isend(&none, 0, MPI_BYTE, s->wide_send[w].peer, LG_TAG_WIDE, r->priv,
+                         &reqs[nreq])) == MPI_SUCCESS)
+      nreq++;
+  for (int o = 0; rc == MPI_SUCCESS && rt && o < rt->nout; o++) /* to each relay, then as one */
+    if ((rc = PMPI_Isend(&none, 0, MPI_BYTE, rt->out[o].peer, LG_TAG_LEG1, r->priv,
+                         &reqs[nreq])) == MPI_SUCCESS)
+      nreq++;
+  for (int o = 0; rc == MPI_SUCCESS && rt && o < rt->nfwd_out; o++)
+    if ((rc = PMPI_Isend(&none, 0, MPI_BYTE, rt->fwd_out[o].peer, LG_TAG_LEG2, r->priv,
+                         &legs[nleg])) == MPI_SUCCESS)
+      nleg++;
+  for (int q = 0; rc == MPI_SUCCESS && q < c; q++)
+    if (q != me && (rc = PMPI_Isend(&none, 0, MPI_BYTE, s->local_send[q].peer, LG_TAG_DIRECT,
+                                    r->priv, &reqs[nreq])) == MPI_SUCCESS)
+      nreq++;
+  /* What I am sent (errors: truncations). Routed, a stager may send me a wide message
+   * and a leg: each receive names its tag. */
+  for (int q = 0; q < c; q++)
+    if (q != me)
+      PMPI_Recv(&none, 0, MPI_BYTE, q, MPI_ANY_TAG, r->cluster, MPI_STATUS_IGNORE);
+  for (int i = 0; i < s->nwide_recv; i++)
+    if (!rt || rt->recv_leg[i] < 0)
+      PMPI_Recv(&none, 0, MPI_BYTE, s->wide_recv[i].peer, rt ? LG_TAG_WIDE : MPI_ANY_TAG,
+                r->priv, MPI_STATUS_IGNORE);
+  for (int g = 0; rt && g < rt->nin; g++)
+    PMPI_Recv(&none, 0, MPI_BYTE, rt->in[g].peer, LG_TAG_LEG2, r->priv, MPI_STATUS_IGNORE);
+  for (int g = 0; rt && g < rt->nfwd_in; g++)
+    PMPI_Recv(&none, 0, MPI_BYTE, rt->fwd_in[g].peer, LG_TAG_LEG1, r->priv, MPI_STATUS_IGNORE);
+  for (int q = 0; q < c; q++)
+    if (q != me)
+      PMPI_Recv(&none, 0, MPI_BYTE, s->local_recv[q].peer, LG_TAG_DIRECT, r->priv,
+                MPI_STATUS_IGNORE);
+  int wrc = MPI_SUCCESS;
+  for (int i = 0; i < nreq + nleg; i++) {
+    int w = PMPI_Wait(i < nreq ? &reqs[i] : &legs[i - nreq], MPI_STATUS_IGNORE);
+    wrc = wrc == MPI_SUCCESS ? w : wrc;
+  }
+  return rc != MPI_SUCCESS ? rc : wrc;
+}
+
 /* Every block addressed to me into recvbuf. */
 static int lg_deliver(struct lg_run *r, const struct gc_alltoall_call *call)
 {
@@ -573,14 +675,22 @@ int gc_alltoall_lg_exchange(const struct gc_alltoall_call *call, struct gc_comm_
   ok = (!routed || route) && lg_alloc(&r, st, fwd, routed, &agree, &grow);
   if (!ok && !r.x)
     r.x = st->op[GC_OP_ALLTOALL].data;
-  if (agree && (rc = lg_agree(&r, ok, grow, fwd, routed)) != MPI_SUCCESS)
+  if (agree && (rc = lg_agree(&r, ok, routed)) != MPI_SUCCESS)
     return rc;
+  if (!ok) { /* not agreed (lg_alloc): the others learn it from my messages */
+    rc = lg_drain(&r);
+    if (grow) /* as every rank does below */
+      lg_forget(&r);
+    return rc != MPI_SUCCESS ? rc : GC_FALLBACK;
+  }
   r.ok = lg_pack(&r, call) == 0; /* a failure travels with the messages */
   if ((rc = PMPI_Type_contiguous((int)r.m, MPI_BYTE, &r.unit)) == MPI_SUCCESS &&
       (rc = PMPI_Type_commit(&r.unit)) == MPI_SUCCESS)
     rc = lg_exchange(&r);
   if (rc == MPI_SUCCESS)
     rc = r.ok ? lg_deliver(&r, call) : GC_FALLBACK;
+  if (rc == GC_FALLBACK && grow) /* every rank learnt it, and grew here: every cache emptied */
+    lg_forget(&r);
   if (r.unit != MPI_DATATYPE_NULL)
     PMPI_Type_free(&r.unit);
   free(r.buf);

@@ -58,10 +58,16 @@ struct gc_alltoall_lg_route {
 struct gc_alltoall_lg_schedule *gc_alltoall_lg_context(struct gc_comm_state *st, void ***ext,
                                                       void (***ext_free)(void *));
 
+/* Called by an algorithm that made its routes with the communicator's state (relay.c):
+ * every rank holds them (the state's making is agreed), so no routed run agrees. */
+void gc_alltoall_lg_routes_made(struct gc_comm_state *st);
+
 /* LG's run (routed 0, route NULL: gc_alltoall_lg_run), or the relayed one (routed 1:
  * route NULL on a rank that could not make its routes, which then falls back with every
- * rank). Routed, the buffers are agreed as LG's, and also until a routed run was agreed
- * (every rank holds its routes); the packing's verdict travels with the messages (lg.c). */
+ * rank). Nothing is agreed once the context is (made with the state, or agreed at a first
+ * run) and, routed, once every rank holds its routes (made with the state, or agreed at
+ * the first routed run): a rank without buffers takes part empty-handed, and its verdict
+ * travels with the messages as the packing's does (lg.c). */
 int gc_alltoall_lg_exchange(const struct gc_alltoall_call *call, struct gc_comm_state *st,
                             int routed, struct gc_alltoall_lg_route *route);
 

@@ -9,31 +9,34 @@
  * Every rank computes every route from the layout and the plan (both identical
  * everywhere), so senders and receivers agree on each leg's blocks and order.
  *
- * No allreduce per call (lg.c): buffers are agreed only when they grow, or until a
- * relayed run was agreed once (the routes are allocated at the first, and may be missing
- * on one rank only then). The packing's verdict travels with the messages, an int after
- * the blocks of every wide message and leg (a relay merges several stagers' messages, so
- * one tag bit could not say whose flag it is). Why every rank D learns the flag of every
- * rank X before writing recvbuf: X's block for D goes X -> stager S (X's flag in the tag
- * of its staged part, or S = X) -> D, either in S's direct wide message, which leaves
- * only once every block in it is staged, so with S's AND that includes X's flag; or in
- * S's leg to relay R, which leaves likewise, with R's leg to D, which leaves only once
- * every part in it has arrived and carries the AND of their flags. Each flag along the
- * chain is the AND of the one before it, so D's verdict includes X's; D ANDs only true
- * flags, so it is 0 exactly when some rank could not pack, alike on every rank. X in D's
- * own cluster: its staged part to D, as in LG.
+ * No allreduce per call (lg.c): the routes' memory is made with the communicator's state
+ * and agreed there (gc_alltoall_relay_state_make; where it was not, the first relayed run
+ * agrees), and a rank whose buffers cannot grow takes part empty-handed. The packing's
+ * verdict travels with the messages, an int after the blocks of every wide message and leg
+ * (a relay merges several stagers' messages, so one tag bit could not say whose flag it
+ * is). Why every rank D learns the flag of every rank X before writing recvbuf: X's block
+ * for D goes X -> stager S (X's flag in the tag of its staged part, or S = X) -> D, either
+ * in S's direct wide message, which leaves only once every block in it is staged, so with
+ * S's AND that includes X's flag; or in S's leg to relay R, which leaves likewise, with
+ * R's leg to D, which leaves only once every part in it has arrived and carries the AND of
+ * their flags. Each flag along the chain is the AND of the one before it, so D's verdict
+ * includes X's; D ANDs only true flags, so it is 0 exactly when some rank could not pack,
+ * alike on every rank. X in D's own cluster: its staged part to D, as in LG.
  *
- * Memory (kept with LG's context, made at the first relayed run): the routes, O(n + R)
- * ints for R = LG's wide messages of the communicator (gc_alltoall_lg_wide_messages, a
- * bound on what one rank can forward); buffers: LG's (3n - n_X - k + 1) m at most, plus
- * F m, F the most blocks any rank forwards for this block size (relay_plan.h spreads a
- * pair's relayed messages over the relay cluster's members, so F is about the relayed
- * blocks of the pairs through a cluster over its size). Routes are recomputed when the
- * block size or the network view changes: O(sum over relayed pairs of n_c n_d). */
+ * Memory (kept with LG's context, made with the communicator's state where relay may run,
+ * else at the first relayed run): the routes, O(n + R) ints for R = LG's wide messages of
+ * the communicator (gc_alltoall_lg_wide_messages, a bound on what one rank can forward);
+ * buffers: LG's (3n - n_X - k + 1) m at most, plus F m, F the most blocks any rank
+ * forwards for this block size (relay_plan.h spreads a pair's relayed messages over the
+ * relay cluster's members, so F is about the relayed blocks of the pairs through a cluster
+ * over its size). Routes are recomputed when the block size or the network view changes:
+ * O(sum over relayed pairs of n_c n_d). */
 #include "alltoall.h"
+#include "alltoall_algorithms.h"
 #include "lg.h"
 #include "relay_plan.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,6 +234,30 @@ static struct gc_alltoall_lg_route *routes(struct gc_comm_state *st,
     x->m = m, x->version = st->version;
   }
   return &x->rt;
+}
+
+int gc_alltoall_relay_state_make(struct gc_comm_state *st)
+{
+  /* Where relay may run (forced, or a candidate of `auto`), its routes' memory is made with
+   * the communicator's state and agreed there: no relayed run then agrees anything (lg.c),
+   * the first included. Routes for a block size are computed into it at the first run of
+   * that size, without allocating. */
+  const char *wanted = gc_alltoall_op.wanted;
+  if ((strcmp(wanted, "relay") && strcmp(wanted, "auto")) || st->layout.nclusters < 3 ||
+      !gc_alltoall_lg_applies(&st->layout) || st->layout.size > INT_MAX / 8)
+    return 0;
+  void **ext;
+  void (**ext_free)(void *);
+  const struct gc_alltoall_lg_schedule *s = gc_alltoall_lg_context(st, &ext, &ext_free);
+  if (!s)
+    return -1;
+  if (!*ext) {
+    if (!(*ext = part_make(st, s)))
+      return -1;
+    *ext_free = part_free;
+  }
+  gc_alltoall_lg_routes_made(st);
+  return 0;
 }
 
 int gc_alltoall_relay_run(const void *args, struct gc_comm_state *st, const struct gc_plan *plan)

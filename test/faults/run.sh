@@ -108,7 +108,8 @@ scenarios=(
   # MPI_Alltoallv by LG-v: its context, size messages, learnt totals
   "alltoallv|3|sites:1|GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALLV=lg GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|alltoallv quick"
   # the relayed all-to-all (issue 27): its routes on the relay (rank 2) and on a stager
-  # (rank 0), LG's context and buffers under them, agreed before any message
+  # (rank 0) and LG's context, made and agreed with the communicator's state; LG's buffers
+  # under them, grown without an agreement (a rank without them takes part empty-handed)
   "relay|5|own:2 sites:0|GRIDCOLL_CONFIG=@/relay.cfg GRIDCOLL_ALLTOALL=relay GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|alltoall quick"
   # auto learning from measured calls, the probe, the log
   "learn|3|sites:1|GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_PROBE=1 GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|learn 2 4 0"

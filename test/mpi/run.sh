@@ -171,8 +171,9 @@ done
 # test/mpi/tool/verdict_tool.c makes one rank's packing fail per call (rank r on call
 # 3 + r: stagers, relays and destinations in turn). Every rank must fall back on that
 # call alone (logged native, the others relay with a prediction: the plan relays 64 KiB
-# blocks), every result equal to PMPI_Alltoall's, and no agreement inside a call after the
-# first (its buffers and routes are agreed once).
+# blocks), every result equal to PMPI_Alltoall's, and no agreement inside any call, the
+# first included (LG's context and relay's routes are agreed with the communicator's state,
+# the buffers grow without one).
 for entry in "5|relay5.cfg" "8|relay8x4.cfg"; do
   [ "${ONLY:-}" = alltoallv ] && break
   IFS='|' read -r n cfg <<<"$entry"
