@@ -19,14 +19,16 @@
  *      buffers grown, sub-communicators made) beyond GC_LEARN_COLD of another's time
  *      bounds it from above only.
  *   2. Budget. A candidate ruled out by its prediction alone (never measured warm) is
- *      measured once the calls made at the key let one exploratory call's expected
- *      regret (its corrected prediction, divided by how wrong the models were seen at
- *      the key, above the best) fit GC_LEARN_BUDGET of the key's time at the best,
- *      counting the regret already spent: the lowest estimate first, the MPI library's
- *      own on a tie. A model wrong by 5x then costs a bounded share of the run, not the
- *      run, and is measured the sooner the more wrong it was seen; once the watch saw a
- *      drift (3.) the models' error no longer divides: what they were seen to miss
- *      since is the network's change, which the stale times' re-measures handle.
+ *      measured once the calls made at the key let one exploratory call's expected regret
+ *      (its corrected prediction, divided by how wrong the models were seen at the key,
+ *      above the best) fit GC_LEARN_BUDGET of the key's time at the best, times that same
+ *      error where it is above GC_LEARN_WIDEN_MIN (at most GC_LEARN_WIDEN_MAX), counting
+ *      the regret already spent (the key's first call, the models' pick as it would run
+ *      without learning, apart): the lowest estimate first, the MPI library's own on a tie.
+ *      A model wrong by 5x then costs a bounded share of the run, not the run, and is
+ *      measured the sooner the more wrong it was seen; once the watch saw a drift (3.) the
+ *      models' error no longer counts: what they were seen to miss since is the network's
+ *      change, which the stale times' re-measures handle.
  *   3. Watch. The kept algorithm's times at the key are averaged over windows
  *      (GC_LEARN_WATCH_FIRST calls, doubling while the choice holds, as STAR-MPI's); a
  *      window whose mean is more than GC_LEARN_DRIFT above the runner-up's estimate (its
@@ -74,7 +76,8 @@ enum { GC_LEARN_WAYS = 4 };
  * left to the budget. */
 #define GC_LEARN_WIDEN_MAX 2.5
 /* The regret (time above the best) exploration after settling may spend: this share of
- * the key's calls at the best time. */
+ * the key's calls at the best time, times how wrong the models were seen at the key where
+ * that is more than GC_LEARN_WIDEN_MIN (at most GC_LEARN_WIDEN_MAX). */
 #define GC_LEARN_BUDGET 0.01
 /* Drift: the kept algorithm's window mean above the runner-up's estimate by this factor. */
 #define GC_LEARN_DRIFT 1.10
@@ -108,8 +111,8 @@ struct gc_learn {
   enum gc_learn_phase phase;
   int next;    /* while exploring: the candidate (index into candidate[]) measured next */
   int choice;  /* the algorithm kept (settled), -1 before the first settling */
-  int measured; /* measured calls so far, and the sum of their times: the regret spent */
-  double measured_sum;
+  int measured; /* measured calls so far, the sum of their times, and the first one's: */
+  double measured_sum, first_sum; /* the regret spent (learn.c: spent_of) */
   /* Calls at the key (measured, and settled ones the watch saw) and the kept algorithm's
    * window. */
   unsigned long long calls;
