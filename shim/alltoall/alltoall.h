@@ -32,6 +32,9 @@ int gc_alltoall_native_supports(const void *call, const struct gc_comm_state *st
 int gc_alltoall_native_run(const void *call, struct gc_comm_state *st,
                            const struct gc_plan *plan);
 int gc_alltoall_lg_supports(const void *call, const struct gc_comm_state *st);
+/* 1 when LG can run on this communicator's layout, whatever the block (lg.c): the test
+ * of every part that builds LG's schedule (its row, the state's parts, the schedules). */
+int gc_alltoall_lg_serves(const struct gc_comm_state *st);
 /* LG may run nonblocking calls as schedules: `lg` forced, or `auto` (whose models may pick
  * it, call by call), the same on every rank (lg_nb_reserve.c). */
 int gc_alltoall_lg_nb_wanted(void);

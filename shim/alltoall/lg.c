@@ -89,12 +89,17 @@ struct lg_run {
   struct gc_alltoall_lg_route *route; /* relay.c's routes; NULL: LG's own */
 };
 
+int gc_alltoall_lg_serves(const struct gc_comm_state *st)
+{
+  /* Beyond gc_alltoall_lg_applies: ranks few enough that the schedule's counts fit ints. */
+  return gc_alltoall_lg_applies(&st->layout) && st->layout.size <= INT_MAX / 8;
+}
+
 int gc_alltoall_lg_supports(const void *args, const struct gc_comm_state *st)
 {
   const struct gc_alltoall_call *call = args;
-  /* Beyond gc_alltoall_lg_applies: a block the m-byte unit type can describe. */
-  return gc_alltoall_lg_applies(&st->layout) && st->layout.size <= INT_MAX / 8 &&
-         call->block_bytes <= INT_MAX;
+  /* And a block the m-byte unit type can describe. */
+  return gc_alltoall_lg_serves(st) && call->block_bytes <= INT_MAX;
 }
 
 static void ctx_free(struct lg_ctx *x)
@@ -158,8 +163,7 @@ int gc_alltoall_lg_state_make(struct gc_comm_state *st)
 {
   /* Made here, the context is agreed with the state (comm_state.c: two clusters in the
    * world, which LG needs, make its members agree), and LG's first run agrees nothing. */
-  if (!strcmp(gc_alltoall_op.wanted, "native") || !gc_alltoall_lg_applies(&st->layout) ||
-      st->layout.size > INT_MAX / 8)
+  if (!strcmp(gc_alltoall_op.wanted, "native") || !gc_alltoall_lg_serves(st))
     return 0;
   struct lg_ctx *x = ctx_get(st);
   if (!x)
@@ -678,18 +682,18 @@ int gc_alltoall_lg_exchange(const struct gc_alltoall_call *call, struct gc_comm_
   if (agree && (rc = lg_agree(&r, ok, routed)) != MPI_SUCCESS)
     return rc;
   if (!ok) { /* not agreed (lg_alloc): the others learn it from my messages */
-    rc = lg_drain(&r);
-    if (grow) /* as every rank does below */
-      lg_forget(&r);
-    return rc != MPI_SUCCESS ? rc : GC_FALLBACK;
+    if ((rc = lg_drain(&r)) == MPI_SUCCESS)
+      rc = GC_FALLBACK;
+  } else {
+    r.ok = lg_pack(&r, call) == 0; /* a failure travels with the messages */
+    if ((rc = PMPI_Type_contiguous((int)r.m, MPI_BYTE, &r.unit)) == MPI_SUCCESS &&
+        (rc = PMPI_Type_commit(&r.unit)) == MPI_SUCCESS)
+      rc = lg_exchange(&r);
+    if (rc == MPI_SUCCESS)
+      rc = r.ok ? lg_deliver(&r, call) : GC_FALLBACK;
   }
-  r.ok = lg_pack(&r, call) == 0; /* a failure travels with the messages */
-  if ((rc = PMPI_Type_contiguous((int)r.m, MPI_BYTE, &r.unit)) == MPI_SUCCESS &&
-      (rc = PMPI_Type_commit(&r.unit)) == MPI_SUCCESS)
-    rc = lg_exchange(&r);
-  if (rc == MPI_SUCCESS)
-    rc = r.ok ? lg_deliver(&r, call) : GC_FALLBACK;
-  if (rc == GC_FALLBACK && grow) /* every rank learnt it, and grew here: every cache emptied */
+  /* Every rank learnt the fallback, and those that grew here empty their caches. */
+  if (grow && (rc == GC_FALLBACK || !ok))
     lg_forget(&r);
   if (r.unit != MPI_DATATYPE_NULL)
     PMPI_Type_free(&r.unit);

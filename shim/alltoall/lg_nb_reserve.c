@@ -29,8 +29,7 @@ static void lg_nb_schedule_free(void *p)
 int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks)
 {
   *bytes = 0, *blocks = 0;
-  if (!gc_alltoall_lg_nb_wanted() || !gc_alltoall_lg_applies(&st->layout) ||
-      st->layout.size > INT_MAX / 8)
+  if (!gc_alltoall_lg_nb_wanted() || !gc_alltoall_lg_serves(st))
     return 0;
   struct gc_alltoall_lg_schedule *s = malloc(sizeof *s);
   if (!s || gc_alltoall_lg_schedule_build(s, &st->layout, st->rank) != 0) {

@@ -207,28 +207,35 @@ static void routes_make(struct relay_part *x, const struct gc_comm_state *st,
   }
 }
 
+/* The routes' memory in LG's context, made on first use, and LG's schedule (*s); NULL
+ * when either cannot be made here (memory), *what then names which, for the warning. */
+static struct relay_part *part_get(struct gc_comm_state *st,
+                                   const struct gc_alltoall_lg_schedule **s, const char **what)
+{
+  void **ext;
+  void (**ext_free)(void *);
+  *what = "LG's schedule";
+  if (!(*s = gc_alltoall_lg_context(st, &ext, &ext_free)))
+    return NULL;
+  *what = "the relayed all-to-all's routes";
+  if (!*ext && (*ext = part_make(st, *s)))
+    *ext_free = part_free;
+  return *ext;
+}
+
 /* The routes of blocks of m bytes, made or reused; NULL when they cannot be made here
  * (memory: the run then agrees that every rank falls back). */
 static struct gc_alltoall_lg_route *routes(struct gc_comm_state *st,
                                            const struct gc_alltoall_relay_plan *p, size_t m)
 {
-  void **ext;
-  void (**ext_free)(void *);
-  const struct gc_alltoall_lg_schedule *s = gc_alltoall_lg_context(st, &ext, &ext_free);
-  if (!s) {
-    gc_warn_oom("LG's schedule on communicator %llu; every rank runs this all-to-all by "
-                "the MPI library", st->id);
+  const struct gc_alltoall_lg_schedule *s;
+  const char *what;
+  struct relay_part *x = part_get(st, &s, &what);
+  if (!x) {
+    gc_warn_oom("%s on communicator %llu; every rank runs this all-to-all by the MPI "
+                "library", what, st->id);
     return NULL;
   }
-  if (!*ext) {
-    if (!(*ext = part_make(st, s))) {
-      gc_warn_oom("the relayed all-to-all's routes on communicator %llu; every rank runs "
-                  "this all-to-all by the MPI library", st->id);
-      return NULL;
-    }
-    *ext_free = part_free;
-  }
-  struct relay_part *x = *ext;
   if (x->m != m || x->version != st->version) {
     routes_make(x, st, s, p);
     x->m = m, x->version = st->version;
@@ -244,18 +251,12 @@ int gc_alltoall_relay_state_make(struct gc_comm_state *st)
    * that size, without allocating. */
   const char *wanted = gc_alltoall_op.wanted;
   if ((strcmp(wanted, "relay") && strcmp(wanted, "auto")) || st->layout.nclusters < 3 ||
-      !gc_alltoall_lg_applies(&st->layout) || st->layout.size > INT_MAX / 8)
+      !gc_alltoall_lg_serves(st))
     return 0;
-  void **ext;
-  void (**ext_free)(void *);
-  const struct gc_alltoall_lg_schedule *s = gc_alltoall_lg_context(st, &ext, &ext_free);
-  if (!s)
+  const struct gc_alltoall_lg_schedule *s;
+  const char *what;
+  if (!part_get(st, &s, &what))
     return -1;
-  if (!*ext) {
-    if (!(*ext = part_make(st, s)))
-      return -1;
-    *ext_free = part_free;
-  }
   gc_alltoall_lg_routes_made(st);
   return 0;
 }

@@ -50,6 +50,21 @@ static struct run start(size_t bytes, int n, const int *cand, const double *pred
   return r;
 }
 
+/* n calls at the given times: the first call that ran algorithm `target` (-1: none), and
+ * the calls' total time in *total when asked. */
+static int run_calls(struct run *r, const double *times, int n, int target, double *total)
+{
+  int found = -1;
+  for (int i = 0; i < n; i++) {
+    int a = call(r, times);
+    if (total)
+      *total += times[a];
+    if (a == target && found < 0)
+      found = i;
+  }
+  return found;
+}
+
 /* The pick first, then every predicted one nearest first; without a native or pick
  * prediction, the pick alone. */
 START_TEST(candidates_every_predicted)
@@ -94,10 +109,7 @@ START_TEST(wrong_by_5x_not_locked_out)
   int cand[2] = {1, 0};
   double pred[2] = {1.0, 4.0}, times[2] = {0.8, 1.0};
   struct run r = start(4096, 2, cand, pred, 0.8);
-  int switched = -1;
-  for (int i = 0; i < 1000; i++)
-    if (call(&r, times) == 0 && switched < 0)
-      switched = i;
+  int switched = run_calls(&r, times, 1000, 0, NULL);
   ck_assert_int_eq(gc_learn_choice(r.e), 0);
   ck_assert_int_gt(switched, 100); /* not at once: the budget waits for calls */
   ck_assert_int_lt(switched, 400); /* 3.0 of regret at 1% of calls x 1.0: ~300 */
@@ -115,10 +127,7 @@ START_TEST(setup_is_not_regret)
   double pred[2] = {1.0, 4.0}, times[2] = {0.8, 1.0};
   struct run r = start(4096, 2, cand, pred, 0.8);
   r.setup = 5.0;
-  int switched = -1;
-  for (int i = 0; i < 1000; i++)
-    if (call(&r, times) == 0 && switched < 0)
-      switched = i;
+  int switched = run_calls(&r, times, 1000, 0, NULL);
   ck_assert_int_eq(gc_learn_choice(r.e), 0);
   ck_assert_int_gt(switched, 100);
   ck_assert_int_lt(switched, 400);
@@ -135,14 +144,8 @@ START_TEST(wrong_model_spends_the_budget_early)
   int cand[4] = {1, 2, 0, 3};
   double pred[4] = {1.0, 1.0, 2.0, 1.5}, times[4] = {3.6, 2.0, 2.0, 1.6};
   struct run r = start(1 << 20, 4, cand, pred, 1.6);
-  int found = -1;
   double total = 0;
-  for (int i = 0; i < 1000; i++) {
-    int a = call(&r, times);
-    total += times[a];
-    if (a == 3 && found < 0)
-      found = i;
-  }
+  int found = run_calls(&r, times, 1000, 3, &total);
   ck_assert_int_eq(gc_learn_choice(r.e), 3);
   ck_assert_int_ge(found, 0);
   ck_assert_int_le(found, GC_LEARN_WATCH_FIRST);
@@ -162,14 +165,8 @@ START_TEST(models_seen_wrong_buy_more_insurance)
   double pred[7] = {0.3997, 0.3997, 0.5808, 0.5808, 0.7293, 1.0146, 1.0146};
   double times[7] = {0.38969, 0.39769, 0.19581, 0.42084, 0.23373, 0.23373, 0.42084};
   struct run r = start(1 << 20, 7, cand, pred, 0.19581);
-  int found = -1;
   double total = 0;
-  for (int i = 0; i < 1000; i++) {
-    int a = call(&r, times);
-    total += times[a];
-    if (a == 2 && found < 0)
-      found = i;
-  }
+  int found = run_calls(&r, times, 1000, 2, &total);
   ck_assert_int_eq(gc_learn_choice(r.e), 2);
   ck_assert_int_ge(found, 0);
   ck_assert_int_lt(found, 150);
