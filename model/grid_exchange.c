@@ -43,20 +43,6 @@ static double flow_cap(const struct gc_model_grid *g, int c, int d)
   return gc_model_wan_rate(g, c, d);
 }
 
-/* A wide-area message of msg bytes from c to d alone on its link: its latency, and the rate
- * it then moves at (*rate).  Without a curve W_cd and flow_cap; with one, the curve's
- * last segment's rate (gc_model_curve_rate), and a latency such that alone it takes the
- * curve's time at msg (gc_model_curve_message, link.c: a protocol switch shows here as
- * in every model), the link and interfaces shared as before. */
-static double wan_alone(const struct gc_model_grid *g, int c, int d, double msg, double *rate)
-{
-  double lat = g->wan_latency[(size_t)c * (size_t)g->k + (size_t)d];
-  const struct gc_curve *cv = gc_model_link_curve(g, c, d);
-  *rate = cv ? gc_model_curve_rate(cv) : flow_cap(g, c, d);
-  gc_model_curve_message(cv, msg, &lat, rate);
-  return lat;
-}
-
 static double nic_time(const struct gc_model_grid *g, int c, double bytes)
 {
   return bytes * g->lan[c].beta * g->lan[c].gamma;
@@ -147,7 +133,7 @@ static double staggered(int k, const double *lat, const double *busy)
  * recv_c the same with T_dc / n_c and W_dc; rate_cd the rate one flow may reach
  * (network.wan.window).  Latency and link are paired per cluster pair: the most loaded
  * link may be a short one.  Where the configuration measured the pair's curve, W_cd and
- * rate_cd are the curve's at one block (wan_alone).  One cluster: alpha + (n-1) m beta
+ * rate_cd are the curve's at one block (gc_model_wan_message, link.c).  One cluster: alpha + (n-1) m beta
  * gamma. */
 int gc_model_linear_grid_v(const struct gc_model_grid *g, const double *bytes, double *t)
 {
@@ -176,8 +162,8 @@ int gc_model_linear_grid_v(const struct gc_model_grid *g, const double *bytes, d
       }
       /* Each flow carries one block: alone, its curve's time where there is one. */
       double flows = nc * g->size[d], rate_out, rate_in;
-      lat_out[d] = wan_alone(g, c, d, bytes[cd] / flows, &rate_out);
-      lat_in[d] = wan_alone(g, d, c, bytes[dc] / flows, &rate_in);
+      lat_out[d] = gc_model_wan_message(g, c, d, bytes[cd] / flows, &rate_out);
+      lat_in[d] = gc_model_wan_message(g, d, c, bytes[dc] / flows, &rate_in);
       busy_out[d] = bytes[cd] / nc * g->lan[c].beta;
       busy_in[d] = bytes[dc] / nc * g->lan[c].beta;
       /* The wide-area flows get their interfaces once the local ones are done (they
@@ -281,7 +267,7 @@ int gc_model_pairwise_grid(const struct gc_model_grid *g, int P, const int *clus
  * rate_cd the rate one flow may reach (network.wan.window).  T = T1 + T2: every block
  * crosses the wide area once, so T2 alone is at least the shared-link bound.  Where the
  * configuration measured the pair's curve, W_cd and rate_cd are the curve's at a flow's
- * a b_cd bytes (wan_alone). */
+ * a b_cd bytes (gc_model_wan_message, link.c). */
 /* LG's two phases on per-pair totals: *t1 the local one, *t2 the wide-area one (both
  * s). The arguments are checked by the callers. sparse: a direction that carries no
  * bytes sends nothing (the relayed run's pairs gone all through a relay); LG-v sends
@@ -327,8 +313,8 @@ static int lgv_phases(const struct gc_model_grid *g, const double *bytes, int sp
       double back = bytes[dc] / (nc * g->size[d]);
       /* A flow carries a blocks: alone, its curve's time where there is one. */
       double rate_out, rate_in;
-      double lat_out = wan_alone(g, c, d, a * block, &rate_out);
-      double lat_in = wan_alone(g, d, c, a * back, &rate_in);
+      double lat_out = gc_model_wan_message(g, c, d, a * block, &rate_out);
+      double lat_in = gc_model_wan_message(g, d, c, a * back, &rate_in);
       lat[d] = lat_out;
       if (out_any)
         pair = gc_model_max(pair, lat_out + gc_model_max(bytes[cd] / link_cap(g, c, d),
@@ -375,7 +361,18 @@ size_t gc_model_relay_row_scratch(int k)
 
 double gc_model_link_rate(const struct gc_model_grid *g, int c, int d, int flows)
 {
-  return fmin(link_cap(g, c, d), (double)flows * flow_cap(g, c, d));
+  /* One flow's rate as lg-backbone's messages move (gc_model_wan_message): the curve's
+   * where the configuration measured one (the line's fitted bandwidth is far below it
+   * where the MPI library switches protocol), else the bandwidth, window-capped. */
+  const struct gc_curve *cv = gc_model_link_curve(g, c, d);
+  return fmin(link_cap(g, c, d), (double)flows * (cv ? gc_model_curve_rate(cv) : flow_cap(g, c, d)));
+}
+
+double gc_model_lg_leg(const struct gc_model_grid *g, int x, int y, int c, int d, size_t m,
+                       double *rate)
+{
+  double r, msg = (double)gc_model_min_int(g->size[c], g->size[d]) * (double)m;
+  return gc_model_wan_message(g, x, y, msg, rate ? rate : &r);
 }
 
 /* "relay-backbone": LG with part of some pairs' bytes relayed through a third cluster
@@ -385,13 +382,14 @@ double gc_model_link_rate(const struct gc_model_grid *g, int c, int d, int flows
  *  - lg-backbone's phase 2 on the bytes that stay direct (the interfaces fed as the
  *    latencies release their flows, each pair's link), and
  *  - every link's end when it also carries the relayed bytes crossing it: alpha + the
- *    latest latency of the routes ending on it (W_cr + W_rd for a second leg) + its load
- *    / gc_model_link_rate (the pair's link, max(n_x, n_y) flows of one flow's rate);
- *    a relay cluster's n_r interfaces forwarding their bytes after W_cr + W_rd;
+ *    latest latency of the routes ending on it (W_cr + W_rd for a second leg, each leg's
+ *    W its message's, gc_model_lg_leg) + its load / gc_model_link_rate (the pair's link,
+ *    max(n_x, n_y) flows of one flow's rate); a relay cluster's n_r interfaces
+ *    forwarding their bytes after W_cr + W_rd;
  * plus, for a relayed pair, store and forward: the relay receives what it forwards whole
  * (relay.c), so the relayed bytes cross (r,d) only once (c,r) has carried its load:
  * W_cr + load_cr / rate + W_rd + (relayed bytes on (r,d)) / rate; and one relayed
- * message's own hop at one flow's rate.  No agreement: the run makes none once its
+ * message's own hop at its legs' rate (gc_model_wan_message).  No agreement: the run makes none once its
  * buffers and routes are agreed (relay.c), as LG.  With every share 0 it is
  * lg-backbone. */
 int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
@@ -417,7 +415,7 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
       double relayed = c != d && via[e] >= 0 ? share[e] * bytes[e] : 0.0;
       direct[e] = bytes[e] - relayed;
       load[e] = c == d ? 0.0 : direct[e];
-      reach[e] = c == d ? 0.0 : g->wan_latency[e];
+      reach[e] = c == d ? 0.0 : gc_model_lg_leg(g, c, d, c, d, m, NULL);
     }
   }
   double t1, t2, t1_direct, links = 0.0;
@@ -432,12 +430,12 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
       if (c == d || r < 0 || x <= 0.0)
         continue;
       size_t cr = (size_t)c * (size_t)k + (size_t)r, rd = (size_t)r * (size_t)k + (size_t)d;
-      double l2 = g->wan_latency[cr] + g->wan_latency[rd];
+      double rate_cr, rate_rd;
+      double l2 = gc_model_lg_leg(g, c, r, c, d, m, &rate_cr) + gc_model_lg_leg(g, r, d, c, d, m, &rate_rd);
       load[cr] += x, load[rd] += x, fwd[r] += x;
       reach[rd] = gc_model_max(reach[rd], l2);
       double msg = (double)gc_model_min_int(g->size[c], g->size[d]) * (double)m;
-      double hop = msg / fmin(gc_model_link_rate(g, c, r, 1), gc_model_link_rate(g, r, d, 1));
-      links = gc_model_max(links, l2 + hop);
+      links = gc_model_max(links, l2 + msg / fmin(rate_cr, rate_rd));
       double nic = g->lan[r].beta > 0.0 ? g->size[r] / g->lan[r].beta : INFINITY;
       links = gc_model_max(links, l2 + fwd[r] / nic);
     }
@@ -458,9 +456,9 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
       }
       int f1 = g->size[c] > g->size[r] ? g->size[c] : g->size[r];
       int f2 = g->size[r] > g->size[d] ? g->size[r] : g->size[d];
-      links = gc_model_max(links, g->lan[c].alpha + g->wan_latency[cr] +
+      links = gc_model_max(links, g->lan[c].alpha + gc_model_lg_leg(g, c, r, c, d, m, NULL) +
                                       load[cr] / gc_model_link_rate(g, c, r, f1) +
-                                      g->wan_latency[rd] +
+                                      gc_model_lg_leg(g, r, d, c, d, m, NULL) +
                                       fwd_on / gc_model_link_rate(g, r, d, f2));
     }
   for (int c = 0; rc == GC_MODEL_OK && c < k; c++)

@@ -49,6 +49,16 @@ int gc_model_curve_message(const struct gc_curve *cv, double m, double *latency,
   return 1;
 }
 
+double gc_model_wan_message(const struct gc_model_grid *g, int c, int d, double msg,
+                            double *rate)
+{
+  double lat = g->wan_latency[(size_t)c * (size_t)g->k + (size_t)d];
+  const struct gc_curve *cv = gc_model_link_curve(g, c, d);
+  *rate = cv ? gc_model_curve_rate(cv) : gc_model_wan_rate(g, c, d);
+  gc_model_curve_message(cv, msg, &lat, rate);
+  return lat;
+}
+
 double gc_model_curve_rate(const struct gc_curve *cv)
 {
   if (!gc_curve_set(cv))

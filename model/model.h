@@ -119,6 +119,15 @@ const struct gc_curve *gc_model_link_curve(const struct gc_model_grid *g, int c,
  * curve, measured one message at a time, says nothing of), the share still slows the
  * message down.  Returns 1 when a curve set them, 0 otherwise. */
 int gc_model_curve_message(const struct gc_curve *cv, double m, double *latency, double *rate);
+/* A wide-area message of msg bytes from cluster c to d alone on its link: the latency a
+ * model charges it, and the rate it then moves at (*rate).  Without the pair's curve W_cd
+ * and one flow's rate (the bandwidth, window-capped); with one, the curve's last
+ * segment's rate (gc_model_curve_rate) and a latency such that alone it takes the curve's
+ * time at msg (gc_model_curve_message: a protocol switch shows here as in every model).
+ * Every wide-area message of the all-to-all models and of the relay planner is charged
+ * so. */
+double gc_model_wan_message(const struct gc_model_grid *g, int c, int d, double msg,
+                            double *rate);
 /* The rate curve cv's largest sizes move at (its last segment's slope): what one flow
  * gets of its link once latency no longer counts; INFINITY where that segment does not
  * rise, 0 without a curve.  The wide-area rate the all-to-all models read where a pair
@@ -147,6 +156,15 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
  * (a k x k matrix of doubles and one of ints), then the planner's work (6 k^2 + k
  * doubles, relay_plan.h) or gc_model_relay_backbone's need, one after the other. */
 size_t gc_model_relay_row_scratch(int k);
+/* The latency of one of LG's wide messages of pair (c,d), blocks of m bytes, crossing
+ * link (x,y): (c,d) itself, or a leg of its route through a relay (relay_plan.h), which
+ * forwards the message as a whole. It carries min(n_c, n_d) blocks and is charged as
+ * every wide message is (gc_model_wan_message: the link's curve at that size where there
+ * is one, so a protocol switch costs each leg as it costs the direct message: gen3's
+ * relayed legs of 640 KiB take 118-176 ms under SimGrid's default network, not the
+ * 22-33 ms of the line's latency). *rate: the rate it then moves at, when rate is not NULL. */
+double gc_model_lg_leg(const struct gc_model_grid *g, int x, int y, int c, int d, size_t m,
+                       double *rate);
 /* Bytes/s that `flows` concurrent flows from cluster c to d reach together: the link
  * (network.wan.aggregate, else the bandwidth) and no more than flows times one flow's
  * rate (window-capped): the rate lg-backbone's pairs and the relay planner use. */

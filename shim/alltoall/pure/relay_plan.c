@@ -37,9 +37,12 @@ static double cap_of(const struct plan_in *in, int c, int d)
   return gc_model_link_rate(in->g, c, d, flows);
 }
 
-static double lat_of(const struct plan_in *in, int c, int d)
+/* The latency of pair (c,d)'s wide messages on link (x,y): (c,d) itself or a leg of
+ * its route through a relay, at the messages' size (gc_model_lg_leg: the curve's where
+ * the configuration measured one, so a protocol switch costs each leg). */
+static double lat_of(const struct plan_in *in, int x, int y, int c, int d)
 {
-  return in->g->wan_latency[c * in->k + d];
+  return gc_model_lg_leg(in->g, x, y, c, d, (size_t)in->m, NULL);
 }
 
 /* What link (x,y) can still take by T of bytes whose route reaches its far end at `lat`. */
@@ -70,7 +73,7 @@ static double forward_room(const struct plan_in *in, int c, int r, int d, double
 {
   double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d);
   double per = (isinf(in_cap) ? 0.0 : 1.0 / in_cap) + (isinf(out_cap) ? 0.0 : 1.0 / out_cap);
-  double used = lat_of(in, c, r) + lat_of(in, r, d) +
+  double used = lat_of(in, c, r, c, d) + lat_of(in, r, d, c, d) +
                 (isinf(in_cap) ? 0.0 : in->load[c * in->k + r] / in_cap) +
                 (isinf(out_cap) ? 0.0 : in->relayed[r * in->k + d] / out_cap);
   if (T <= used)
@@ -106,9 +109,9 @@ static int feasible(struct plan_in *in, double T, double *share, int *via)
       double B = bytes_of(in, c, d);
       if (c == d || B <= 0.0)
         continue;
-      double direct = fmin(B, fmax(0.0, room(in, c, d, lat_of(in, c, d), T)));
+      double lat = lat_of(in, c, d, c, d), direct = fmin(B, fmax(0.0, room(in, c, d, lat, T)));
       if (direct > 0.0)
-        place(in, c, d, lat_of(in, c, d), direct);
+        place(in, c, d, lat, direct);
       if (B - direct > B * 1e-12) {
         in->order[2 * npairs] = B - direct;
         in->order[2 * npairs + 1] = c * k + d;
@@ -123,7 +126,7 @@ static int feasible(struct plan_in *in, double T, double *share, int *via)
     for (int r = 0; r < k; r++) {
       if (r == c || r == d)
         continue;
-      double l1 = lat_of(in, c, r), l2 = l1 + lat_of(in, r, d);
+      double l1 = lat_of(in, c, r, c, d), l2 = l1 + lat_of(in, r, d, c, d);
       double x = fmin(room(in, c, r, l1, T), fmin(room(in, r, d, l2, T), fwd_room(in, r, l2, T)));
       x = fmin(x, forward_room(in, c, r, d, T));
       if (x > best_room)
@@ -131,9 +134,9 @@ static int feasible(struct plan_in *in, double T, double *share, int *via)
     }
     if (best < 0 || best_room < left * (1.0 - 1e-9))
       return 0;
-    double l1 = lat_of(in, c, best);
+    double l1 = lat_of(in, c, best, c, d);
     place(in, c, best, l1, left);
-    place(in, best, d, l1 + lat_of(in, best, d), left);
+    place(in, best, d, l1 + lat_of(in, best, d, c, d), left);
     in->relayed[best * k + d] += left;
     in->fwd[best] += left;
     share[e] = fmin(1.0, left / bytes_of(in, c, d));
@@ -158,7 +161,7 @@ int gc_alltoall_relay_plan_make(const struct gc_model_grid *g, double m, double 
     for (int d = 0; d < k; d++) {
       double B = bytes_of(&in, c, d);
       if (c != d && B > 0.0)
-        direct = fmax(direct, lat_of(&in, c, d) + B / cap_of(&in, c, d));
+        direct = fmax(direct, lat_of(&in, c, d, c, d) + B / cap_of(&in, c, d));
     }
   p->direct = p->bound = direct;
   for (size_t e = 0; e < kk; e++)

@@ -9,7 +9,9 @@
  *   minimise T such that every link e = (x,y) carrying load_e (its own pair's direct bytes
  *   plus the relayed bytes whose route crosses it) ends by T:
  *     lat_e + load_e / cap_e <= T,  lat_e the latency of the routes reaching its far end
- *     (W_xy for direct bytes, W_cr + W_rd for relayed bytes on their second leg),
+ *     (W_xy for direct bytes, W_cr + W_rd for relayed bytes on their second leg; each W
+ *     the latency of the pair's wide message on that link, gc_model_lg_leg: where the
+ *     configuration measured the link's curve, the curve's at the message's size),
  *   and the relay cluster's interfaces (n_r of 1/beta_r each) forward their bytes by T;
  *   a relay forwards what it received whole (store and forward), so relayed bytes cross
  *   (r,d) only once (c,r) has carried its load: W_cr + load_cr / cap_cr + W_rd +
