@@ -53,14 +53,20 @@ static void plan(struct grid *x, double m)
   ck_assert_int_eq(gc_alltoall_relay_plan_make(&x->g, m, x->work, &x->p), 0);
 }
 
-/* The rig's grid3: a-b direct 20 ms at 50 Mbit/s, through c 3 + 4 ms at 100 Mbit/s. */
+/* The rig's grid3: 4 ranks a cluster, a-b direct 20 ms at 50 Mbit/s, through c 3 + 4 ms
+ * at 100 Mbit/s. */
+static void grid3_make(struct grid *x)
+{
+  int size[3] = {4, 4, 4};
+  grid_make(x, 3, size, 3, 100);
+  link_set(x, 0, 1, 20, 50);
+  link_set(x, 1, 2, 4, 100);
+}
+
 START_TEST(grid3_relays_through_c)
 {
   struct grid x;
-  int size[3] = {4, 4, 4};
-  grid_make(&x, 3, size, 3, 100);
-  link_set(&x, 0, 1, 20, 50);
-  link_set(&x, 1, 2, 4, 100);
+  grid3_make(&x);
   plan(&x, 256 * 1024.0);
   ck_assert_int_eq(x.via[0 * 3 + 1], 2);
   ck_assert_int_eq(x.via[1 * 3 + 0], 2);
@@ -170,10 +176,7 @@ static void curves_set(struct grid *x, double jump)
 START_TEST(curves_cost_every_leg)
 {
   struct grid x;
-  int size[3] = {4, 4, 4};
-  grid_make(&x, 3, size, 3, 100);
-  link_set(&x, 0, 1, 20, 50);
-  link_set(&x, 1, 2, 4, 100);
+  grid3_make(&x);
   plan(&x, 256 * 1024.0);
   double line_share = x.share[1], line_bound = x.p.bound, line, curved;
   ck_assert(line_share > 0.0);
