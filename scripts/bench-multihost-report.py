@@ -97,7 +97,8 @@ def main():
                         if r["op"] != op:
                             continue
                         key = (int(r["root"]) if op == "bcast" else -1, int(r["bytes"]))
-                        preds.setdefault(key, []).append(float(r["predicted_s"]))
+                        if r["predicted_s"]:  # empty: no prediction (relay where its routes relay nothing)
+                            preds.setdefault(key, []).append(float(r["predicted_s"]))
                         chosen.setdefault(key, []).append(r["algorithm"])
             for (root, m), ts in sorted(times.items()):
                 rc = cluster_of[hosts[root]] if root >= 0 else "-"
@@ -152,8 +153,9 @@ def main():
                 _, _, _, _, ch, _, ts, ps = r[0]
                 picks.add(ch)
                 med = statistics.median(ts)
-                err = statistics.median(abs(statistics.median(ps) - t) / t for t in ts if t > 0) if ps else float("nan")
-                cells.append(f"{med * 1e3:9.2f} ({native[(g, op, rc, m)] / med:5.2f}) [{100 * err:4.0f}%]")
+                err = f"{100 * statistics.median(abs(statistics.median(ps) - t) / t for t in ts if t > 0):4.0f}%" \
+                    if ps else "    -"  # no prediction: relay where its routes relay nothing
+                cells.append(f"{med * 1e3:9.2f} ({native[(g, op, rc, m)] / med:5.2f}) [{err}]")
             label = a if a != "auto" else "auto"
             print(f"{label:<18}" + "".join(f"{c:>25}" for c in cells))
         autos = [(x[5], x[4]) for x in sel if x[3] == "auto"]
