@@ -45,8 +45,9 @@
 #   BUILD=build SMPIRUN=smpirun scripts/bench-auto.sh       (after `make smpi` and `all`)
 # Knobs: NETS ("default fluid"), CALIBRATE ("default"), SCENARIOS (default "demo gen3 gen4
 # gen8 broken3"; also g5k2 g5k2-16x48 korea8), SIZES (bytes, comma-separated; the broadcast's),
-# A2A_SIZES (the all-to-all's, default up to 256 KiB: a 1 MiB all-to-all of 32 to 64 ranks
-# costs minutes of wall time per algorithm), REPS_AUTO, JOBS (parallel simulations, default
+# A2A_SIZES (the all-to-all's, default 1 KiB to 1 MiB as the broadcast's: the default
+# scenarios' 1 MiB all-to-alls take about 2 minutes of wall time together, g5k2's of 64
+# ranks minutes per algorithm), REPS_AUTO, JOBS (parallel simulations, default
 # 2), OUT (out/bench-auto), PLATFORMS (the SimGrid platforms: platforms by default),
 # CAL_ARGS (gridcoll-calibrate's sizes and repetitions, default "-s 1KiB:1MiB -r 3": the
 # calibrations take most of the wall time, the 8-cluster grid's native table most of
@@ -68,7 +69,7 @@ P=$(realpath -m "${PLATFORMS:-platforms}")
 [ -e "$P/korea8.xml" ] || { echo "bench-auto: no $P/korea8.xml (set PLATFORMS)" >&2; exit 1; }
 OUT=${OUT:-out/bench-auto}
 SIZES=${SIZES:-1024,4096,16384,65536,262144,1048576}
-A2A_SIZES=${A2A_SIZES:-1024,4096,16384,65536,262144}
+A2A_SIZES=${A2A_SIZES:-1024,4096,16384,65536,262144,1048576}
 SCENARIOS=${SCENARIOS:-"demo gen3 gen4 gen8 broken3"}
 NETS=${NETS:-"default fluid"}
 CALIBRATE=${CALIBRATE:-default}
