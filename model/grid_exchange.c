@@ -447,7 +447,7 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
       int r = via[e];
       if (c == d || r < 0 || bytes[e] - direct[e] <= 0.0)
         continue;
-      size_t cr = (size_t)c * (size_t)k + (size_t)r, rd = (size_t)r * (size_t)k + (size_t)d;
+      size_t cr = (size_t)c * (size_t)k + (size_t)r;
       double fwd_on = 0.0;
       for (int x = 0; x < k; x++) {
         size_t xd = (size_t)x * (size_t)k + (size_t)d;
