@@ -133,8 +133,8 @@ static double staggered(int k, const double *lat, const double *busy)
  * recv_c the same with T_dc / n_c and W_dc; rate_cd the rate one flow may reach
  * (network.wan.window).  Latency and link are paired per cluster pair: the most loaded
  * link may be a short one.  Where the configuration measured the pair's curve, W_cd and
- * rate_cd are the curve's at one block (gc_model_wan_message, link.c).  One cluster: alpha + (n-1) m beta
- * gamma. */
+ * rate_cd are the curve's at one block (gc_model_wan_message, link.c).  One cluster:
+ * alpha + (n-1) m beta gamma. */
 int gc_model_linear_grid_v(const struct gc_model_grid *g, const double *bytes, double *t)
 {
   if (!t || gc_model_grid_check(g) != GC_MODEL_OK || !pairs_ok(g, bytes))
@@ -365,7 +365,8 @@ double gc_model_link_rate(const struct gc_model_grid *g, int c, int d, int flows
    * where the configuration measured one (the line's fitted bandwidth is far below it
    * where the MPI library switches protocol), else the bandwidth, window-capped. */
   const struct gc_curve *cv = gc_model_link_curve(g, c, d);
-  return fmin(link_cap(g, c, d), (double)flows * (cv ? gc_model_curve_rate(cv) : flow_cap(g, c, d)));
+  double one = cv ? gc_model_curve_rate(cv) : flow_cap(g, c, d);
+  return fmin(link_cap(g, c, d), (double)flows * one);
 }
 
 double gc_model_lg_leg(const struct gc_model_grid *g, int x, int y, int c, int d, size_t m,
@@ -389,9 +390,9 @@ double gc_model_lg_leg(const struct gc_model_grid *g, int x, int y, int c, int d
  * plus, for a relayed pair, store and forward: the relay receives what it forwards whole
  * (relay.c), so the relayed bytes cross (r,d) only once (c,r) has carried its load:
  * W_cr + load_cr / rate + W_rd + (relayed bytes on (r,d)) / rate; and one relayed
- * message's own hop at its legs' rate (gc_model_wan_message).  No agreement: the run makes none once its
- * buffers and routes are agreed (relay.c), as LG.  With every share 0 it is
- * lg-backbone. */
+ * message's own hop at its legs' rate (gc_model_wan_message).  No agreement: the run
+ * makes none once its buffers and routes are agreed (relay.c), as LG.  With every share 0
+ * it is lg-backbone. */
 int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
                             const int *via, double *t)
 {
@@ -431,7 +432,8 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
         continue;
       size_t cr = (size_t)c * (size_t)k + (size_t)r, rd = (size_t)r * (size_t)k + (size_t)d;
       double rate_cr, rate_rd;
-      double l2 = gc_model_lg_leg(g, c, r, c, d, m, &rate_cr) + gc_model_lg_leg(g, r, d, c, d, m, &rate_rd);
+      double l2 = gc_model_lg_leg(g, c, r, c, d, m, &rate_cr) +
+                  gc_model_lg_leg(g, r, d, c, d, m, &rate_rd);
       load[cr] += x, load[rd] += x, fwd[r] += x;
       reach[rd] = gc_model_max(reach[rd], l2);
       double msg = (double)gc_model_min_int(g->size[c], g->size[d]) * (double)m;
