@@ -361,12 +361,10 @@ size_t gc_model_relay_row_scratch(int k)
 
 double gc_model_link_rate(const struct gc_model_grid *g, int c, int d, int flows)
 {
-  /* One flow's rate as lg-backbone's messages move (gc_model_wan_message): the curve's
-   * where the configuration measured one (the line's fitted bandwidth is far below it
-   * where the MPI library switches protocol), else the bandwidth, window-capped. */
-  const struct gc_curve *cv = gc_model_link_curve(g, c, d);
-  double one = cv ? gc_model_curve_rate(cv) : flow_cap(g, c, d);
-  return fmin(link_cap(g, c, d), (double)flows * one);
+  /* One flow's rate as lg-backbone's messages move: the curve's where the configuration
+   * measured one (the line's fitted bandwidth is far below it where the MPI library
+   * switches protocol). */
+  return fmin(link_cap(g, c, d), (double)flows * gc_model_flow_rate(g, c, d));
 }
 
 double gc_model_lg_leg(const struct gc_model_grid *g, int x, int y, int c, int d, size_t m,

@@ -49,13 +49,18 @@ int gc_model_curve_message(const struct gc_curve *cv, double m, double *latency,
   return 1;
 }
 
+double gc_model_flow_rate(const struct gc_model_grid *g, int c, int d)
+{
+  const struct gc_curve *cv = gc_model_link_curve(g, c, d);
+  return cv ? gc_model_curve_rate(cv) : gc_model_wan_rate(g, c, d);
+}
+
 double gc_model_wan_message(const struct gc_model_grid *g, int c, int d, double msg,
                             double *rate)
 {
   double lat = g->wan_latency[(size_t)c * (size_t)g->k + (size_t)d];
-  const struct gc_curve *cv = gc_model_link_curve(g, c, d);
-  *rate = cv ? gc_model_curve_rate(cv) : gc_model_wan_rate(g, c, d);
-  gc_model_curve_message(cv, msg, &lat, rate);
+  *rate = gc_model_flow_rate(g, c, d);
+  gc_model_curve_message(gc_model_link_curve(g, c, d), msg, &lat, rate);
   return lat;
 }
 

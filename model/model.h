@@ -119,11 +119,14 @@ const struct gc_curve *gc_model_link_curve(const struct gc_model_grid *g, int c,
  * curve, measured one message at a time, says nothing of), the share still slows the
  * message down.  Returns 1 when a curve set them, 0 otherwise. */
 int gc_model_curve_message(const struct gc_curve *cv, double m, double *latency, double *rate);
+/* What one wide-area flow from cluster c to d moves at once latency no longer counts: its
+ * curve's last segment's rate (gc_model_curve_rate) where the configuration measured
+ * one, else the bandwidth, window-capped. */
+double gc_model_flow_rate(const struct gc_model_grid *g, int c, int d);
 /* A wide-area message of msg bytes from cluster c to d alone on its link: the latency a
- * model charges it, and the rate it then moves at (*rate).  Without the pair's curve W_cd
- * and one flow's rate (the bandwidth, window-capped); with one, the curve's last
- * segment's rate (gc_model_curve_rate) and a latency such that alone it takes the curve's
- * time at msg (gc_model_curve_message: a protocol switch shows here as in every model).
+ * model charges it, and the rate it then moves at (*rate, gc_model_flow_rate).  Without
+ * the pair's curve W_cd; with one, a latency such that alone it takes the curve's time at
+ * msg (gc_model_curve_message: a protocol switch shows here as in every model).
  * Every wide-area message of the all-to-all models and of the relay planner is charged
  * so. */
 double gc_model_wan_message(const struct gc_model_grid *g, int c, int d, double msg,
