@@ -29,8 +29,8 @@
  * buffers: LG's (3n - n_X - k + 1) m at most, plus F m, F the most blocks any rank
  * forwards for this block size (relay_plan.h spreads a pair's relayed messages over the
  * relay cluster's members, so F is about the relayed blocks of the pairs through a cluster
- * over its size). Routes are recomputed when the block size or the network view changes:
- * O(sum over relayed pairs of n_c n_d). */
+ * over its size). The plan and the routes are recomputed when the block size or the
+ * network view changes: O(sum over relayed pairs of n_c n_d). */
 #include "alltoall.h"
 #include "alltoall_algorithms.h"
 #include "lg.h"
@@ -50,8 +50,9 @@ struct relay_part {
   struct relay_msg *mine; /* [nwide_send + nwide_recv]: (relay, peer, index) to sort */
   long long *per_rank;    /* [n] blocks each rank forwards */
   size_t cap;
-  size_t m;               /* the routes' block size and network version; 0: none */
+  size_t m;               /* the plan's block size and network version; 0: none */
   unsigned long long version;
+  int relays;             /* whether that plan's routes relay a message (else rt is stale) */
 };
 
 int gc_alltoall_relay_supports(const void *call, const struct gc_comm_state *st)
@@ -223,24 +224,38 @@ static struct relay_part *part_get(struct gc_comm_state *st,
   return *ext;
 }
 
-/* The routes of blocks of m bytes, made or reused; NULL when they cannot be made here
- * (memory: the run then agrees that every rank falls back). */
-static struct gc_alltoall_lg_route *routes(struct gc_comm_state *st,
-                                           const struct gc_alltoall_relay_plan *p, size_t m)
+/* Whether blocks of m bytes are relayed under the current network view and, where they
+ * are, their routes (*rt; NULL where the routes' memory cannot be made here: the run then
+ * agrees that every rank falls back). The plan is made only when the block size or the
+ * view changed since relay last ran here, and its verdict is kept with the routes, so a
+ * call that repeats the last one plans nothing in its timed region. A rank without the
+ * memory plans at every call; the plan is identical everywhere, so is the verdict. */
+static int relayed_routes(struct gc_comm_state *st, size_t m, struct gc_alltoall_lg_route **rt)
 {
   const struct gc_alltoall_lg_schedule *s;
   const char *what;
   struct relay_part *x = part_get(st, &s, &what);
-  if (!x) {
+  *rt = NULL;
+  if (x && x->m == m && x->version == st->version) {
+    if (x->relays)
+      *rt = &x->rt;
+    return x->relays;
+  }
+  struct gc_scratch *sc = st->network.grid.scratch;
+  size_t mark = gc_scratch_mark(sc);
+  struct gc_alltoall_relay_plan p;
+  int relays = gc_alltoall_relay_plan_take(&st->network.grid, (double)m, &p) == 0 &&
+               gc_alltoall_relay_routes_relay(&st->layout, &p);
+  if (x) {
+    if (relays)
+      routes_make(x, st, s, &p), *rt = &x->rt;
+    x->m = m, x->version = st->version, x->relays = relays;
+  } else if (relays) {
     gc_warn_oom("%s on communicator %llu; every rank runs this all-to-all by the MPI "
                 "library", what, st->id);
-    return NULL;
   }
-  if (x->m != m || x->version != st->version) {
-    routes_make(x, st, s, p);
-    x->m = m, x->version = st->version;
-  }
-  return &x->rt;
+  gc_scratch_release(sc, mark);
+  return relays;
 }
 
 int gc_alltoall_relay_state_make(struct gc_comm_state *st)
@@ -267,18 +282,9 @@ int gc_alltoall_relay_run(const void *args, struct gc_comm_state *st, const stru
   (void)plan;
   if (call->block_bytes == 0)
     return MPI_SUCCESS;
-  /* The plan, from the network view's scratch: identical on every rank, as is whether its
-   * routes relay anything; where they do not, LG runs as LG. */
-  struct gc_scratch *sc = st->network.grid.scratch;
-  size_t mark = gc_scratch_mark(sc);
-  struct gc_alltoall_relay_plan p;
-  double m = (double)call->block_bytes;
-  int rc, relays = gc_alltoall_relay_plan_take(&st->network.grid, m, &p) == 0 &&
-                   gc_alltoall_relay_routes_relay(&st->layout, &p);
-  if (relays)
-    rc = gc_alltoall_lg_exchange(call, st, 1, routes(st, &p, call->block_bytes));
-  gc_scratch_release(sc, mark);
-  if (!relays)
-    rc = gc_alltoall_lg_exchange(call, st, 0, NULL);
-  return rc;
+  /* Where the plan's routes relay nothing, LG runs as LG. */
+  struct gc_alltoall_lg_route *rt;
+  if (relayed_routes(st, call->block_bytes, &rt))
+    return gc_alltoall_lg_exchange(call, st, 1, rt);
+  return gc_alltoall_lg_exchange(call, st, 0, NULL);
 }
