@@ -137,10 +137,12 @@ int gc_comm_named(struct gc_comm_state *st, MPI_Comm *out);
  * MPI error. */
 int gc_comm_nbc(struct gc_comm_state *st, MPI_Comm *out);
 /* A persistent schedule's own memory (MPI_Bcast_init), `bytes` agreed over the
- * duplicate at once: 1 when every member got its own (*a), 0 when one did not (nothing
- * held; that member warned), or an MPI error (*rc). */
+ * duplicate at once, with whether this member can run the schedule at all (`able`: its
+ * own checks of the call passed): 1 when every member is able and got its own (*a), 0
+ * when one is not or did not (nothing held; a member short of memory warned), or an MPI
+ * error (*rc). */
 struct gc_nbc_arena;
-int gc_comm_nbc_persistent_arena(struct gc_comm_state *st, size_t bytes,
+int gc_comm_nbc_persistent_arena(struct gc_comm_state *st, int able, size_t bytes,
                                  struct gc_nbc_arena *a, int *rc);
 int gc_comm_cluster(struct gc_comm_state *st, MPI_Comm *out);
 int gc_comm_leaders(struct gc_comm_state *st, MPI_Comm *out); /* MPI_COMM_NULL on non-leaders */

@@ -86,15 +86,15 @@ int gc_comm_nbc(struct gc_comm_state *st, MPI_Comm *out)
   return MPI_SUCCESS;
 }
 
-int gc_comm_nbc_persistent_arena(struct gc_comm_state *st, size_t bytes,
+int gc_comm_nbc_persistent_arena(struct gc_comm_state *st, int able, size_t bytes,
                                  struct gc_nbc_arena *a, int *rc)
 {
-  long long v[2] = {gc_nbc_arena_heap(bytes, a) != 0, 0};
-  int here = (int)v[0];
+  int held = able && gc_nbc_arena_heap(bytes, a) == 0;
+  long long v[2] = {!held, 0};
   if ((*rc = agree(st->nbc_comm, v)) != MPI_SUCCESS || v[0]) {
-    if (!here)
+    if (held)
       gc_nbc_arena_give(a);
-    else
+    else if (able)
       gc_warn_oom("a persistent collective's schedule; it runs the MPI library's own");
     return *rc != MPI_SUCCESS ? -1 : 0;
   }

@@ -166,8 +166,8 @@ static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Co
   size_t blocks = (size_t)gc_alltoall_lg_nb_blocks(&s, st->size);
   struct gc_nbc_arena ar;
   if (persistent) {
-    int ok = gc_comm_nbc_persistent_arena(st, gc_alltoall_lg_nb_call_bytes(&s, st->size, blocks * m),
-                                          &ar, rc);
+    size_t bytes = gc_alltoall_lg_nb_call_bytes(&s, st->size, blocks * m);
+    int ok = gc_comm_nbc_persistent_arena(st, 1, bytes, &ar, rc);
     if (ok <= 0)
       return ok < 0;
     st->nbc_issued++;

@@ -74,6 +74,17 @@ int gc_alltoallv_lg_run(const void *call, struct gc_comm_state *st, const struct
 /* LG-v's context (lgv.c), freed with the op's state; NULL is nothing. */
 struct gc_lgv_ctx;
 void gc_alltoallv_lg_free(struct gc_lgv_ctx *ctx);
+/* LG-v's plan of this call laid out (lgv.c, steps 1 and 2: the size messages on my
+ * cluster; collective, blocking), for a schedule built from it (lgv_persistent.c):
+ * MPI_SUCCESS with *plan (LG-v's own, valid until its next run) and *ok, 0 where this
+ * rank cannot carry the call (a count beyond an int, a message beyond an int of bytes);
+ * GC_FALLBACK (agreed: some rank has no LG-v schedule) or an MPI error. */
+struct gc_alltoallv_lg_plan;
+int gc_alltoallv_lg_layout(const struct gc_alltoallv_call *call, struct gc_comm_state *st,
+                           const struct gc_alltoallv_lg_plan **plan, int *ok);
+/* MPI_Alltoallv_init (and _c) by LG-v, as a persistent schedule (lgv_persistent.c): 0 when
+ * the MPI library's own call is to run (every member alike), else 1 with *rc the result. */
+int gc_alltoallv_lg_issue(struct gc_alltoallv_call *call, MPI_Request *request, int *rc);
 
 int gc_alltoallv_call_prepare(void *call, const struct gc_comm_state *st, struct gc_call *out);
 

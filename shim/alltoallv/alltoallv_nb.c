@@ -1,5 +1,7 @@
-/* MPI_Ialltoallv, MPI_Alltoallv_init and their _c variants: the MPI library's own call,
- * logged when issued, untimed (issued.h says why). */
+/* MPI_Ialltoallv, MPI_Alltoallv_init and their _c variants. With a forced `lg`, where the
+ * MPI library has extended generalized requests, MPI_Alltoallv_init runs LG-v as a
+ * persistent schedule (lgv_persistent.c, which says why MPI_Ialltoallv cannot); otherwise
+ * the MPI library's own call, logged when issued, untimed (issued.h says why). */
 #include "alltoallv.h"
 #include "issued.h"
 
@@ -47,8 +49,11 @@ GC_EXPORT int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
                                    .sdispls = sdispls, .sendtype = sendtype,
                                    .recvbuf = recvbuf, .recvcounts = recvcounts,
                                    .rdispls = rdispls, .recvtype = recvtype, .comm = comm};
+  int rc;
+  if (gc_alltoallv_lg_issue(&call, request, &rc))
+    return rc;
   int entered = gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_PERSISTENT);
-  int rc = PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+  rc = PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                rdispls, recvtype, comm, info, request);
   gc_issued_leave(entered);
   return rc;
@@ -65,8 +70,11 @@ GC_EXPORT int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcoun
                                    .recvbuf = recvbuf, .recvcounts = recvcounts,
                                    .rdispls = rdispls, .recvtype = recvtype, .comm = comm,
                                    .large = 1};
+  int rc;
+  if (gc_alltoallv_lg_issue(&call, request, &rc))
+    return rc;
   int entered = gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_PERSISTENT);
-  int rc = PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+  rc = PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                  rdispls, recvtype, comm, info, request);
   gc_issued_leave(entered);
   return rc;

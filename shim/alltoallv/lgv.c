@@ -248,6 +248,26 @@ static int staged(struct lgv_run *r, int q)
   return rc;
 }
 
+/* Steps 1 and 2 and the areas' layout: every message's size known to both its ends. r->ok
+ * is 0 where this rank cannot carry its part (its cluster learns it in step 3). */
+static int lay_out(struct lgv_run *r)
+{
+  struct gc_lgv_ctx *x = r->x;
+  r->ok = sizes(r);
+  gc_alltoallv_lg_plan_known(&x->p, x->send_bytes, x->recv_bytes); /* sizes are >= 0 */
+  int rc = exchange_sizes(r);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  if (gc_alltoallv_lg_plan_layout(&x->p) != 0) { /* a peer's sizes cannot be laid out */
+    r->ok = 0;
+    for (int e = 0; e < x->s.nblocks; e++)
+      x->p.bytes[e] = 0;
+    gc_alltoallv_lg_plan_layout(&x->p);
+  }
+  r->ok &= fits(&x->p, r->trailer);
+  return MPI_SUCCESS;
+}
+
 /* Step 4. Returns MPI_SUCCESS or the first PMPI error; waits for all it posted. */
 static int exchange(struct lgv_run *r)
 {
@@ -404,33 +424,45 @@ static void learn(struct lgv_run *r, const struct gc_comm_state *st,
   vs->lg_calls = vs->calls;
 }
 
+/* A run's communicators and the schedule: MPI_SUCCESS, GC_FALLBACK (agreed) or an error. */
+static int run_open(struct lgv_run *r, const struct gc_alltoallv_call *call,
+                    struct gc_comm_state *st)
+{
+  *r = (struct lgv_run){.call = call, .ok = 1,
+                        .trailer = sizeof(long long) * (size_t)st->layout.nclusters};
+  int rc = gc_comm_private(st, &r->priv);
+  if (rc == MPI_SUCCESS)
+    rc = gc_comm_cluster(st, &r->cluster);
+  if (rc == MPI_SUCCESS)
+    rc = ctx_get(st, gc_alltoallv_state(st), r->priv, &r->x);
+  return rc;
+}
+
+int gc_alltoallv_lg_layout(const struct gc_alltoallv_call *call, struct gc_comm_state *st,
+                           const struct gc_alltoallv_lg_plan **plan, int *ok)
+{
+  struct lgv_run r;
+  int rc = run_open(&r, call, st);
+  if (rc == MPI_SUCCESS)
+    rc = lay_out(&r);
+  *ok = rc == MPI_SUCCESS && r.ok;
+  *plan = rc == MPI_SUCCESS ? &r.x->p : NULL;
+  return rc;
+}
+
 int gc_alltoallv_lg_run(const void *vcall, struct gc_comm_state *st, const struct gc_plan *plan)
 {
   (void)plan;
   const struct gc_alltoallv_call *call = vcall;
   struct gc_alltoallv_state *vs = gc_alltoallv_state(st);
-  struct lgv_run r = {.call = call, .ok = 1,
-                      .trailer = sizeof(long long) * (size_t)st->layout.nclusters};
-  int rc = gc_comm_private(st, &r.priv);
-  if (rc == MPI_SUCCESS)
-    rc = gc_comm_cluster(st, &r.cluster);
-  if (rc == MPI_SUCCESS)
-    rc = ctx_get(st, vs, r.priv, &r.x);
+  struct lgv_run r;
+  int rc = run_open(&r, call, st);
   if (rc != MPI_SUCCESS)
     return rc;
   struct gc_lgv_ctx *x = r.x;
   int k = st->layout.nclusters;
-  r.ok = sizes(&r);
-  gc_alltoallv_lg_plan_known(&x->p, x->send_bytes, x->recv_bytes); /* sizes are >= 0 */
-  if ((rc = exchange_sizes(&r)) != MPI_SUCCESS)
+  if ((rc = lay_out(&r)) != MPI_SUCCESS)
     return rc;
-  if (gc_alltoallv_lg_plan_layout(&x->p) != 0) { /* a peer's sizes cannot be laid out */
-    r.ok = 0;
-    for (int e = 0; e < x->s.nblocks; e++)
-      x->p.bytes[e] = 0;
-    gc_alltoallv_lg_plan_layout(&x->p);
-  }
-  r.ok &= fits(&x->p, r.trailer);
   if (r.ok) {
     r.P = area((size_t)x->p.send_area);
     r.S = area((size_t)x->p.stage_area);

@@ -143,7 +143,7 @@ static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc, int 
   int staged = nseg > 1 && !gc_datatype_is_raw(call->datatype);
   size_t bytes = gc_bcast_tree_nb_call_bytes(bound, nseg, staged ? c.bytes : 0);
   if (persistent) {
-    int ok = gc_comm_nbc_persistent_arena(st, bytes, &ar, rc);
+    int ok = gc_comm_nbc_persistent_arena(st, 1, bytes, &ar, rc);
     if (ok <= 0) {
       if (ok < 0)
         PMPI_Comm_call_errhandler(call->comm, *rc);

@@ -376,8 +376,9 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
   # bcast_init, ialltoall, alltoall_init): MPI_Ibcast by the trees (<tree>-nb),
   # MPI_Bcast_init by the trees (<tree>-persistent, p_bcast2 and p_order starting in
   # different orders on different ranks), MPI_Ialltoall and MPI_Alltoall_init by LG
-  # (lg-nb, lg-persistent), beside every other nonblocking collective of the library's own
-  # in one request array (nonblocking*).
+  # (lg-nb, lg-persistent), MPI_Alltoallv_init by LG-v (lg-persistent, p_alltoallv), beside
+  # every other nonblocking collective of the library's own in one request array
+  # (nonblocking*).
   # nonblocking3 at 3 ranks: 40 s at 4 on this 2-core machine, 10 s at 3.
   if [ "$flavour" = mpich ]; then
     for p in nonblocking nonblocking2 p_bcast2 p_order; do run mpich 4 plain - -- "$m/$p"; done
@@ -390,6 +391,9 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
     run mpich 4 "$two $nb GRIDCOLL_BCAST=flat" bcast_init=flat-persistent -- "$m/p_order"
     run mpich 4 "$two $nb GRIDCOLL_ALLTOALL=lg" alltoall_init=lg-persistent -- "$m/p_alltoall"
     run mpich 3 "GRIDCOLL_CLUSTERS=0,1-2 $nb GRIDCOLL_ALLTOALL=lg" alltoall_init=lg-persistent -- "$m/p_alltoall"
+    run mpich 4 plain - -- "$m/p_alltoallv"
+    run mpich 4 "$inter $nb GRIDCOLL_ALLTOALLV=lg" alltoallv_init=lg-persistent -- "$m/p_alltoallv"
+    run mpich 3 "GRIDCOLL_CLUSTERS=0,1-2 $nb GRIDCOLL_ALLTOALLV=lg" alltoallv_init=lg-persistent -- "$m/p_alltoallv"
   fi
   run mpich 4 "$two GRIDCOLL_BCAST=native" bcast=native -- "$m/coll9"
   run mpich 4 "$inter GRIDCOLL_BCAST=spt" bcast=spt -- "$m/coll12"

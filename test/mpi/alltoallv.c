@@ -125,7 +125,45 @@ struct vcase {
   enum pattern pattern;
   enum displs displs;
   int in_place, large, seed;
+  int persistent; /* MPI_Alltoallv_init (or _c), started twice on new data */
 };
+
+/* The case's call on got through gridcoll: the blocking call, or one start of the
+ * persistent request *req (made at the first start, from duplicates of the types freed at
+ * once: the schedule must keep its own). */
+static void call(const struct vcase *c, MPI_Comm comm, const void *sbuf, void *got,
+                 const int *sc, const int *sd, const int *rc, const int *rd,
+                 const MPI_Count *scc, const MPI_Aint *sdd, const MPI_Count *rcc,
+                 const MPI_Aint *rdd, MPI_Request *req)
+{
+  MPI_Datatype stype = c->in_place ? MPI_DATATYPE_NULL : c->t->send, rtype = c->t->recv;
+  (void)scc, (void)sdd, (void)rcc, (void)rdd, (void)req;
+#if MPI_VERSION >= 4
+  if (c->persistent) {
+    if (*req == MPI_REQUEST_NULL) {
+      MPI_Datatype s2 = MPI_DATATYPE_NULL, r2;
+      if (!c->in_place)
+        MPI_Type_dup(stype, &s2);
+      MPI_Type_dup(rtype, &r2);
+      if (c->large)
+        MPI_Alltoallv_init_c(sbuf, scc, sdd, s2, got, rcc, rdd, r2, comm, MPI_INFO_NULL, req);
+      else
+        MPI_Alltoallv_init(sbuf, sc, sd, s2, got, rc, rd, r2, comm, MPI_INFO_NULL, req);
+      if (!c->in_place)
+        MPI_Type_free(&s2);
+      MPI_Type_free(&r2);
+    }
+    MPI_Start(req);
+    MPI_Wait(req, MPI_STATUS_IGNORE);
+    return;
+  }
+  if (c->large) {
+    MPI_Alltoallv_c(sbuf, scc, sdd, stype, got, rcc, rdd, rtype, comm);
+    return;
+  }
+#endif
+  MPI_Alltoallv(sbuf, sc, sd, stype, got, rc, rd, rtype, comm);
+}
 
 /* One case with MPI_Alltoallv and PMPI_Alltoallv (or their _c); 1 when bytes differ. */
 static int check(MPI_Comm comm, const struct vcase *c)
@@ -146,27 +184,34 @@ static int check(MPI_Comm comm, const struct vcase *c)
   if ((!c->in_place && buf_alloc(&send, c->t->send, sext) != 0) ||
       buf_alloc(&got, c->t->recv, rext) != 0 || buf_alloc(&want, c->t->recv, rext) != 0)
     return 1;
-  if (!c->in_place)
-    buf_fill(&send, rank + 1);
-  buf_fill(&got, c->in_place ? rank + 1 : -1);
-  buf_fill(&want, c->in_place ? rank + 1 : -1);
   const void *sbuf = c->in_place ? MPI_IN_PLACE : send.base;
-#if MPI_VERSION >= 4
+  MPI_Count *scc = NULL, *rcc = NULL;
+  MPI_Aint *sdd = NULL, *rdd = NULL;
   if (c->large) {
-    MPI_Count *scc = malloc(sizeof(MPI_Count) * (size_t)size * 2), *rcc = scc + size;
-    MPI_Aint *sdd = malloc(sizeof(MPI_Aint) * (size_t)size * 2), *rdd = sdd + size;
+    scc = malloc(sizeof(MPI_Count) * (size_t)size * 2), rcc = scc + size;
+    sdd = malloc(sizeof(MPI_Aint) * (size_t)size * 2), rdd = sdd + size;
     for (int p = 0; p < size; p++)
       scc[p] = sc[p], rcc[p] = rc[p], sdd[p] = sd[p], rdd[p] = rd[p];
-    MPI_Alltoallv_c(sbuf, scc, sdd, stype, got.base, rcc, rdd, c->t->recv, comm);
-    PMPI_Alltoallv_c(sbuf, scc, sdd, stype, want.base, rcc, rdd, c->t->recv, comm);
-    free(scc), free(sdd);
-  } else
-#endif
-  {
-    MPI_Alltoallv(sbuf, sc, sd, stype, got.base, rc, rd, c->t->recv, comm);
-    PMPI_Alltoallv(sbuf, sc, sd, stype, want.base, rc, rd, c->t->recv, comm);
   }
-  bad = memcmp(got.mem, want.mem, got.bytes) != 0;
+  MPI_Request req = MPI_REQUEST_NULL;
+  for (int round = 0; round < (c->persistent ? 2 : 1); round++) {
+    int seed = rank + 1 + 100 * round; /* a persistent call's data changes between starts */
+    if (!c->in_place)
+      buf_fill(&send, seed);
+    buf_fill(&got, c->in_place ? seed : -1);
+    buf_fill(&want, c->in_place ? seed : -1);
+    call(c, comm, sbuf, got.base, sc, sd, rc, rd, scc, sdd, rcc, rdd, &req);
+#if MPI_VERSION >= 4
+    if (c->large)
+      PMPI_Alltoallv_c(sbuf, scc, sdd, stype, want.base, rcc, rdd, c->t->recv, comm);
+    else
+#endif
+      PMPI_Alltoallv(sbuf, sc, sd, stype, want.base, rc, rd, c->t->recv, comm);
+    bad |= memcmp(got.mem, want.mem, got.bytes) != 0;
+  }
+  if (req != MPI_REQUEST_NULL)
+    MPI_Request_free(&req);
+  free(scc), free(sdd);
   free(send.mem), free(got.mem), free(want.mem);
   free(sc), free(rc), free(sd), free(rd);
   return bad;
@@ -176,7 +221,7 @@ static int check(MPI_Comm comm, const struct vcase *c)
 /* One rank alone asks for more than LG-v carries (a count beyond an int, of an empty type,
  * so every signature still matches): all ranks must learn it and fall back together, and
  * the call must still complete as PMPI's. 1 on failure. */
-static int check_one_rank_unsupported(MPI_Comm comm)
+static int check_one_rank_unsupported(MPI_Comm comm, int persistent)
 {
   int rank, size, bad = 0;
   MPI_Comm_rank(comm, &rank);
@@ -189,8 +234,16 @@ static int check_one_rank_unsupported(MPI_Comm comm)
   for (int p = 0; p < size; p++)
     counts[p] = rank == 0 ? ((MPI_Count)1 << 31) + 5 : 3;
   char buf[8] = {0};
-  bad |= MPI_Alltoallv_c(buf, counts, displs, empty, buf + 4, counts, displs, empty, comm) !=
-         MPI_SUCCESS;
+  if (persistent) {
+    MPI_Request req;
+    bad |= MPI_Alltoallv_init_c(buf, counts, displs, empty, buf + 4, counts, displs, empty, comm,
+                                MPI_INFO_NULL, &req) != MPI_SUCCESS;
+    bad |= MPI_Start(&req) != MPI_SUCCESS || MPI_Wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+    MPI_Request_free(&req);
+  } else {
+    bad |= MPI_Alltoallv_c(buf, counts, displs, empty, buf + 4, counts, displs, empty, comm) !=
+           MPI_SUCCESS;
+  }
   /* The library still works for an ordinary call afterwards. */
   int *one = malloc(sizeof(int) * (size_t)size), *got = malloc(sizeof(int) * (size_t)size);
   int *c1 = malloc(sizeof(int) * (size_t)size), *d1 = malloc(sizeof(int) * (size_t)size);
@@ -274,6 +327,8 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return failed != 0;
   }
+  /* "persistent": every case by MPI_Alltoallv_init (or _c), started twice on new data. */
+  int persistent = MPI_VERSION >= 4 && argc > 1 && strcmp(argv[1], "persistent") == 0;
   int quick = quick_mode(argc, argv);
   struct vtype vt[8];
   int nvt = make_vtypes(vt), ntypes = quick ? 2 : nvt;
@@ -295,19 +350,20 @@ int main(int argc, char **argv)
               if (cm > 0 && d != SHUFFLED_GAPS)
                 continue; /* other communicators: the hardest layout (MPICH busy-polls) */
               struct vcase c = {&vt[t], (enum pattern)p, (enum displs)d, in_place, large,
-                                31 * t + 7 * p + d};
+                                31 * t + 7 * p + d, persistent};
               char name[160];
-              snprintf(name, sizeof name, "alltoallv%s %s %s %s %s%s", large ? "_c" : "",
-                       cnames[cm], vt[t].name, pattern_name[p], displs_name[d],
-                       in_place ? " in-place" : "");
+              snprintf(name, sizeof name, "alltoallv%s%s %s %s %s %s%s",
+                       persistent ? "_init" : "", large ? "_c" : "", cnames[cm], vt[t].name,
+                       pattern_name[p], displs_name[d], in_place ? " in-place" : "");
               if (getenv("ALLTOALLV_TRACE"))
                 fprintf(stderr, "%s\n", name);
               failed += verdict(name, check(comms[cm], &c));
-              checks++, calls++;
+              checks++, calls += persistent ? 2 : 1;
             }
 #if MPI_VERSION >= 4
-  failed += verdict("alltoallv_c one rank beyond an int: all fall back",
-                    check_one_rank_unsupported(MPI_COMM_WORLD));
+  failed += verdict(persistent ? "alltoallv_init_c one rank beyond an int: all fall back"
+                               : "alltoallv_c one rank beyond an int: all fall back",
+                    check_one_rank_unsupported(MPI_COMM_WORLD, persistent));
   checks++, calls += 2;
 #endif
   free_comms(comms, ncomms);

@@ -43,6 +43,34 @@ no_failures && [ "$(warnings)" = 0 ] && [ "$(ops_in rec-0.csv)" = "$nb_ops" ] &&
   pass "alltoallv: nonblocking and persistent calls native, logged untimed" ||
   fail "alltoallv: nonblocking and persistent calls native, logged untimed"
 
+# MPI_Alltoallv_init by LG-v (GRIDCOLL_NONBLOCKING=grid; MPICH's extended generalized
+# requests, shim/alltoallv/lgv_persistent.c): the whole test as persistent calls, each
+# started twice on new data, byte for byte against PMPI_Alltoallv (types freed after the
+# init, in place, _c, four communicators), where LG-v applies. Each rank's log: on the
+# world (the communicator of its one blocking call), every start lg-persistent but the one
+# call whose counts one rank cannot carry (beyond an int), which every rank runs as the
+# library's own (native-persistent, once at its init); on each other communicator all
+# lg-persistent, or all native-persistent where LG-v does not apply to it (a split).
+persistent_logs() { # ranks
+  local r
+  for ((r = 0; r < $1; r++)); do
+    awk -F, 'FNR > 1 { if ($5 == "alltoallv") w = $2; n[$2 "," $6]++; c[$2] = 1 }
+      END { if (n[w ",native-persistent"] != 1 || n[w ",lg-persistent"] == 0 || n[w ",lg-persistent"] % 2) exit 1
+            for (x in c) if (x != w && n[x ",lg-persistent"] && n[x ",native-persistent"]) exit 1 }' "rec-$r.csv" || return 1
+  done
+}
+if [ "$GC_LAUNCHER" != openmpi ]; then
+  for entry in "${topologies[@]}"; do
+    IFS='|' read -r n topo lg_applies _ <<<"$entry"
+    [ "$lg_applies" = 1 ] || continue
+    rm -f rec-*.csv
+    mpirun "$n" "$topo" GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALLV=lg GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/alltoallv" persistent
+    no_failures && grep -q '^alltoallv: [1-9][0-9]* checks' out && [ "$(warnings)" = 0 ] && persistent_logs "$n" &&
+      pass "alltoallv_init lg (persistent schedule), $n ranks, $topo" ||
+      fail "alltoallv_init lg (persistent schedule), $n ranks, $topo"
+  done
+fi
+
 # Each record true to its own call (test/mpi/avrecord.c: counts, so totals, differ call
 # to call; calls 0, 3 and 6 are alike). bytes: what the rank sent in that call, as the
 # program wrote it. predicted_s: forced native has no basis (nothing learnt: only LG-v
