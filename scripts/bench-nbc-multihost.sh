@@ -12,16 +12,18 @@
 #   native: the MPI library's own MPI_Ialltoall (and MPI_Alltoall)
 #   hlot:   MPI_Ibcast from ROOT by HLOT's tree as a schedule; native: the library's own
 #   and the persistent forms by the same schedules (alltoall_init-lg, bcast_init-hlot: an
-#   MPI_Start of one MPI_Alltoall_init / MPI_Bcast_init a size)
+#   MPI_Start of one MPI_Alltoall_init / MPI_Bcast_init a size), and MPI_Alltoallv_init by
+#   LG-v's (alltoallv_init-lg: every count the block, against the blocking MPI_Alltoallv
+#   by LG-v)
 # The log (GRIDCOLL_LOG_MODE=local) must show every timed nonblocking call run by the
 # schedule asked for (lg-nb, hlot-nb, lg-persistent, hlot-persistent), or the run fails.
 #
 #   GRID=grid3.cfg MAX=262144 REPS=11 SLICE_US=1000 ROOT=0 OUT=out/bench-nbc-multihost
 #   CONFIG=FILE: what gridcoll reads (default: the grid's description; one with
 #     `bcast = { segment = ...; };` times the segmented trees)
-#   RUNS="ibcast-hlot bcast_init-hlot": some of the runs (default all six, in this order:
+#   RUNS="ibcast-hlot bcast_init-hlot": some of the runs (default all seven, in this order:
 #     ialltoall-lg ialltoall-native ibcast-hlot ibcast-native alltoall_init-lg
-#     bcast_init-hlot)
+#     bcast_init-hlot alltoallv_init-lg)
 set -u
 BUILD=${BUILD:-build}
 GRID_ROOT=$(realpath "$(dirname "$0")/..")
@@ -31,7 +33,7 @@ REPS=${REPS:-11}
 SLICE_US=${SLICE_US:-1000}
 ROOT=${ROOT:-0}
 OUT=${OUT:-out/bench-nbc-multihost}
-ALL_RUNS="ialltoall-lg ialltoall-native ibcast-hlot ibcast-native alltoall_init-lg bcast_init-hlot"
+ALL_RUNS="ialltoall-lg ialltoall-native ibcast-hlot ibcast-native alltoall_init-lg bcast_init-hlot alltoallv_init-lg"
 RUNS=${RUNS:-$ALL_RUNS}
 for r in $RUNS; do
   [[ " $ALL_RUNS " == *" $r "* ]] || { echo "bench-nbc-multihost: RUNS: no run $r (runs: $ALL_RUNS)" >&2; exit 2; }
@@ -73,8 +75,10 @@ run() {
   fi
   grep -E "^$op," out >"$OUT/$name.csv"
   # What ran each size's nonblocking calls (rank 0's log): one algorithm a size, or the
-  # run says so; the one asked for at least at the smallest size.
-  awk -F, -v op="$op" 'NR > 1 && $5 == op { a[$8] = a[$8] == "" || a[$8] == $6 ? $6 : "mixed" }
+  # run says so; the one asked for at least at the smallest size. (MPI_Alltoallv's bytes
+  # are the rank's whole send: N blocks.)
+  awk -F, -v op="$op" -v n="$N" 'NR > 1 && $5 == op { m = op == "alltoallv_init" ? $8 / n : $8
+    a[m] = a[m] == "" || a[m] == $6 ? $6 : "mixed" }
     END { for (m in a) print m, a[m] }' "$tmp/log-0.csv" | sort -n >"$OUT/$name.ran"
   if grep -q mixed "$OUT/$name.ran" || { [ "$want" != - ] && [ "$(head -1 "$OUT/$name.ran" | cut -d' ' -f2)" != "$want" ]; }; then
     echo "bench-nbc-multihost: $name: not $want throughout a size:" >&2
@@ -89,6 +93,7 @@ run ibcast-hlot ibcast hlot-nb GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=hlot
 run ibcast-native ibcast - GRIDCOLL_NONBLOCKING=native GRIDCOLL_BCAST=native
 run alltoall_init-lg alltoall_init lg-persistent GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALL=lg
 run bcast_init-hlot bcast_init hlot-persistent GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=hlot
+run alltoallv_init-lg alltoallv_init lg-persistent GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALLV=lg
 "$GRID_ROOT/scripts/grid-down"
 grid_built=0
 

@@ -9,6 +9,8 @@
  *   nbcbench alltoall_init ... | bcast_init ...   the persistent forms: MPI_Alltoall_init
  *                                            (MPI_Bcast_init) once per size, each
  *                                            nonblocking call an MPI_Start of it
+ *   nbcbench alltoallv_init ...              MPI_Alltoallv_init with every count the
+ *                                            block (blocking: MPI_Alltoallv, the same)
  *
  * Per size, REPS rounds of three measurements, each after a barrier and timed on every
  * rank, the slowest rank's time kept (the barrier's exit skew, at most about one
@@ -43,14 +45,17 @@ static void compute(double seconds, double slice, MPI_Request *req, int *done) {
 }
 
 struct call {
-  int alltoall, root, persistent;
+  int alltoall, root, persistent, v; /* v: MPI_Alltoallv's forms */
   char *send, *recv;
-  int count;
+  int count, *counts, *displs; /* every count the block (v) */
   MPI_Request init; /* persistent: made once per size */
 };
 
 static void blocking(const struct call *c) {
-  if (c->alltoall)
+  if (c->v)
+    MPI_Alltoallv(c->send, c->counts, c->displs, MPI_BYTE, c->recv, c->counts, c->displs,
+                  MPI_BYTE, MPI_COMM_WORLD);
+  else if (c->alltoall)
     MPI_Alltoall(c->send, c->count, MPI_BYTE, c->recv, c->count, MPI_BYTE, MPI_COMM_WORLD);
   else
     MPI_Bcast(c->send, c->count, MPI_BYTE, c->root, MPI_COMM_WORLD);
@@ -91,13 +96,14 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char *op = argc > 1 ? argv[1] : "";
-  int alltoall = strcmp(op, "ialltoall") == 0 || strcmp(op, "alltoall_init") == 0;
-  int persistent = strcmp(op, "alltoall_init") == 0 || strcmp(op, "bcast_init") == 0;
+  int v = strcmp(op, "alltoallv_init") == 0;
+  int alltoall = strcmp(op, "ialltoall") == 0 || strcmp(op, "alltoall_init") == 0 || v;
+  int persistent = strcmp(op, "alltoall_init") == 0 || strcmp(op, "bcast_init") == 0 || v;
   int bcast = strcmp(op, "ibcast") == 0 || strcmp(op, "bcast_init") == 0;
   if ((!alltoall && !bcast) || argc != (alltoall ? 5 : 6)) {
     if (rank == 0)
-      fprintf(stderr, "usage: nbcbench ialltoall|alltoall_init MAX REPS SLICE_US | "
-                      "ibcast|bcast_init MAX REPS SLICE_US ROOT\n");
+      fprintf(stderr, "usage: nbcbench ialltoall|alltoall_init|alltoallv_init MAX REPS SLICE_US"
+                      " | ibcast|bcast_init MAX REPS SLICE_US ROOT\n");
     MPI_Finalize();
     return 2;
   }
@@ -105,16 +111,23 @@ int main(int argc, char **argv) {
   int reps = atoi(argv[3]);
   double slice = atof(argv[4]) * 1e-6;
   struct call c = {.alltoall = alltoall, .root = alltoall ? -1 : atoi(argv[5]),
-                   .persistent = persistent};
+                   .persistent = persistent, .v = v};
   size_t bytes = (size_t)max * (size_t)(alltoall ? size : 1);
   c.send = malloc(bytes), c.recv = malloc(bytes);
-  if (!c.send || !c.recv || max < 1024 || reps < 1 || slice <= 0 || c.root >= size)
+  c.counts = malloc(sizeof(int) * (size_t)size), c.displs = malloc(sizeof(int) * (size_t)size);
+  if (!c.send || !c.recv || !c.counts || !c.displs || max < 1024 || reps < 1 || slice <= 0 ||
+      c.root >= size)
     MPI_Abort(MPI_COMM_WORLD, 1);
   memset(c.send, rank, bytes);
   for (long m = 1024; m <= max; m *= 4) {
     c.count = (int)m;
+    for (int i = 0; i < size; i++)
+      c.counts[i] = c.count, c.displs[i] = i * c.count;
 #if MPI_VERSION >= 4
-    if (persistent && alltoall)
+    if (v)
+      MPI_Alltoallv_init(c.send, c.counts, c.displs, MPI_BYTE, c.recv, c.counts, c.displs,
+                         MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, &c.init);
+    else if (persistent && alltoall)
       MPI_Alltoall_init(c.send, c.count, MPI_BYTE, c.recv, c.count, MPI_BYTE, MPI_COMM_WORLD,
                         MPI_INFO_NULL, &c.init);
     else if (persistent)
@@ -140,6 +153,8 @@ int main(int argc, char **argv) {
   }
   free(c.send);
   free(c.recv);
+  free(c.counts);
+  free(c.displs);
   MPI_Finalize();
   return 0;
 }
