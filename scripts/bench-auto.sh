@@ -273,11 +273,19 @@ one() {
   [ "$op" = bcast ] && var=GRIDCOLL_BCAST sizes=$SIZES
   [ "$alg" = auto ] && reps=$REPS_AUTO
   mkdir -p "$dir"
+  # The time limit grows with the calls: 1000 of a 50-rank all-to-all at 256 KiB take
+  # about half an hour, and a simulation cut short loses its log (what ran each call).
+  local limit=$((1800 + 600 * reps)) rc
   # shellcheck disable=SC2046
   (cd "$dir" && env GRIDCOLL_CONFIG="$work/$net/$sc.cfg" "$var=$alg" GRIDCOLL_LOG="$dir/log.%r.csv" \
-    GRIDCOLL_LOG_MODE=local timeout 1800 "$SMPIRUN" -platform "$work/$sc.xml" -hostfile "$work/$sc.hosts" \
+    GRIDCOLL_LOG_MODE=local timeout "$limit" "$SMPIRUN" -platform "$work/$sc.xml" -hostfile "$work/$sc.hosts" \
     $(net_flags "$net") "$BENCH" "$op" "$sizes" "${ROOTS[$sc]}" "$reps" >"$dir/out" 2>&1)
-  grep -q '^call,' "$dir/out" || { echo "bench-auto: $net $sc $op $alg failed:" >&2; tail -3 "$dir/out" >&2; }
+  rc=$?
+  if [ "$rc" != 0 ] || ! grep -q '^call,' "$dir/out"; then
+    echo "bench-auto: $net $sc $op $alg failed (exit $rc$([ "$rc" = 124 ] && echo ": past $limit s"));" \
+      "its rows are the calls it finished:" >&2
+    tail -3 "$dir/out" >&2
+  fi
   # The algorithm that ran each timed call: rank 0's log, calls in order (an untimed first
   # call per size and root, then reps timed ones).
   local picks="$dir/picks"
