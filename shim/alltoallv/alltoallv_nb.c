@@ -54,7 +54,7 @@ GC_EXPORT int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
     return rc;
   int entered = gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_PERSISTENT);
   rc = PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                               rdispls, recvtype, comm, info, request);
+                           rdispls, recvtype, comm, info, request);
   gc_issued_leave(entered);
   return rc;
 }
@@ -75,7 +75,7 @@ GC_EXPORT int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcoun
     return rc;
   int entered = gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_PERSISTENT);
   rc = PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                 rdispls, recvtype, comm, info, request);
+                             rdispls, recvtype, comm, info, request);
   gc_issued_leave(entered);
   return rc;
 }
