@@ -36,6 +36,11 @@ struct nbc {
    * peer, so the signal meets nothing else. */
   int persistent, self, active;
   MPI_Request signal;
+  /* A start whose steps or finish failed (MPI-4.0 section 6.12: its error is the
+   * request's): its error until a completion call returns the request complete
+   * (gc_nbc_seen), raised there on `app`, the application's communicator. */
+  int failed;
+  MPI_Comm app;
   struct nbc *pnext; /* the persistent schedules, found by their request */
   struct gc_nbc_arena arena; /* where this block lies: given back with it */
   /* The log (log.calls NULL: off): the line, its index at this post, when the last step
@@ -157,7 +162,8 @@ size_t gc_nbc_block_bytes(int nsteps, int npieces)
             np * (sizeof(struct gc_nbc_piece) + sizeof(int)));
 }
 
-/* Persistent schedules ended and not yet seen complete by the application (logged). */
+/* Persistent schedules ended and not yet seen complete by the application: logged, or
+ * failed (their error still to report). */
 atomic_int gc_nbc_unseen;
 
 /* nbc.h; LG packs through it too (lg_nb.c), so it is built everywhere. */
@@ -258,7 +264,8 @@ static void advance(struct nbc *s)
         MPI_Request r;
         unlink_nbc(s);
         s->active = 0;
-        if (s->log.calls && !s->unseen) {
+        s->failed = s->rc;
+        if ((s->log.calls || s->failed != MPI_SUCCESS) && !s->unseen) {
           s->unseen = 1;
           atomic_fetch_add_explicit(&gc_nbc_unseen, 1, memory_order_relaxed);
         }
@@ -475,8 +482,8 @@ static struct nbc *persistent_of(MPI_Request r)
   return s;
 }
 
-int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
-                      const struct gc_nbc_piece *pieces, int npieces,
+int gc_nbc_persistent(MPI_Comm comm, MPI_Comm app, int tag, const struct gc_nbc_step *steps,
+                      int nsteps, const struct gc_nbc_piece *pieces, int npieces,
                       const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
                       const struct gc_call_pending *log, MPI_Request *request)
 {
@@ -485,6 +492,7 @@ int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, i
                              1, &rc);
   if (!s)
     return rc;
+  s->app = app;
   rc = PMPI_Comm_rank(comm, &s->self);
   static char none;
   if (rc == MPI_SUCCESS)
@@ -534,22 +542,25 @@ int gc_nbc_start_persistent(MPI_Request *request, int *rc)
   return 1;
 }
 
-void gc_nbc_seen_slow(MPI_Request r)
+int gc_nbc_seen_slow(MPI_Request r, int take, MPI_Comm *app)
 {
   pthread_mutex_lock(&lock);
   struct nbc *s = persistent_of(r);
-  int seen = s && s->unseen;
-  struct gc_call_pending log;
+  int seen = s && s->unseen, failed = seen ? s->failed : MPI_SUCCESS;
+  struct gc_call_pending log = {0};
   unsigned long long call = 0;
   double ended = -1;
-  if (seen) {
-    s->unseen = 0;
+  if (seen)
+    *app = s->app;
+  if (seen && take) {
+    s->unseen = 0, s->failed = MPI_SUCCESS;
     atomic_fetch_sub_explicit(&gc_nbc_unseen, 1, memory_order_relaxed);
     log = s->log, call = s->call, ended = s->ended;
   }
   pthread_mutex_unlock(&lock);
-  if (seen) /* the lock not held: the log takes its own */
+  if (seen && take && log.calls) /* the lock not held: the log takes its own */
     gc_span_own(&log, call, gc_clock_now(), ended);
+  return failed;
 }
 
 int gc_nbc_free_persistent(MPI_Request *request)
@@ -589,9 +600,10 @@ void gc_nbc_progress(void)
 {
 }
 
-void gc_nbc_seen_slow(MPI_Request r)
+int gc_nbc_seen_slow(MPI_Request r, int take, MPI_Comm *app)
 {
-  (void)r;
+  (void)r, (void)take, (void)app;
+  return MPI_SUCCESS;
 }
 
 int gc_nbc_inflight(void)
@@ -599,13 +611,13 @@ int gc_nbc_inflight(void)
   return 0;
 }
 
-int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
-                      const struct gc_nbc_piece *pieces, int npieces,
+int gc_nbc_persistent(MPI_Comm comm, MPI_Comm app, int tag, const struct gc_nbc_step *steps,
+                      int nsteps, const struct gc_nbc_piece *pieces, int npieces,
                       const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
                       const struct gc_call_pending *log, MPI_Request *request)
 {
-  (void)comm, (void)tag, (void)steps, (void)nsteps, (void)pieces, (void)npieces, (void)ops,
-      (void)data, (void)arena, (void)log, (void)request;
+  (void)comm, (void)app, (void)tag, (void)steps, (void)nsteps, (void)pieces, (void)npieces,
+      (void)ops, (void)data, (void)arena, (void)log, (void)request;
   return MPI_ERR_INTERN;
 }
 

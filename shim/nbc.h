@@ -118,9 +118,10 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
 /* A persistent schedule (MPI_Bcast_init): built once, its request a persistent one of
  * the MPI library's (nbc.c says which), started by gc_nbc_start_persistent at each
  * MPI_Start. MPI_SUCCESS or an error (nothing made). log as gc_nbc_start's, one line
- * (and call index) per MPI_Start, posted at it. */
-int gc_nbc_persistent(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int nsteps,
-                      const struct gc_nbc_piece *pieces, int npieces,
+ * (and call index) per MPI_Start, posted at it. app: the application's communicator, on
+ * whose error handler a failed start's error is raised (gc_nbc_seen). */
+int gc_nbc_persistent(MPI_Comm comm, MPI_Comm app, int tag, const struct gc_nbc_step *steps,
+                      int nsteps, const struct gc_nbc_piece *pieces, int npieces,
                       const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
                       const struct gc_call_pending *log, MPI_Request *request);
 /* MPI_Start of *request: 1 when it is a persistent schedule's (started; *rc the result),
@@ -131,16 +132,21 @@ int gc_nbc_start_persistent(MPI_Request *request, int *rc);
 int gc_nbc_free_persistent(MPI_Request *request);
 
 /* A completion call returned `r` complete (MPI_Wait, MPI_Test, an index of their
- * array forms): when it is a logged persistent schedule's whose last start ended and was
- * not seen yet, its line is logged now (gc_nbc_start's log). A nonblocking schedule's
- * request is seen where MPI frees it, inside the completion call (nbc.c: free_fn). One
- * load while no persistent schedule waits to be seen. */
-void gc_nbc_seen_slow(MPI_Request r);
+ * array forms): when it is a persistent schedule's whose last start ended and was not
+ * seen yet, its line is logged now (gc_nbc_start's log), and the start's error returned
+ * (MPI_SUCCESS: none), *app set to the communicator to raise it on: the library's own
+ * request completed clean, since the schedule's signal carries no error (nbc.c). A
+ * nonblocking schedule's request is seen where MPI frees it, inside the completion call
+ * (nbc.c: free_fn), and its error is its status's (query_fn). One load while no
+ * persistent schedule waits to be seen. take 0 (MPI_Request_get_status): the error
+ * only, the start still unseen. */
+int gc_nbc_seen_slow(MPI_Request r, int take, MPI_Comm *app);
 extern atomic_int gc_nbc_unseen;
-static inline void gc_nbc_seen(MPI_Request r)
+static inline int gc_nbc_seen(MPI_Request r, int take, MPI_Comm *app)
 {
-  if (atomic_load_explicit(&gc_nbc_unseen, memory_order_relaxed) != 0 && r != MPI_REQUEST_NULL)
-    gc_nbc_seen_slow(r);
+  if (atomic_load_explicit(&gc_nbc_unseen, memory_order_relaxed) == 0 || r == MPI_REQUEST_NULL)
+    return MPI_SUCCESS;
+  return gc_nbc_seen_slow(r, take, app);
 }
 
 /* Advances every schedule in flight (a completion call the MPI library does not route to

@@ -10,20 +10,50 @@
  *
  * Each also tells the executor which requests it returned complete (gc_nbc_seen): a
  * persistent schedule's line is logged there, when the application sees it end (a
- * persistent request keeps its handle, so the array still names it). One more load
- * while no logged persistent schedule waits for it. */
+ * persistent request keeps its handle, so the array still names it), and a start that
+ * failed reports its error there, raised on the application's communicator as a
+ * collective's error is (MPI-4.0 sections 6.12 and 9.3): the single forms return it, the
+ * array forms MPI_ERR_IN_STATUS with it in the request's status. One more load while no
+ * persistent schedule waits for it. */
 #include "gridcoll.h"
 #include "nbc.h"
 
 #if GC_HAVE_NBC
 
-/* The requests at `indices` (n of them; indices NULL: the first n) returned complete. */
-static void seen(const MPI_Request requests[], int n, const int indices[])
+/* A failed start's error, raised on its communicator's handler (which may abort, as the
+ * MPI library's own would); err again when the handler returns. */
+static int raised(MPI_Comm app, int err)
+{
+  PMPI_Comm_call_errhandler(app, err);
+  return err;
+}
+
+/* The requests at `indices` (n of them; indices NULL: the first n) returned complete,
+ * their statuses at statuses[0..n) (or ignored): MPI_SUCCESS, or MPI_ERR_IN_STATUS
+ * (raised) when a persistent schedule's start among them failed, every status's
+ * MPI_ERROR then set. */
+static int seen(const MPI_Request requests[], int n, const int indices[],
+                MPI_Status statuses[])
 {
   if (atomic_load_explicit(&gc_nbc_unseen, memory_order_relaxed) == 0 || n == MPI_UNDEFINED)
-    return;
-  for (int i = 0; i < n; i++)
-    gc_nbc_seen(requests[indices ? indices[i] : i]);
+    return MPI_SUCCESS;
+  MPI_Comm app = MPI_COMM_NULL;
+  int failed = 0;
+  for (int i = 0; i < n; i++) {
+    int err = gc_nbc_seen(requests[indices ? indices[i] : i], 1, &app);
+    failed |= err != MPI_SUCCESS;
+    if (statuses != MPI_STATUSES_IGNORE)
+      statuses[i].MPI_ERROR = err;
+  }
+  return failed ? raised(app, MPI_ERR_IN_STATUS) : MPI_SUCCESS;
+}
+
+/* One request returned complete: MPI_SUCCESS, or its failed start's error (raised). */
+static int seen_one(MPI_Request r)
+{
+  MPI_Comm app;
+  int err = gc_nbc_seen(r, 1, &app);
+  return err == MPI_SUCCESS ? err : raised(app, err);
 }
 
 GC_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
@@ -31,7 +61,7 @@ GC_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
   gc_nbc_progress();
   int rc = PMPI_Test(request, flag, status);
   if (rc == MPI_SUCCESS && *flag)
-    gc_nbc_seen(*request);
+    rc = seen_one(*request);
   return rc;
 }
 
@@ -41,7 +71,7 @@ GC_EXPORT int MPI_Testany(int count, MPI_Request requests[], int *index, int *fl
   gc_nbc_progress();
   int rc = PMPI_Testany(count, requests, index, flag, status);
   if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
-    gc_nbc_seen(requests[*index]);
+    rc = seen_one(requests[*index]);
   return rc;
 }
 
@@ -50,7 +80,7 @@ GC_EXPORT int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Stat
   gc_nbc_progress();
   int rc = PMPI_Testall(count, requests, flag, statuses);
   if (rc == MPI_SUCCESS && *flag)
-    seen(requests, count, NULL);
+    rc = seen(requests, count, NULL, statuses);
   return rc;
 }
 
@@ -60,7 +90,7 @@ GC_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, i
   gc_nbc_progress();
   int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
   if (rc == MPI_SUCCESS)
-    seen(requests, *outcount, indices);
+    rc = seen(requests, *outcount, indices, statuses);
   return rc;
 }
 
@@ -69,7 +99,14 @@ GC_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, i
 GC_EXPORT int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
   gc_nbc_progress();
-  return PMPI_Request_get_status(request, flag, status);
+  int rc = PMPI_Request_get_status(request, flag, status);
+  if (rc == MPI_SUCCESS && *flag) { /* the error, as MPI_Test would; the start still unseen */
+    MPI_Comm app;
+    int err = gc_nbc_seen(request, 0, &app);
+    if (err != MPI_SUCCESS)
+      rc = raised(app, err);
+  }
+  return rc;
 }
 
 GC_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -82,7 +119,7 @@ GC_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
   if (!flag && rc == MPI_SUCCESS)
     rc = PMPI_Wait(request, status);
   if (rc == MPI_SUCCESS)
-    gc_nbc_seen(*request);
+    rc = seen_one(*request);
   return rc;
 }
 
@@ -96,7 +133,7 @@ GC_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Sta
   if (!flag && rc == MPI_SUCCESS)
     rc = PMPI_Waitany(count, requests, index, status);
   if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED)
-    gc_nbc_seen(requests[*index]);
+    rc = seen_one(requests[*index]);
   return rc;
 }
 
@@ -106,6 +143,7 @@ GC_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Sta
 GC_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
   int failed = 0;
+  MPI_Comm app = MPI_COMM_NULL; /* a failed start's, when one is among them */
   for (int i = 0; i < count; i++) {
     MPI_Status *status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
     int flag = 0, rc = MPI_SUCCESS;
@@ -115,13 +153,15 @@ GC_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses
     }
     if (!flag && rc == MPI_SUCCESS)
       rc = PMPI_Wait(&requests[i], status);
+    if (rc == MPI_SUCCESS) /* the library raised its own errors already */
+      rc = gc_nbc_seen(requests[i], 1, &app);
     if (rc != MPI_SUCCESS)
       failed = 1;
-    else
-      gc_nbc_seen(requests[i]);
     if (status != MPI_STATUS_IGNORE) /* read only with MPI_ERR_IN_STATUS */
       status->MPI_ERROR = rc;
   }
+  if (failed && app != MPI_COMM_NULL)
+    return raised(app, MPI_ERR_IN_STATUS);
   return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
 
@@ -137,7 +177,7 @@ GC_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, i
   if (*outcount == 0 && rc == MPI_SUCCESS)
     rc = PMPI_Waitsome(incount, requests, outcount, indices, statuses);
   if (rc == MPI_SUCCESS)
-    seen(requests, *outcount, indices);
+    rc = seen(requests, *outcount, indices, statuses);
   return rc;
 }
 

@@ -176,7 +176,8 @@ static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Co
     return 1;
   }
   if (m == 0) { /* m is the same everywhere: nothing moves anywhere */
-    *rc = persistent ? gc_nbc_persistent(nbc, tag, NULL, 0, NULL, 0, NULL, NULL, &ar, log, request)
+    *rc = persistent ? gc_nbc_persistent(nbc, call->comm, tag, NULL, 0, NULL, 0, NULL, NULL,
+                                         &ar, log, request)
                      : gc_nbc_start(nbc, tag, NULL, 0, NULL, 0, NULL, NULL, &ar, log, request);
     return 1;
   }
@@ -206,8 +207,8 @@ static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Co
   }
   if (*rc == MPI_SUCCESS) {
     /* The pieces' own types and the arena go with the start, which frees them either way. */
-    *rc = persistent ? gc_nbc_persistent(nbc, tag, steps, nsteps, pieces, nsteps, &lg_nb_ops, x,
-                                         &ar, log, request)
+    *rc = persistent ? gc_nbc_persistent(nbc, call->comm, tag, steps, nsteps, pieces, nsteps,
+                                         &lg_nb_ops, x, &ar, log, request)
                      : gc_nbc_start(nbc, tag, steps, nsteps, pieces, nsteps, &lg_nb_ops, x, &ar,
                                     log, request);
     return 1;

@@ -280,8 +280,8 @@ static int issue(struct gc_alltoallv_call *call, struct gc_comm_state *st, MPI_C
       *rc = build(p, x, steps, pieces, &nsteps, displs, lens);
   }
   if (*rc == MPI_SUCCESS) { /* the pieces' own types and the arena go with it, either way */
-    *rc = gc_nbc_persistent(nbc, tag, steps, nsteps, pieces, nsteps, &lgv_nb_ops, x, &ar, &log,
-                            request);
+    *rc = gc_nbc_persistent(nbc, call->comm, tag, steps, nsteps, pieces, nsteps, &lgv_nb_ops, x,
+                            &ar, &log, request);
     return 1;
   }
   for (int i = 0; pieces && i < z.npieces; i++)

@@ -173,8 +173,8 @@ static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc, int 
   if (data)
     ops = &stage_ops;
   if (*rc == MPI_SUCCESS) /* the arena goes with the start, which gives it back either way */
-    *rc = persistent ? gc_nbc_persistent(nbc, tag, steps, n, pieces, nseg, ops, data, &ar, &log,
-                                         request)
+    *rc = persistent ? gc_nbc_persistent(nbc, call->comm, tag, steps, n, pieces, nseg, ops, data,
+                                         &ar, &log, request)
                      : gc_nbc_start(nbc, tag, steps, n, pieces, nseg, ops, data, &ar, &log,
                                     request);
   else

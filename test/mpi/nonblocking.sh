@@ -174,6 +174,25 @@ if [ "$GC_LAUNCHER" != openmpi ]; then
     fail "nonblocking log: post to the completion seen (actual_s), to the schedule's end (own_s)"
 fi
 
+# A start that fails on one rank reports its error there (test/mpi/nb_error.c): the last
+# rank receives half the root's count, under MPI_ERRORS_RETURN; each completion call in
+# turn on a persistent broadcast started again, then MPI_Ibcast. The library's own first
+# (the test's expectations hold for it), then two trees whose short rank is a leaf.
+if [ "$GC_LAUNCHER" != openmpi ]; then
+  for run in "3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_BCAST=native:native-persistent" \
+    "3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_BCAST=flat:flat-persistent" \
+    "4 GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_BCAST=hlot:hlot-persistent"; do
+    rm -f rec-*.csv
+    # shellcheck disable=SC2086 # ranks and setting
+    mpirun ${run%:*} GRIDCOLL_NONBLOCKING=grid GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/nb_error"
+    no_failures && [ "$(grep -c '^nb_error: persistent [a-z_]* class [a-z_]*$' out)" = 6 ] &&
+      ! grep -q '^nb_error: .* class success' out && [ "$(warnings)" = 0 ] &&
+      [ "$(lines_of bcast_init "^${run#*:}\$")" -ge 2 ] &&
+      pass "a failed persistent start's error in its request, every completion call: ${run#* }" ||
+      fail "a failed persistent start's error in its request, every completion call: ${run#* }"
+  done
+fi
+
 # --- every door into the two collectives ------------------------------------------------
 # 3 ranks in two clusters (0 | 1-2) with LG and the flat tree forced: a call that reaches
 # gridcoll's algorithms says so in the log (lg, flat), one that passes through does not.
