@@ -74,8 +74,10 @@ static void plan(struct run *r)
           "keeps the %s values", r->cl[c].name, r->o->config ? "configured" : "default");
   }
   r->p = (struct progress){0, 2 * inside + k * (k - 1)};
-  /* The curve's sweeps (one per ping-pong step) take a share each too. */
-  int sweeps = r->p.nsteps + (r->ncs ? inside + k * (k - 1) / 2 : 0);
+  /* The curve's sweeps (one per ping-pong step) take a share each too, and so do the
+   * native step's (native.c: the all-to-all and a broadcast from each cluster). */
+  int sweeps = r->p.nsteps + (r->ncs ? inside + k * (k - 1) / 2 : 0) +
+               (r->o->native ? 1 + k : 0);
   r->share = sweeps ? r->o->budget / sweeps : 0;
   say("%d processes in %d cluster(s); %d sizes from %.0f B to %.0f B; %d steps%s", world_size,
       k, r->ns, r->sizes[0], r->sizes[r->ns - 1], r->p.nsteps,
@@ -128,7 +130,7 @@ static int finish(const struct run *r, FILE *f)
   const struct options *o = r->o;
   double elapsed = MPI_Wtime() - t_start;
   if (o->budget > 0 && elapsed > 1.5 * o->budget)
-    say("warning: took %.1f s for a budget of %.1f s: %d repetitions per size is the "
+    say("warning: took %.1f s for a budget of %.3g s: %d repetitions per size is the "
         "minimum", elapsed, o->budget, MIN_REPS);
   int werr = calibrate_write_config(f, r, elapsed);
   if (fclose(f) != 0 || werr) {

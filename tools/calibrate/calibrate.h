@@ -128,6 +128,9 @@ int calibrate_build_clusters(const struct options *o, struct gc_config *cfg,
                              struct cluster **out);
 
 /* measure.c */
+/* Repetitions of one size: `most`, fewer (at least MIN_REPS) under a time budget, from
+ * one repetition's time and the size's share of the budget (s). */
+int calibrate_reps(const struct options *o, int most, double one, double share);
 void calibrate_pingpong(int a, int b, const double *sizes, int ns, const struct options *o,
                         double share, char *buf, double *t);
 void calibrate_alltoall_sweep(MPI_Comm comm, const double *sizes, int ns,

@@ -23,16 +23,21 @@ static double median(double *v, int n)
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+int calibrate_reps(const struct options *o, int most, double one, double share)
+{
+  if (o->budget <= 0 || one <= 0)
+    return most;
+  /* An int only once below most: a NaN or an infinite quotient (a clock gone wrong)
+   * would be undefined behaviour as an int, and the count sizes the times' array. */
+  double fit = floor(share / one);
+  return !(fit < most) ? most : fit < MIN_REPS ? MIN_REPS : (int)fit;
+}
+
 /* Repetitions for one size, given one repetition's time and the size's share of the
  * budget: decided by one rank, sent to the others. */
 static int reps_for(const struct options *o, double one, double share)
 {
-  if (o->budget <= 0 || one <= 0)
-    return o->reps;
-  /* An int only once below o->reps: a NaN or an infinite quotient (a clock gone wrong)
-   * would be undefined behaviour as an int, and the count sizes the times' array. */
-  double fit = floor(share / one);
-  return !(fit < o->reps) ? o->reps : fit < MIN_REPS ? MIN_REPS : (int)fit;
+  return calibrate_reps(o, o->reps, one, share);
 }
 
 /* (median - min) / min of v[0..n), which it sorts. */

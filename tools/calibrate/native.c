@@ -6,9 +6,10 @@
  *
  * Sizes: powers of 2 and their midpoints from 1 B to the sweep's largest (at most 1 MiB,
  * and a block small enough that a rank's buffers stay within NATIVE_BUFFER), each step
- * between two of them bisected. Each size: one warm-up call,
- * then a few, every rank entering together (timed()); the median is kept (a noisy
- * machine's outliers go, contention stays, as in the all-to-all sweep). A broadcast is
+ * between two of them bisected. Each size: one warm-up call, then NATIVE_REPS (fewer
+ * under -t: each sweep is a step of the budget, its sizes share it, as the other steps'
+ * do), every rank entering together (timed()); the median is kept (a noisy machine's
+ * outliers go, contention stays, as in the all-to-all sweep). A broadcast is
  * timed from the first rank of each cluster: the wide area is crossed from the root's
  * cluster, so each root cluster has its curve. */
 #include <math.h>
@@ -61,16 +62,30 @@ static double timed(int root, int m, char *send, char *recv, int global)
   return t[1] - t[0];
 }
 
+/* What one sweep does: its calls, their bounds (timed() makes its numbers alike on
+ * every rank, so every rank decides the same repetitions). */
+struct native_sweep {
+  const struct options *o;
+  double share;      /* a size's share of the budget, s */
+  int global;        /* one clock on every rank */
+  int least, most;   /* repetitions a size took */
+  char *send, *recv;
+};
+
 /* The median time of one call (root < 0: the all-to-all) of m bytes, after a warm-up
- * (connections, protocol set-up): the same on every rank. */
-static double median_call(int root, int m, char *send, char *recv, int global)
+ * (connections, protocol set-up) that also tells what the budget allows: the same on
+ * every rank. */
+static double median_call(int root, int m, struct native_sweep *w)
 {
   double v[NATIVE_REPS];
-  timed(root, m, send, recv, global);
-  for (int k = 0; k < NATIVE_REPS; k++)
-    v[k] = timed(root, m, send, recv, global);
-  qsort(v, NATIVE_REPS, sizeof *v, cmp_double);
-  return v[NATIVE_REPS / 2];
+  int reps = calibrate_reps(w->o, NATIVE_REPS, timed(root, m, w->send, w->recv, w->global),
+                            w->share);
+  for (int k = 0; k < reps; k++)
+    v[k] = timed(root, m, w->send, w->recv, w->global);
+  w->least = reps < w->least ? reps : w->least;
+  w->most = reps > w->most ? reps : w->most;
+  qsort(v, (size_t)reps, sizeof *v, cmp_double);
+  return reps % 2 ? v[reps / 2] : (v[reps / 2 - 1] + v[reps / 2]) / 2;
 }
 
 /* The sweep of one call into *out. Where the library changes protocol between two sizes
@@ -78,13 +93,13 @@ static double median_call(int root, int m, char *send, char *recv, int global)
  * off inside it: each step (calibrate_curve_step) is bisected as the ping-pong curve's is.
  * Every rank holds the same times (timed() reduces them), so every rank bisects alike
  * with nothing to send. */
-static void sweep(int root, const double *sizes, int ns, char *send, char *recv,
+static void sweep(int root, const double *sizes, int ns, struct native_sweep *w,
                   struct gc_curve *out)
 {
-  int global = global_clock(), n = ns;
+  int n = ns;
   double m[GC_CURVE_SAMPLES_MAX], t[GC_CURVE_SAMPLES_MAX];
   for (int i = 0; i < ns; i++)
-    m[i] = sizes[i], t[i] = median_call(root, (int)sizes[i], send, recv, global);
+    m[i] = sizes[i], t[i] = median_call(root, (int)sizes[i], w);
   for (int i = 1; i + 1 < ns; i++) {
     if (!calibrate_curve_step(m, t, ns, i, NATIVE_STEP_TOL))
       continue;
@@ -93,7 +108,7 @@ static void sweep(int root, const double *sizes, int ns, char *send, char *recv,
       double x = floor((lo + hi) / 2);
       if (x <= lo || x >= hi)
         break;
-      double tx = median_call(root, (int)x, send, recv, global);
+      double tx = median_call(root, (int)x, w);
       m[n] = x, t[n++] = tx;
       if (calibrate_curve_past(m, t, ns, i, x, tx))
         hi = x;
@@ -145,10 +160,16 @@ void calibrate_native(struct run *r)
   }
   say("native: the MPI library's MPI_Alltoall and MPI_Bcast (from each cluster) on all %d "
       "processes, %d sizes from 1 B to %.0f B", world_size, ns, sizes[ns - 1]);
-  sweep(-1, sizes, ns, send, recv, &r->native_a2a);
+  /* Each sweep a step of the budget (gridcoll-calibrate.c: plan), its sizes sharing it;
+   * the bisections of a step come on top, as in the ping-pong sweeps. */
+  struct native_sweep w = {.o = r->o, .share = r->share / ns, .global = global_clock(),
+                           .least = NATIVE_REPS, .most = 0, .send = send, .recv = recv};
+  sweep(-1, sizes, ns, &w, &r->native_a2a);
   for (int c = 0; c < r->k; c++)
     if (r->cl[c].n > 0)
-      sweep(r->cl[c].ranks[0], sizes, ns, send, recv, &r->native_bcast[c]);
+      sweep(r->cl[c].ranks[0], sizes, ns, &w, &r->native_bcast[c]);
+  say("native: %d to %d timed calls a size, after one warm-up%s", w.least, w.most,
+      r->o->budget > 0 ? " (time budget given)" : "");
   r->native_measured = ns;
   free(send);
   free(recv);
