@@ -178,8 +178,8 @@ int gc_nbc_type_own(MPI_Datatype type, MPI_Datatype *out, int *own)
   return rc;
 }
 
-/* The rest needs MPICH's extended generalized requests (nbc.h: GC_HAVE_NBC); the
- * memory above is sized and reserved alike everywhere, so the callers need no #if. */
+/* The rest needs generalized requests (nbc.h: GC_HAVE_NBC); the memory above is sized
+ * and reserved alike everywhere, so the callers need no #if. */
 #if GC_HAVE_NBC
 
 /* The schedules in flight, and one thread advancing them at a time (under
@@ -188,8 +188,10 @@ int gc_nbc_type_own(MPI_Datatype type, MPI_Datatype *out, int *own)
 static struct nbc *inflight;
 static atomic_int ninflight;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+#if GC_NBC_EXTENDED
 static MPIX_Grequest_class greq_class;
 static int have_class;
+#endif
 
 /* Posts the steps of the next round. An error stops the posting; what was posted is
  * still waited for. */
@@ -341,6 +343,7 @@ static int cancel_fn(void *extra, int complete)
   return MPI_SUCCESS;
 }
 
+#if GC_NBC_EXTENDED
 static int poll_fn(void *extra, MPI_Status *status)
 {
   (void)extra, (void)status;
@@ -359,6 +362,7 @@ static int wait_fn(int count, void **extra, double timeout, MPI_Status *status)
       gc_nbc_progress();
   return MPI_SUCCESS;
 }
+#endif
 
 /* Everything a start that failed was handed, given back. */
 static int start_failed(const struct gc_nbc_piece *pieces, int npieces,
@@ -446,12 +450,16 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
     return rc;
   }
   pthread_mutex_lock(&lock);
+#if GC_NBC_EXTENDED
   if (!have_class &&
       (rc = PMPIX_Grequest_class_create(query_fn, free_fn, cancel_fn, poll_fn, wait_fn,
                                         &greq_class)) == MPI_SUCCESS)
     have_class = 1;
   if (rc == MPI_SUCCESS)
     rc = PMPIX_Grequest_class_allocate(greq_class, s, &s->greq);
+#else
+  rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, s, &s->greq);
+#endif
   if (rc != MPI_SUCCESS) {
     pthread_mutex_unlock(&lock);
     free_whole(s);

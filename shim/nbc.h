@@ -7,9 +7,10 @@
  * poll and a wait function): MPICH's own MPI_Test, MPI_Wait and their all/any/some forms
  * call them, on arrays mixing them with any other request, and gridcoll's poll advances
  * every schedule in flight, not only the one asked about, so that one rank waiting on
- * one schedule never starves another rank's. Elsewhere (Open MPI, SMPI) there is no
- * such request: gc_nbc_available() is 0 and every nonblocking call stays the MPI
- * library's own. */
+ * one schedule never starves another rank's. Under SMPI (the simulator) it is a plain
+ * generalized request, advanced by gridcoll's wrappers of the completion calls, which
+ * the application calls there as anywhere. Under Open MPI there is none yet:
+ * gc_nbc_available() is 0 and every nonblocking call stays the MPI library's own. */
 #ifndef GC_NBC_H
 #define GC_NBC_H
 
@@ -20,10 +21,18 @@
 #include "nbc_schedule.h"
 #include "record.h"
 
+/* GC_NBC_EXTENDED: MPICH's extended generalized requests (a poll and a wait function the
+ * library calls); else, under SMPI, plain ones, which only gridcoll's completion calls
+ * advance (nbc_wait.c: each MPI_Test* polls first, each MPI_Wait* is a loop of both). */
 #if defined(MPICH_NUMVERSION) && MPI_VERSION >= 4
 #define GC_HAVE_NBC 1
+#define GC_NBC_EXTENDED 1
+#elif defined(SMPI_H)
+#define GC_HAVE_NBC 1
+#define GC_NBC_EXTENDED 0
 #else
 #define GC_HAVE_NBC 0
+#define GC_NBC_EXTENDED 0
 #endif
 
 /* A piece of the call's data, as a step moves it (nbc_schedule.h: piece). */

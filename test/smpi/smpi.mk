@@ -16,11 +16,14 @@
 #                     the log's actual time against the simulated one and a late rank's wait
 #                     apart, exact in simulated time (test/smpi/log-actual.sh),
 #                     auto learning under a configuration wrong by 2x (test/smpi/learn.sh),
-#                     auto moving when a wide-area link slows mid-run (test/smpi/drift.sh)
+#                     auto moving when a wide-area link slows mid-run (test/smpi/drift.sh),
+#                     the nonblocking schedules byte-correct (test/smpi/nonblocking.sh)
 #   make bench-grid   simulated timings, tables, CSVs and PNGs: all-to-all (scripts/bench-grid.sh)
 #                     then broadcast (scripts/bench-grid-bcast.sh)
 #   make bench-grid-bcast  the broadcast part alone
 #   make bench-auto   every algorithm, auto and every model's error (scripts/bench-auto.sh)
+#   make bench-nbc-smpi  the nonblocking schedules against their blocking forms, and how
+#                     much computation hides them (scripts/bench-nbc-smpi.sh)
 
 SMPICC  ?= smpicc
 SMPIRUN ?= smpirun
@@ -30,12 +33,13 @@ SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_
                  $(SMPI_BUILD)/alltoallv $(SMPI_BUILD)/fft_transpose \
                  $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/alltoallv_bench $(SMPI_BUILD)/auto_bench \
                  $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/bcast_bench $(SMPI_BUILD)/sweep \
-                 $(SMPI_BUILD)/skew
+                 $(SMPI_BUILD)/skew $(SMPI_BUILD)/nbcbench $(SMPI_BUILD)/nb_basic
 # Packages only these targets need (scripts/deps.sh installs what is missing).
 SMPI_DEPS  := libsimgrid-dev
 BENCH_DEPS := $(SMPI_DEPS) python3-matplotlib
 
-.PHONY: smpi check-smpi bench-grid bench-grid-bcast bench-model-smpi bench-auto bench-alltoallv
+.PHONY: smpi check-smpi bench-grid bench-grid-bcast bench-model-smpi bench-auto bench-alltoallv \
+        bench-nbc-smpi
 
 smpi: $(SMPI_PROGRAMS)
 
@@ -45,7 +49,7 @@ $(SMPI_BUILD)/obj/%.o: %.c
 
 # The MPI test programs of test/mpi, unchanged, with gridcoll linked in.
 $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_mixed $(SMPI_BUILD)/alltoallv \
-$(SMPI_BUILD)/fft_transpose $(SMPI_BUILD)/skew: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
+$(SMPI_BUILD)/fft_transpose $(SMPI_BUILD)/skew $(SMPI_BUILD)/nb_basic: $(SMPI_BUILD)/%: test/mpi/%.c test/mpi/mpitest.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) -Itest/mpi $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 # make demo's program (test/mpi/sweep.c knows nothing of gridcoll; linked in here).
@@ -54,6 +58,11 @@ $(SMPI_BUILD)/sweep: test/mpi/sweep.c $(SMPI_OBJ)
 
 $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/alltoallv_bench $(SMPI_BUILD)/bcast_bench \
 $(SMPI_BUILD)/auto_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h tools/start_together.h $(SMPI_OBJ)
+	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
+
+# The nonblocking schedules against their blocking forms (scripts/bench-nbc-smpi.sh): the
+# namespace rig's benchmark, its computation simulated.
+$(SMPI_BUILD)/nbcbench: test/multihost/nbcbench.c $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
 
 # The calibration tool measures the MPI library itself: no gridcoll objects linked in.
@@ -66,7 +75,7 @@ $(SMPI_BUILD)/gridcoll-calibrate: $(CALIBRATE_SRC) tools/calibrate/calibrate.h t
 # log-actual.sh: the logged completion time equals the simulated one (~5 s); learn.sh: auto
 # converges to the fastest measured broadcast under a configuration wrong by 2x (~20 s);
 # drift.sh: auto moves to the new best when a wide-area link slows under a running job
-# (~25 s).
+# (~25 s); nonblocking.sh: the schedules behind plain generalized requests (~10 s).
 check-smpi:
 	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
 	$(MAKE) smpi $(TOOLS)
@@ -78,6 +87,7 @@ check-smpi:
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/log-actual.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/learn.sh
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/drift.sh
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" test/smpi/nonblocking.sh
 
 bench-grid:
 	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh
@@ -109,3 +119,10 @@ bench-alltoallv:
 	GRIDCOLL_DEPS_EXTRA="$(BENCH_DEPS)" scripts/deps.sh
 	$(MAKE) smpi
 	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-alltoallv.sh
+
+# The nonblocking schedules against their blocking forms under SMPI, and how much
+# simulated computation hides them (scripts/bench-nbc-smpi.sh, issue 28; about 10 s).
+bench-nbc-smpi:
+	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
+	$(MAKE) $(SMPI_BUILD)/nbcbench
+	SMPIRUN="$(SMPIRUN)" BUILD="$(BUILD)" scripts/bench-nbc-smpi.sh
