@@ -77,7 +77,7 @@ struct native_sweep {
  * every rank. */
 static double median_call(int root, int m, struct native_sweep *w)
 {
-  double v[NATIVE_REPS];
+  double v[NATIVE_REPS] = {0};
   int reps = calibrate_reps(w->o, NATIVE_REPS, timed(root, m, w->send, w->recv, w->global),
                             w->share);
   for (int k = 0; k < reps; k++)
