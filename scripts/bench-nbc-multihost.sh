@@ -40,6 +40,7 @@ for r in $RUNS; do
 done
 
 source "$GRID_ROOT/test/multihost/lib.sh"
+source "$GRID_ROOT/scripts/nbc-lib.sh"
 grid_session bench-nbc-multihost
 PROG=$TOOLS/nbcbench
 [ -f "$GRID" ] || GRID=$GRID_ROOT/test/multihost/$GRID
@@ -74,17 +75,7 @@ run() {
     exit 1
   fi
   grep -E "^$op," out >"$OUT/$name.csv"
-  # What ran each size's nonblocking calls (rank 0's log): one algorithm a size, or the
-  # run says so; the one asked for at least at the smallest size. (MPI_Alltoallv's bytes
-  # are the rank's whole send: N blocks.)
-  awk -F, -v op="$op" -v n="$N" 'NR > 1 && $5 == op { m = op == "alltoallv_init" ? $8 / n : $8
-    a[m] = a[m] == "" || a[m] == $6 ? $6 : "mixed" }
-    END { for (m in a) print m, a[m] }' "$tmp/log-0.csv" | sort -n >"$OUT/$name.ran"
-  if grep -q mixed "$OUT/$name.ran" || { [ "$want" != - ] && [ "$(head -1 "$OUT/$name.ran" | cut -d' ' -f2)" != "$want" ]; }; then
-    echo "bench-nbc-multihost: $name: not $want throughout a size:" >&2
-    sed 's/^/  | /' "$OUT/$name.ran" >&2
-    exit 1
-  fi
+  nbc_ran bench-nbc-multihost "$name" "$tmp/log-0.csv" "$op" "$N" "$want" "$OUT/$name.ran" || exit 1
 }
 
 run ialltoall-lg ialltoall lg-nb GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALL=lg
@@ -97,10 +88,8 @@ run alltoallv_init-lg alltoallv_init lg-persistent GRIDCOLL_NONBLOCKING=grid GRI
 "$GRID_ROOT/scripts/grid-down"
 grid_built=0
 
-printf '\n%-17s %9s %13s %10s %13s %9s %8s  %s\n' run bytes "blocking ms" "pure ms" "pure/blocking" \
-  "overlap" "rounds" "nonblocking calls ran"
-for name in $RUNS; do
-  awk -F, -v name="$name" -v ranfile="$OUT/$name.ran" -f "$GRID_ROOT/scripts/nbc-table.awk" "$OUT/$name.csv"
-done
+echo
+# shellcheck disable=SC2086 # the runs, a word each
+nbc_table "" $RUNS
 [ "$finalize_hangs" = 0 ] || echo "($finalize_hangs runs ended after their results: a rank hung in MPI_Finalize, doc/grid-rig.md)"
 echo "rows in $OUT"

@@ -22,6 +22,7 @@
 #        ROOT=0, TEST=1e-7, OUT=out/bench-nbc-smpi
 set -u
 cd "$(dirname "$0")/.."
+source scripts/nbc-lib.sh
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
 GRIDS=${GRIDS:-grid3 grid3x6}
@@ -67,14 +68,7 @@ run() {
     exit 1
   fi
   grep -E "^$op," "$dir/out" >"$OUT/$g-$name.csv"
-  awk -F, -v op="$op" 'NR > 1 && $5 == op { a[$8] = a[$8] == "" || a[$8] == $6 ? $6 : "mixed" }
-    END { for (m in a) print m, a[m] }' "$dir/log-0.csv" | sort -n >"$OUT/$g-$name.ran"
-  if grep -q mixed "$OUT/$g-$name.ran" ||
-     { [ "$want" != - ] && [ "$(head -1 "$OUT/$g-$name.ran" | cut -d' ' -f2)" != "$want" ]; }; then
-    echo "bench-nbc-smpi: $g $name: not $want throughout a size:" >&2
-    sed 's/^/  | /' "$OUT/$g-$name.ran" >&2
-    exit 1
-  fi
+  nbc_ran bench-nbc-smpi "$g $name" "$dir/log-0.csv" "$op" 0 "$want" "$OUT/$g-$name.ran" || exit 1
 }
 
 start=$SECONDS
@@ -87,10 +81,8 @@ done
 echo "bench-nbc-smpi: $GRIDS; SimGrid's default network, MPI_Test $TEST s; 1 KiB..$MAX B," \
   "MPI_Test every $SLICE_US us in the computation; $((SECONDS - start)) s"
 for g in $GRIDS; do
-  printf '\n[%s]\n%-17s %9s %13s %10s %13s %9s %8s  %s\n' "$g" run bytes "blocking ms" "pure ms" \
-    "pure/blocking" overlap rounds "nonblocking calls ran"
-  for name in $RUNS; do
-    awk -F, -v name="$name" -v ranfile="$OUT/$g-$name.ran" -f scripts/nbc-table.awk "$OUT/$g-$name.csv"
-  done
+  printf '\n[%s]\n' "$g"
+  # shellcheck disable=SC2086 # the runs, a word each
+  nbc_table "$g-" $RUNS
 done
 echo "rows in $OUT"

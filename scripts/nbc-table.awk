@@ -1,8 +1,8 @@
 # One row per size of nbcbench's rounds (test/multihost/nbcbench.c prints
 # "op,root,bytes,rep,blocking_s,pure_s,compute_s,overall_s"): the medians of the blocking
 # and the pure times, pure / blocking, and the median overlap, OSU's figure
-# 100 (1 - (overall - compute) / pure) clipped to 0..100. Shared by
-# scripts/bench-nbc-multihost.sh and scripts/bench-nbc-smpi.sh.
+# 100 (1 - (overall - compute) / pure) clipped to 0..100. Read by nbc_table
+# (scripts/nbc-lib.sh), for the rig's bench and the SimGrid one.
 #   awk -F, -v name=RUN -v ranfile=FILE -f scripts/nbc-table.awk ROWS.csv
 # ranfile: "bytes algorithm" lines, what rank 0's log says ran each size's nonblocking calls.
 function median(a, n,   i, j, t) {

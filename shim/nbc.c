@@ -36,10 +36,9 @@ struct nbc {
    * peer, so the signal meets nothing else. */
   int persistent, self, active;
   MPI_Request signal;
-  /* A start whose steps or finish failed (MPI-4.0 section 6.12: its error is the
-   * request's): its error until a completion call returns the request complete
-   * (gc_nbc_seen), raised there on `app`, the application's communicator. */
-  int failed;
+  /* A start whose steps or finish failed keeps its error in rc (MPI-4.0 section 6.12: it
+   * is the request's) until a completion call returns the request complete
+   * (gc_nbc_seen), which raises it on `app`, the application's communicator. */
   MPI_Comm app;
   struct nbc *pnext; /* the persistent schedules, found by their request */
   struct gc_nbc_arena arena; /* where this block lies: given back with it */
@@ -266,8 +265,7 @@ static void advance(struct nbc *s)
         MPI_Request r;
         unlink_nbc(s);
         s->active = 0;
-        s->failed = s->rc;
-        if ((s->log.calls || s->failed != MPI_SUCCESS) && !s->unseen) {
+        if ((s->log.calls || s->rc != MPI_SUCCESS) && !s->unseen) {
           s->unseen = 1;
           atomic_fetch_add_explicit(&gc_nbc_unseen, 1, memory_order_relaxed);
         }
@@ -554,14 +552,14 @@ int gc_nbc_seen_slow(MPI_Request r, int take, MPI_Comm *app)
 {
   pthread_mutex_lock(&lock);
   struct nbc *s = persistent_of(r);
-  int seen = s && s->unseen, failed = seen ? s->failed : MPI_SUCCESS;
+  int seen = s && s->unseen, failed = seen ? s->rc : MPI_SUCCESS; /* rc: until a restart */
   struct gc_call_pending log = {0};
   unsigned long long call = 0;
   double ended = -1;
   if (seen)
     *app = s->app;
   if (seen && take) {
-    s->unseen = 0, s->failed = MPI_SUCCESS;
+    s->unseen = 0;
     atomic_fetch_sub_explicit(&gc_nbc_unseen, 1, memory_order_relaxed);
     log = s->log, call = s->call, ended = s->ended;
   }

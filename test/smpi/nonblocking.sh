@@ -9,12 +9,8 @@
 #   BUILD=build SMPIRUN=smpirun test/smpi/nonblocking.sh   (about 10 s)
 set -u
 cd "$(dirname "$0")/../.."
-BUILD=${BUILD:-build}
-SMPIRUN=${SMPIRUN:-smpirun}
-PROG=$(realpath "$BUILD/smpi/nb_basic")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TMPDIR=$tmp # smpirun -tmpdir is broken in SimGrid 3.32
+. test/smpi/setup.sh
+PROG=$T/smpi/nb_basic
 passed=0
 failed=0
 python3 scripts/gen-platform.py 3 2,2,1 "$tmp" --network --name grid3 --wan-bw 100Mbps \

@@ -131,6 +131,8 @@ int calibrate_build_clusters(const struct options *o, struct gc_config *cfg,
 /* Repetitions of one size: `most`, fewer (at least MIN_REPS) under a time budget, from
  * one repetition's time and the size's share of the budget (s). */
 int calibrate_reps(const struct options *o, int most, double one, double share);
+/* The median of v[0..n), n >= 1, which it sorts. */
+double calibrate_median(double *v, int n);
 void calibrate_pingpong(int a, int b, const double *sizes, int ns, const struct options *o,
                         double share, char *buf, double *t);
 void calibrate_alltoall_sweep(MPI_Comm comm, const double *sizes, int ns,

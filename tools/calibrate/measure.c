@@ -17,7 +17,7 @@ static int cmp_double(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static double median(double *v, int n)
+double calibrate_median(double *v, int n)
 {
   qsort(v, (size_t)n, sizeof *v, cmp_double);
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -43,7 +43,7 @@ static int reps_for(const struct options *o, double one, double share)
 /* (median - min) / min of v[0..n), which it sorts. */
 static double spread(double *v, int n)
 {
-  double med = median(v, n);
+  double med = calibrate_median(v, n);
   return v[0] > 0 ? (med - v[0]) / v[0] : 0;
 }
 
@@ -185,7 +185,7 @@ void calibrate_alltoall_sweep(MPI_Comm comm, const double *sizes, int ns,
     for (int r = 0; r < reps; r++)
       v[r] = timed_alltoall(comm, send, recv, m);
     if (me == 0) {
-      t[i] = median(v, reps);
+      t[i] = calibrate_median(v, reps);
       double noise = spread(v, reps);
       t[ns] = i == 0 || noise > t[ns] ? noise : t[ns];
     }
@@ -235,7 +235,7 @@ void calibrate_flows(MPI_Comm pair, int nx, const double *sizes, int ns,
     for (int r = 0; r < reps; r++)
       v[r] = timed_flows(pair, nx, send, recv, m, req);
     if (me == 0) {
-      t[i] = median(v, reps);
+      t[i] = calibrate_median(v, reps);
       double noise = spread(v, reps);
       t[ns] = i == 0 || noise > t[ns] ? noise : t[ns];
     }

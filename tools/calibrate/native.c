@@ -26,12 +26,6 @@
 #define NATIVE_STEP_TOL 0.05   /* a step: 5% off the lines on either side (curve_text.h) */
 #define NATIVE_STEP_ROUNDS 7   /* a step's interval cut 2^7 times */
 
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* 1 when every rank reads one clock (MPI_WTIME_IS_GLOBAL on all: SMPI's simulated time). */
 static int global_clock(void)
 {
@@ -84,8 +78,7 @@ static double median_call(int root, int m, struct native_sweep *w)
     v[k] = timed(root, m, w->send, w->recv, w->global);
   w->least = reps < w->least ? reps : w->least;
   w->most = reps > w->most ? reps : w->most;
-  qsort(v, (size_t)reps, sizeof *v, cmp_double);
-  return reps % 2 ? v[reps / 2] : (v[reps / 2 - 1] + v[reps / 2]) / 2;
+  return calibrate_median(v, reps);
 }
 
 /* The sweep of one call into *out. Where the library changes protocol between two sizes
