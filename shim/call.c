@@ -68,8 +68,9 @@ void gc_call_issued(struct gc_comm_state *st, struct gc_record *rec,
 {
   MPI_Comm priv = MPI_COMM_NULL;
   /* gc_log_enabled() is the same on every rank, so every member names the communicator
-   * or none does. */
-  if (gc_comm_named(st, &priv) != MPI_SUCCESS)
+   * or none does; a nonblocking call only where it is named already (a blocking call's
+   * record, or MPI_Init for MPI_COMM_WORLD, named it): it may not wait for the others. */
+  if (rec->entry == GC_ENTRY_NONBLOCKING ? !st->id : gc_comm_named(st, &priv) != MPI_SUCCESS)
     return;
   rec->elapsed = -1;
   struct gc_call_line l;

@@ -52,6 +52,7 @@ static void free_comm(MPI_Comm *c)
 /* What start-up gave (gc_comm_state_configure). */
 static const struct gc_comm_part *parts;
 static int nparts, agree;
+static void (*on_made)(struct gc_comm_state *st);
 
 /* A communicator whose state could not be built on some member: its attribute, so that
  * every member passes its calls through without asking again. */
@@ -62,6 +63,11 @@ void gc_comm_state_configure(const struct gc_comm_part *p, int n, int must_agree
   parts = p;
   nparts = n;
   agree = must_agree;
+}
+
+void gc_comm_state_on_made(void (*made)(struct gc_comm_state *st))
+{
+  on_made = made;
 }
 
 /* Everything st holds, freed; collective where a part communicates (its drop). */
@@ -200,7 +206,7 @@ static int build_state(MPI_Comm comm, struct gc_comm_state **out)
 /* A miss in this thread's slots: the attribute, or a new state. Out of line, so that a
  * hit saves no registers. */
 static __attribute__((noinline)) struct gc_comm_state *
-lookup(MPI_Comm comm, struct cache_slot *slot, unsigned long long now)
+lookup(MPI_Comm comm, struct cache_slot *slot, unsigned long long now, int build)
 {
   /* The attribute: on the per-call path that is the only MPI call. It is set on
    * intracommunicators only (tested below, before building), so a hit needs no test. */
@@ -214,7 +220,7 @@ lookup(MPI_Comm comm, struct cache_slot *slot, unsigned long long now)
     *slot = (struct cache_slot){comm, st, now};
     return st;
   }
-  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+  if (!build || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
     return NULL;
   /* Not found on this rank means not found on any member: the state is made at the
    * first intercepted call, which every member makes, on the same road (the agreed
@@ -229,6 +235,8 @@ lookup(MPI_Comm comm, struct cache_slot *slot, unsigned long long now)
     PMPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm);
   if (rc == GC_BUILT && PMPI_Comm_set_attr(comm, keyval, st) == MPI_SUCCESS) {
     *slot = (struct cache_slot){comm, st, now};
+    if (on_made)
+      on_made(st);
     return st;
   }
   if (st)
@@ -242,7 +250,9 @@ lookup(MPI_Comm comm, struct cache_slot *slot, unsigned long long now)
   return NULL;
 }
 
-struct gc_comm_state *gc_comm_state_get(MPI_Comm comm)
+/* A hit in this thread's slots, else the attribute (and, where build, a new state). */
+static inline __attribute__((always_inline)) struct gc_comm_state *state_of(MPI_Comm comm,
+                                                                            int build)
 {
   if (comm == MPI_COMM_NULL || keyval == MPI_KEYVAL_INVALID)
     return NULL;
@@ -250,7 +260,17 @@ struct gc_comm_state *gc_comm_state_get(MPI_Comm comm)
   unsigned long long now = atomic_load_explicit(&deletions, memory_order_acquire);
   if (slot->st && slot->comm == comm && slot->deletions == now)
     return slot->st;
-  return lookup(comm, slot, now);
+  return lookup(comm, slot, now, build);
+}
+
+struct gc_comm_state *gc_comm_state_get(MPI_Comm comm)
+{
+  return state_of(comm, 1);
+}
+
+struct gc_comm_state *gc_comm_state_find(MPI_Comm comm)
+{
+  return state_of(comm, 0);
 }
 
 int gc_comm_private(struct gc_comm_state *st, MPI_Comm *out)

@@ -110,6 +110,12 @@ struct gc_comm_state {
  * log or the probe on), the members agree that every one of them built it, with one
  * allreduce over comm, before anyone uses it: a state exists on every member or on none. */
 struct gc_comm_state *gc_comm_state_get(MPI_Comm comm);
+/* The state of comm where one was built already, NULL otherwise: what a nonblocking call
+ * reads, which may not wait for the other members (MPI-4.0 section 6.12: it returns
+ * independently of them), so may not build one (an agreement) either. Whether a state
+ * exists is the same on every member at the same call: states are built at calls every
+ * member makes in one order. */
+struct gc_comm_state *gc_comm_state_find(MPI_Comm comm);
 
 /* What the state is made of besides its layout and network view, each made with it (and
  * agreed with it) and dropped with it: the completion-time window (span.h), each
@@ -123,6 +129,9 @@ struct gc_comm_part {
 };
 /* agree: members must agree that a state was built (see gc_comm_state_get). */
 void gc_comm_state_configure(const struct gc_comm_part *parts, int nparts, int agree);
+/* made: run on every member once a new state is agreed, inside the call that made it
+ * (collective there; NULL: nothing). Given once at MPI_Init by start-up. */
+void gc_comm_state_on_made(void (*made)(struct gc_comm_state *st));
 
 /* Lazily created sub-communicators; MPI_SUCCESS or the PMPI error code.
  * Collective over the communicator: call them on every member or on none. */
@@ -130,12 +139,16 @@ int gc_comm_private(struct gc_comm_state *st, MPI_Comm *out);
 /* The private duplicate, and st->id agreed by all members (one broadcast, the first
  * time): for what names the communicator (the log, the probe's report). */
 int gc_comm_named(struct gc_comm_state *st, MPI_Comm *out);
-/* The nonblocking schedules' duplicate (of the private one) and their memory, made and
- * agreed at the first schedule (nbc_reserve.c): collective on the communicator, as the
- * state's own making is. MPI_SUCCESS with *out the duplicate, or MPI_COMM_NULL when some
+/* The nonblocking schedules' duplicate (of the private one) and their memory
+ * (nbc_reserve.c), made with the state where GRIDCOLL_NONBLOCKING=grid (start-up gives
+ * gc_comm_state_on_made a function that calls this), so at a call every member makes:
+ * the communicator's first blocking collective, MPI_Bcast_init and its kin, MPI_Init for
+ * MPI_COMM_WORLD. A nonblocking call (may_block 0) only reads them; MPI_Bcast_init and
+ * its kin (may_block 1) make them where they are not (collective on the communicator).
+ * MPI_SUCCESS with *out the duplicate, or MPI_COMM_NULL where they are not made or some
  * member is short of memory (every member then runs the MPI library's own call); or an
  * MPI error. */
-int gc_comm_nbc(struct gc_comm_state *st, MPI_Comm *out);
+int gc_comm_nbc(struct gc_comm_state *st, int may_block, MPI_Comm *out);
 /* A persistent schedule's own memory (MPI_Bcast_init), `bytes` agreed over the
  * duplicate at once, with whether this member can run the schedule at all (`able`: its
  * own checks of the call passed): 1 when every member is able and got its own (*a), 0

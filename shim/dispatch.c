@@ -473,7 +473,10 @@ void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum 
   if (!gc_log_enabled())
     return;
   struct gc_call c;
-  struct gc_comm_state *st = gc_comm_state_get(comm);
+  /* A nonblocking call may not wait for the other members: it reads a state made before
+   * and writes a line only where the communicator is named (call.c: gc_call_issued). */
+  struct gc_comm_state *st =
+      entry == GC_ENTRY_NONBLOCKING ? gc_comm_state_find(comm) : gc_comm_state_get(comm);
   if (!st || !op->prepare(call, st, &c))
     return;
   int p = entry == GC_ENTRY_PERSISTENT;

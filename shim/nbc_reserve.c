@@ -1,10 +1,14 @@
 /* The nonblocking schedules' communicator and memory, made and agreed once per
  * communicator (doc/design.md: Nonblocking collectives, memory).
  *
- * A nonblocking call must not wait for the other ranks, so it cannot agree on what it
- * allocates; what can fail on one rank is therefore agreed at the communicator's first
- * schedule, the way its state is agreed at its first intercepted call: the duplicate
- * (a blocking MPI_Comm_dup there already) and a pool of slots, each as large as the
+ * A nonblocking call must not wait for the other ranks (MPI-4.0 section 6.12: it returns
+ * independently of them), so it can neither agree on what it allocates nor make a
+ * communicator. So under GRIDCOLL_NONBLOCKING=grid they are made with the communicator's
+ * state, at a call every member makes (its first blocking collective gridcoll sees,
+ * MPI_Init for MPI_COMM_WORLD), where it spans two clusters or more (no schedule serves
+ * one); a nonblocking call on a communicator without them runs the MPI library's own. A
+ * persistent call's init makes them where they are not. What is made: the duplicate and
+ * a pool of slots, each as large as the
  * largest call of this rank can take (the tree's steps and executor block, with
  * segments its staging up to a bound; LG's steps, pieces, executor block and buffers up
  * to a bound), then one allreduce over the
@@ -41,11 +45,13 @@ static int agree(MPI_Comm nbc, long long v[2])
   return PMPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_LONG_LONG, MPI_MAX, nbc);
 }
 
-int gc_comm_nbc(struct gc_comm_state *st, MPI_Comm *out)
+int gc_comm_nbc(struct gc_comm_state *st, int may_block, MPI_Comm *out)
 {
   *out = MPI_COMM_NULL;
   if (st->nbc_served < 0)
     return MPI_SUCCESS;
+  if (!may_block && st->nbc_served == 0)
+    return MPI_SUCCESS; /* not made with the state (an error there): the library's own */
   if (st->nbc_comm == MPI_COMM_NULL) {
     MPI_Comm priv;
     int rc = gc_comm_private(st, &priv);

@@ -22,6 +22,7 @@
 #include "dispatch.h"
 #include "latency.h"
 #include "log.h"
+#include "nbc.h"
 #include "ops.h"
 #include "span.h"
 #include "summary.h"
@@ -217,6 +218,34 @@ static void configure_parts(int logging)
   gc_comm_state_configure(parts, n, clusters || logging || gc_g.cfg.probe);
 }
 
+/* Under GRIDCOLL_NONBLOCKING=grid, a new state's schedules' memory (nbc_reserve.c), made
+ * inside the call that made the state, which every member makes, where the communicator
+ * spans two clusters (no schedule serves fewer). */
+static void schedules_made(struct gc_comm_state *st)
+{
+  MPI_Comm nbc;
+  if (st->layout.nclusters >= 2)
+    gc_comm_nbc(st, 1, &nbc);
+}
+
+/* MPI_COMM_WORLD made ready for nonblocking calls here, inside MPI_Init, where every rank
+ * is: a nonblocking call may not wait for the others, so it finds what a call every
+ * member makes built before it (comm_state.h: gc_comm_state_find) or runs the MPI
+ * library's own, unlogged. The world's state (with it, its schedules' memory where
+ * GRIDCOLL_NONBLOCKING=grid) and its name where the log is on (its lines say which
+ * communicator); each made and agreed as at a first call. Other communicators get them
+ * at their first blocking collective gridcoll sees. */
+static void world_ready(int grid)
+{
+  struct gc_comm_state *st;
+  MPI_Comm named;
+  if (grid)
+    gc_comm_state_on_made(schedules_made);
+  if ((gc_log_enabled() || grid) && (st = gc_comm_state_get(MPI_COMM_WORLD)) &&
+      gc_log_enabled())
+    gc_comm_named(st, &named);
+}
+
 /* Steps 1-3 and what the library sets up once they agree. */
 static void start(void)
 {
@@ -293,6 +322,7 @@ static void start(void)
   for (int op = 0; op < GC_OP_LAST; op++)
     gc_dispatch_configure(gc_op_of(op));
   gc_g.active = 1;
+  world_ready(c->nonblocking_grid && gc_nbc_available());
   char wanted[GC_OP_LAST * (GC_NAME_MAX + 32)] = ""; /* "alltoall=auto bcast=flat ..." */
   for (int op = 0; op < GC_OP_LAST; op++) {
     size_t used = strlen(wanted);

@@ -235,20 +235,23 @@ int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, in
   MPI_Comm nbc = MPI_COMM_NULL;
   /* LG alone has a schedule: forced, or `auto`'s pick by the models. */
   int lg_only[GC_MAX_ALGORITHMS] = {[GC_ALLTOALL_LG] = 1};
-  if (gc_alltoall_lg_nb_wanted() && (st = gc_comm_state_get(call->comm)) &&
+  /* A nonblocking call reads the state and the reservation (comm_state.h: gc_comm_nbc):
+   * it may not wait for the other members to make them. */
+  if (gc_alltoall_lg_nb_wanted() &&
+      (st = persistent ? gc_comm_state_get(call->comm) : gc_comm_state_find(call->comm)) &&
       gc_alltoall_op.prepare(call, st, &c) &&
       gc_dispatch_scheduled(&gc_alltoall_op, call, st, lg_only) == GC_ALLTOALL_LG) {
-    /* The reservation (collective at the communicator's first schedule, agreed): no
-     * pool anywhere, or a nonblocking call's block beyond the slots' bound (m is the same
-     * everywhere), and every member runs the MPI library's own; a persistent call's
-     * memory is its own. */
-    if ((*rc = gc_comm_nbc(st, &nbc)) != MPI_SUCCESS) {
+    /* The reservation (made at a blocking call, agreed): none yet, no pool anywhere, or
+     * a nonblocking call's block beyond the slots' bound (m is the same everywhere), and
+     * every member runs the MPI library's own; a persistent call's memory is its own. */
+    if ((*rc = gc_comm_nbc(st, persistent, &nbc)) != MPI_SUCCESS) {
       took = 1;
       PMPI_Comm_call_errhandler(call->comm, *rc);
     } else if (nbc != MPI_COMM_NULL && st->nbc_lg &&
                (persistent || call->block_bytes <= st->nbc_lg_max_m)) {
       /* The line the executor logs when the application sees the call complete: made on
-       * every member alike (the first record names the communicator, collectively). */
+       * every member alike (a nonblocking call's where the communicator is named
+       * already, call.c: gc_call_issued; a persistent init names it, collectively). */
       gc_dispatch_issued(&gc_alltoall_op, call, call->comm,
                          persistent ? GC_ENTRY_PERSISTENT : GC_ENTRY_NONBLOCKING, GC_ALLTOALL_LG,
                          &log);

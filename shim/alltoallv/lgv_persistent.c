@@ -305,7 +305,7 @@ int gc_alltoallv_lg_issue(struct gc_alltoallv_call *call, MPI_Request *request, 
   MPI_Comm nbc = MPI_COMM_NULL;
   if (st && gc_alltoallv_op.prepare(call, st, &c) &&
       gc_dispatch_scheduled(&gc_alltoallv_op, call, st, lg_only) == GC_ALLTOALLV_LG) {
-    if ((*rc = gc_comm_nbc(st, &nbc)) != MPI_SUCCESS) {
+    if ((*rc = gc_comm_nbc(st, 1, &nbc)) != MPI_SUCCESS) {
       took = 1;
       PMPI_Comm_call_errhandler(call->comm, *rc);
     } else if (nbc != MPI_COMM_NULL) {

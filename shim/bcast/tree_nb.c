@@ -113,24 +113,28 @@ static int issue(struct gc_bcast_call *call, MPI_Request *request, int *rc, int 
     trees[a] = 1;
   struct gc_comm_state *st;
   struct gc_call c;
-  if (strcmp(gc_bcast_op.wanted, "native") == 0 || !(st = gc_comm_state_get(call->comm)) ||
+  /* A nonblocking call reads the state and the reservation (comm_state.h: gc_comm_nbc):
+   * it may not wait for the other members to make them. */
+  if (strcmp(gc_bcast_op.wanted, "native") == 0 ||
+      !(st = persistent ? gc_comm_state_get(call->comm) : gc_comm_state_find(call->comm)) ||
       !gc_bcast_op.prepare(call, st, &c) ||
       (a = gc_dispatch_scheduled(&gc_bcast_op, call, st, trees)) == GC_NATIVE)
     return 0;
   const struct gc_tree *tree = gc_bcast_tree_of(call, st, a);
   if (!tree)
     return 0;
-  /* The reservation (collective at the communicator's first schedule, agreed): no pool
-   * anywhere and every member runs the MPI library's own. */
+  /* The reservation (made at a blocking call, agreed): none yet, or no pool anywhere,
+   * and every member runs the MPI library's own. */
   MPI_Comm nbc;
-  if ((*rc = gc_comm_nbc(st, &nbc)) != MPI_SUCCESS) {
+  if ((*rc = gc_comm_nbc(st, persistent, &nbc)) != MPI_SUCCESS) {
     PMPI_Comm_call_errhandler(call->comm, *rc);
     return 1;
   }
   if (nbc == MPI_COMM_NULL)
     return 0;
   /* The line the executor logs at each completion the application sees: made here, on
-   * every member alike (the first record names the communicator, collectively). */
+   * every member alike (a nonblocking call's where the communicator is named already,
+   * call.c: gc_call_issued; a persistent init names it, collectively). */
   enum gc_entry entry = persistent ? GC_ENTRY_PERSISTENT : GC_ENTRY_NONBLOCKING;
   gc_dispatch_issued(&gc_bcast_op, call, call->comm, entry, a, &log);
   /* A persistent schedule's memory is its own, agreed now (MPI_Bcast_init may block:

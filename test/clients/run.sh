@@ -385,7 +385,10 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
     run mpich 3 plain - -- "$m/nonblocking3"
     run mpich 4 "$two $nb GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg" "ibcast=hlot-nb ialltoall=lg-nb" -- "$m/nonblocking"
     run mpich 4 "$inter $nb GRIDCOLL_BCAST=spt GRIDCOLL_ALLTOALL=lg" "ibcast=spt-nb ialltoall=lg-nb" -- "$m/nonblocking2"
-    run mpich 3 "GRIDCOLL_CLUSTERS=0,1-2 $nb GRIDCOLL_BCAST=greedy GRIDCOLL_ALLTOALL=lg" "ibcast=greedy-nb ialltoall=lg-nb" -- "$m/nonblocking3"
+    # nonblocking3's communicators are duplicates that see no blocking collective: its
+    # calls are the library's own and unlogged (a nonblocking call may not wait for the
+    # other ranks to make what a schedule needs: doc/design.md). It hung here before.
+    run mpich 3 "GRIDCOLL_CLUSTERS=0,1-2 $nb GRIDCOLL_BCAST=greedy GRIDCOLL_ALLTOALL=lg" - -- "$m/nonblocking3"
     run mpich 4 "$two $nb GRIDCOLL_BCAST=multilevel" bcast_init=multilevel-persistent -- "$m/p_bcast"
     run mpich 4 "$inter $nb GRIDCOLL_BCAST=binomial" bcast_init=binomial-persistent -- "$m/p_bcast2"
     run mpich 4 "$two $nb GRIDCOLL_BCAST=flat" bcast_init=flat-persistent -- "$m/p_order"

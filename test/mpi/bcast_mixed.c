@@ -115,6 +115,7 @@ int main(int argc, char **argv)
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  nb_ready(comm);
 
   MPI_Datatype c2, c3, c4, c6, vec, rint, st, rst;
   MPI_Type_contiguous(2, MPI_INT, &c2);

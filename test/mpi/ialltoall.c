@@ -205,6 +205,8 @@ int main(int argc, char **argv)
   const char *cnames[4] = {"world"};
   int ncomms = quick_mode(argc, argv) ? 1 : make_comms(comms, cnames);
   comms[0] = MPI_COMM_WORLD;
+  for (int c = 1; c < ncomms; c++)
+    nb_ready(comms[c]);
   int failed = 0, checks = 0;
   for (int c = 0; c < ncomms; c++)
     for (int t = 0; t < ntc; t++)

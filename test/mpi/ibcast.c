@@ -195,6 +195,8 @@ int main(int argc, char **argv)
   int ncomms = quick_mode(argc, argv) ? 1 : make_comms(comms, cnames);
   if (ncomms == 1)
     comms[0] = MPI_COMM_WORLD, cnames[0] = "world";
+  for (int c = 1; c < ncomms; c++)
+    nb_ready(comms[c]);
   int failed = 0, checks = 0;
   for (int c = 0; c < ncomms; c++) {
     int n;

@@ -98,6 +98,17 @@ static inline int make_comms(MPI_Comm *comms, const char **names)
   return n;
 }
 
+/* One blocking broadcast of an int on comm: under gridcoll its first blocking collective,
+ * which makes what its nonblocking calls need and may not wait for the other ranks to
+ * make (doc/design.md: Nonblocking collectives): its state, its name in the log, its
+ * schedules' memory under GRIDCOLL_NONBLOCKING=grid. MPI_COMM_WORLD has them from
+ * MPI_Init. */
+static inline void nb_ready(MPI_Comm comm)
+{
+  int x = 0;
+  MPI_Bcast(&x, 1, MPI_INT, 0, comm);
+}
+
 static inline void free_comms(MPI_Comm *comms, int n)
 {
   for (int i = 1; i < n; i++)

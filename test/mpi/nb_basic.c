@@ -61,6 +61,10 @@ int main(int argc, char **argv)
   one_comm(MPI_COMM_WORLD, n);
   MPI_Comm half;
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+  /* A blocking collective first: under gridcoll it makes what the nonblocking calls need
+   * and may not wait for the other ranks to make (MPI_COMM_WORLD has it from MPI_Init). */
+  int x = 0;
+  MPI_Bcast(&x, 1, MPI_INT, 0, half);
   one_comm(half, n);
   MPI_Comm_free(&half);
   int mine[2] = {checks, failed}, all[2];
