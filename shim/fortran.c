@@ -12,32 +12,12 @@
  * `use mpi_f08` calls Open MPI's ompi_*_f functions instead (mpi_alltoall_f08_ passes
  * comm%MPI_VAL and the rest to ompi_alltoall_f): in libmpi_mpifh those are the very
  * functions mpi_alltoall_ and its spellings are weak aliases of, with the same
- * arguments, so gridcoll defines them too, as aliases of the same five wrappers. */
-#define _GNU_SOURCE /* RTLD_NEXT */
-#include <dlfcn.h>
-
-#include "gridcoll.h"
+ * arguments, so gridcoll defines them too, as aliases of the same five wrappers. The
+ * nonblocking calls and the completion calls that advance gridcoll's schedules are in
+ * fortran_nbc.c. */
+#include "fortran.h"
 
 #ifdef OPEN_MPI
-
-/* Fortran's MPI_IN_PLACE and MPI_BOTTOM are common blocks: their addresses, which the
- * program's own definition interposes, are the sentinels. */
-extern int mpi_fortran_in_place_, mpi_fortran_bottom_;
-
-static void *c_buffer(void *f)
-{
-  if (f == (void *)&mpi_fortran_in_place_)
-    return MPI_IN_PLACE;
-  if (f == (void *)&mpi_fortran_bottom_)
-    return MPI_BOTTOM;
-  return f;
-}
-
-/* Open MPI's own binding: the next definition of the name after gridcoll. */
-static void *next(const char *name)
-{
-  return dlsym(RTLD_NEXT, name);
-}
 
 typedef void init_f(MPI_Fint *);
 typedef void init_thread_f(MPI_Fint *, MPI_Fint *, MPI_Fint *);
@@ -113,13 +93,6 @@ static void gc_f_alltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispl
                         PMPI_Comm_f2c(*comm));
 }
 
-/* The four spellings Open MPI's mpif-h library exports for each name. */
-#define GC_FORTRAN(fn, lower, upper)                                                     \
-  GC_EXPORT __typeof__(fn) lower##_ __attribute__((alias(#fn)));                         \
-  GC_EXPORT __typeof__(fn) lower##__ __attribute__((alias(#fn)));                        \
-  GC_EXPORT __typeof__(fn) lower __attribute__((alias(#fn)));                            \
-  GC_EXPORT __typeof__(fn) upper __attribute__((alias(#fn)));
-
 GC_FORTRAN(gc_f_init, mpi_init, MPI_INIT)
 GC_FORTRAN(gc_f_init_thread, mpi_init_thread, MPI_INIT_THREAD)
 GC_FORTRAN(gc_f_finalize, mpi_finalize, MPI_FINALIZE)
@@ -128,7 +101,6 @@ GC_FORTRAN(gc_f_alltoall, mpi_alltoall, MPI_ALLTOALL)
 GC_FORTRAN(gc_f_alltoallv, mpi_alltoallv, MPI_ALLTOALLV)
 
 /* What `use mpi_f08` calls (libmpi_usempif08's mpi_*_f08_ routines). */
-#define GC_FORTRAN_F08(fn, name) GC_EXPORT __typeof__(fn) name __attribute__((alias(#fn)));
 GC_FORTRAN_F08(gc_f_init, ompi_init_f)
 GC_FORTRAN_F08(gc_f_init_thread, ompi_init_thread_f)
 GC_FORTRAN_F08(gc_f_finalize, ompi_finalize_f)

@@ -7,10 +7,10 @@
  * poll and a wait function): MPICH's own MPI_Test, MPI_Wait and their all/any/some forms
  * call them, on arrays mixing them with any other request, and gridcoll's poll advances
  * every schedule in flight, not only the one asked about, so that one rank waiting on
- * one schedule never starves another rank's. Under SMPI (the simulator) it is a plain
- * generalized request, advanced by gridcoll's wrappers of the completion calls, which
- * the application calls there as anywhere. Under Open MPI there is none yet:
- * gc_nbc_available() is 0 and every nonblocking call stays the MPI library's own. */
+ * one schedule never starves another rank's. Under SMPI (the simulator) and Open MPI it
+ * is a plain generalized request, advanced by gridcoll's wrappers of the completion calls
+ * (nbc_wait.c; Open MPI's Fortran ones, fortran_nbc.c), and under Open MPI by its own
+ * progress engine too (nbc_opal.c). */
 #ifndef GC_NBC_H
 #define GC_NBC_H
 
@@ -22,12 +22,13 @@
 #include "record.h"
 
 /* GC_NBC_EXTENDED: MPICH's extended generalized requests (a poll and a wait function the
- * library calls); else, under SMPI, plain ones, which only gridcoll's completion calls
- * advance (nbc_wait.c: each MPI_Test* polls first, each MPI_Wait* is a loop of both). */
+ * library calls); else, under SMPI and Open MPI, plain ones, which gridcoll's completion
+ * calls advance (nbc_wait.c: each MPI_Test* polls first, each MPI_Wait* is a loop of
+ * both), and under Open MPI its progress engine (nbc_opal.c). */
 #if defined(MPICH_NUMVERSION) && MPI_VERSION >= 4
 #define GC_HAVE_NBC 1
 #define GC_NBC_EXTENDED 1
-#elif defined(SMPI_H)
+#elif defined(SMPI_H) || defined(OPEN_MPI)
 #define GC_HAVE_NBC 1
 #define GC_NBC_EXTENDED 0
 #else
@@ -157,6 +158,16 @@ static inline int gc_nbc_seen(MPI_Request r, int take, MPI_Comm *app)
     return MPI_SUCCESS;
   return gc_nbc_seen_slow(r, take, app);
 }
+
+/* Under Open MPI, the first schedule registers gridcoll's callback with Open MPI's
+ * progress engine (nbc_opal.c); elsewhere nothing. */
+#if defined(OPEN_MPI) && GC_HAVE_NBC
+void gc_nbc_hook(void);
+#else
+static inline void gc_nbc_hook(void)
+{
+}
+#endif
 
 /* Advances every schedule in flight (a completion call the MPI library does not route to
  * the poll function: MPI_Request_get_status). Cheap when none is. */

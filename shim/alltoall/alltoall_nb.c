@@ -1,5 +1,5 @@
 /* MPI_Ialltoall, MPI_Alltoall_init and their _c variants. With a forced `lg`, where the
- * MPI library has extended generalized requests: LG as a schedule (lg_nb.c), built at
+ * MPI library has generalized requests (nbc.h): LG as a schedule (lg_nb.c), built at
  * the call (at MPI_Alltoall_init, run at each MPI_Start); otherwise the MPI library's
  * own call, logged when issued, untimed (issued.h). */
 #include "alltoall.h"

@@ -1,5 +1,5 @@
 /* MPI_Ialltoallv, MPI_Alltoallv_init and their _c variants. With a forced `lg`, where the
- * MPI library has extended generalized requests, MPI_Alltoallv_init runs LG-v as a
+ * MPI library has persistent collectives (MPI 4: MPICH), MPI_Alltoallv_init runs LG-v as a
  * persistent schedule (lgv_persistent.c, which says why MPI_Ialltoallv cannot); otherwise
  * the MPI library's own call, logged when issued, untimed (issued.h says why). */
 #include "alltoallv.h"

@@ -1,5 +1,5 @@
 /* MPI_Ibcast, MPI_Bcast_init and their _c variants. MPI_Ibcast with a forced tree, where
- * the MPI library has extended generalized requests: the tree as a schedule (tree_nb.c);
+ * the MPI library has generalized requests (nbc.h): the tree as a schedule (tree_nb.c);
  * otherwise the MPI library's own call, logged when issued, untimed (issued.h). A root out of range is not recorded (the
  * dispatch leaves it to MPI, which answers it). */
 #include "bcast.h"

@@ -43,8 +43,8 @@ no_failures && [ "$(warnings)" = 0 ] && [ "$(ops_in rec-0.csv)" = "$nb_ops" ] &&
   pass "alltoallv: nonblocking and persistent calls native, logged untimed" ||
   fail "alltoallv: nonblocking and persistent calls native, logged untimed"
 
-# MPI_Alltoallv_init by LG-v (GRIDCOLL_NONBLOCKING=grid; MPICH's extended generalized
-# requests, shim/alltoallv/lgv_persistent.c): the whole test as persistent calls, each
+# MPI_Alltoallv_init by LG-v (GRIDCOLL_NONBLOCKING=grid; MPI 4: MPICH,
+# shim/alltoallv/lgv_persistent.c): the whole test as persistent calls, each
 # started twice on new data, byte for byte against PMPI_Alltoallv (types freed after the
 # init, in place, _c, four communicators), where LG-v applies. Each rank's log: on the
 # world (the communicator of its one blocking call), every start lg-persistent but the one

@@ -4,5 +4,6 @@ program fortran
   use mpi
   implicit none
   character(*), parameter :: binding = 'use mpi'
+  integer :: req(2)
   include 'fortran_body.inc'
 end program fortran

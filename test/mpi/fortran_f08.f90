@@ -4,5 +4,6 @@ program fortran_f08
   use mpi_f08
   implicit none
   character(*), parameter :: binding = 'mpi_f08'
+  type(MPI_Request) :: req(2)
   include 'fortran_body.inc'
 end program fortran_f08

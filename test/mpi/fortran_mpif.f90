@@ -4,5 +4,6 @@ program fortran_mpif
   implicit none
   include 'mpif.h'
   character(*), parameter :: binding = 'mpif.h'
+  integer :: req(2)
   include 'fortran_body.inc'
 end program fortran_mpif

@@ -5,10 +5,14 @@
  *   broadcast: with clusters 0 | 1-2, rank 1 is rank 2's parent in every tree), then
  *   sends to rank 1;
  *   rank 0 posts it and waits.
- * The MPI library's own MPI_Ibcast moves inside rank 1's MPI_Recv; gridcoll's schedules
- * move only inside the completion calls (doc/design.md: Nonblocking collectives), so
- * under GRIDCOLL_NONBLOCKING=grid this program can hang: the default (native) must run
- * it to the end. The same with MPI_Ialltoall. Prints "nb_progress: C checks, F failed". */
+ * The MPI library's own MPI_Ibcast moves inside rank 1's MPI_Recv; under MPICH gridcoll's
+ * schedules move only inside the completion calls (doc/design.md: Nonblocking
+ * collectives), so under GRIDCOLL_NONBLOCKING=grid this program can hang there: the
+ * default (native) must run it to the end. Under Open MPI they move inside Open MPI's
+ * progress engine too (shim/nbc_opal.c), so it runs to the end under grid as well. The
+ * same with MPI_Ialltoall. With the argument `pmpi` every wait is PMPI_Wait, as a tool
+ * preloaded in front of gridcoll would make it: a completion call gridcoll never sees.
+ * Prints "nb_progress: C checks, F failed". */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +21,7 @@ int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
   int rank, size, failed = 0, checks = 0;
+  int (*wait)(MPI_Request *, MPI_Status *) = argc > 1 && !strcmp(argv[1], "pmpi") ? PMPI_Wait : MPI_Wait;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size != 3) {
@@ -40,13 +45,13 @@ int main(int argc, char **argv)
     }
     if (rank == 1) {
       MPI_Recv(&token, 1, MPI_INT, 2, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Wait(&req, MPI_STATUS_IGNORE);
+      wait(&req, MPI_STATUS_IGNORE);
     } else if (rank == 2) {
-      MPI_Wait(&req, MPI_STATUS_IGNORE);
+      wait(&req, MPI_STATUS_IGNORE);
       token = 42;
       MPI_Send(&token, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
     } else {
-      MPI_Wait(&req, MPI_STATUS_IGNORE);
+      wait(&req, MPI_STATUS_IGNORE);
     }
     checks++;
     if (rank == 1 && token != 42)
