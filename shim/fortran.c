@@ -93,19 +93,11 @@ static void gc_f_alltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispl
                         PMPI_Comm_f2c(*comm));
 }
 
-GC_FORTRAN(gc_f_init, mpi_init, MPI_INIT)
-GC_FORTRAN(gc_f_init_thread, mpi_init_thread, MPI_INIT_THREAD)
-GC_FORTRAN(gc_f_finalize, mpi_finalize, MPI_FINALIZE)
-GC_FORTRAN(gc_f_bcast, mpi_bcast, MPI_BCAST)
-GC_FORTRAN(gc_f_alltoall, mpi_alltoall, MPI_ALLTOALL)
-GC_FORTRAN(gc_f_alltoallv, mpi_alltoallv, MPI_ALLTOALLV)
-
-/* What `use mpi_f08` calls (libmpi_usempif08's mpi_*_f08_ routines). */
-GC_FORTRAN_F08(gc_f_init, ompi_init_f)
-GC_FORTRAN_F08(gc_f_init_thread, ompi_init_thread_f)
-GC_FORTRAN_F08(gc_f_finalize, ompi_finalize_f)
-GC_FORTRAN_F08(gc_f_bcast, ompi_bcast_f)
-GC_FORTRAN_F08(gc_f_alltoall, ompi_alltoall_f)
-GC_FORTRAN_F08(gc_f_alltoallv, ompi_alltoallv_f)
+GC_FORTRAN_ALL(gc_f_init, init, INIT)
+GC_FORTRAN_ALL(gc_f_init_thread, init_thread, INIT_THREAD)
+GC_FORTRAN_ALL(gc_f_finalize, finalize, FINALIZE)
+GC_FORTRAN_ALL(gc_f_bcast, bcast, BCAST)
+GC_FORTRAN_ALL(gc_f_alltoall, alltoall, ALLTOALL)
+GC_FORTRAN_ALL(gc_f_alltoallv, alltoallv, ALLTOALLV)
 
 #endif

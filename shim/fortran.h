@@ -40,6 +40,10 @@ static inline void *next(const char *name)
 /* What `use mpi_f08` calls (libmpi_usempif08's mpi_*_f08_ routines): ompi_<name>_f, the
  * functions the mpif-h spellings are weak aliases of, with the same arguments. */
 #define GC_FORTRAN_F08(fn, name) GC_EXPORT __typeof__(fn) name __attribute__((alias(#fn)));
+/* Both: mpi_<name>_ and its kin, and ompi_<name>_f. */
+#define GC_FORTRAN_ALL(fn, name, NAME)                                                   \
+  GC_FORTRAN(fn, mpi_##name, MPI_##NAME)                                                 \
+  GC_FORTRAN_F08(fn, ompi_##name##_f)
 
 #endif
 

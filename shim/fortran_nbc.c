@@ -57,20 +57,20 @@ static struct {
   waitany_f *waitany;
   testany_f *testany;
   some_f *waitsome, *testsome;
-} real;
+} bindings;
 static pthread_once_t resolved = PTHREAD_ONCE_INIT;
 
 static void resolve(void)
 {
-  real.wait = (wait_f *)next("mpi_wait_");
-  real.test = (test_f *)next("mpi_test_");
-  real.request_get_status = (test_f *)next("mpi_request_get_status_");
-  real.waitall = (waitall_f *)next("mpi_waitall_");
-  real.testall = (testall_f *)next("mpi_testall_");
-  real.waitany = (waitany_f *)next("mpi_waitany_");
-  real.testany = (testany_f *)next("mpi_testany_");
-  real.waitsome = (some_f *)next("mpi_waitsome_");
-  real.testsome = (some_f *)next("mpi_testsome_");
+  bindings.wait = (wait_f *)next("mpi_wait_");
+  bindings.test = (test_f *)next("mpi_test_");
+  bindings.request_get_status = (test_f *)next("mpi_request_get_status_");
+  bindings.waitall = (waitall_f *)next("mpi_waitall_");
+  bindings.testall = (testall_f *)next("mpi_testall_");
+  bindings.waitany = (waitany_f *)next("mpi_waitany_");
+  bindings.testany = (testany_f *)next("mpi_testany_");
+  bindings.waitsome = (some_f *)next("mpi_waitsome_");
+  bindings.testsome = (some_f *)next("mpi_testsome_");
 }
 
 static void gc_f_ibcast(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root,
@@ -128,7 +128,7 @@ static void gc_f_test(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_F
 {
   pthread_once(&resolved, resolve);
   gc_nbc_progress();
-  real.test(request, flag, status, ierr);
+  bindings.test(request, flag, status, ierr);
 }
 
 static void gc_f_request_get_status(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status,
@@ -136,7 +136,7 @@ static void gc_f_request_get_status(MPI_Fint *request, MPI_Fint *flag, MPI_Fint 
 {
   pthread_once(&resolved, resolve);
   gc_nbc_progress();
-  real.request_get_status(request, flag, status, ierr);
+  bindings.request_get_status(request, flag, status, ierr);
 }
 
 static void gc_f_testall(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
@@ -144,7 +144,7 @@ static void gc_f_testall(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
 {
   pthread_once(&resolved, resolve);
   gc_nbc_progress();
-  real.testall(count, requests, flag, statuses, ierr);
+  bindings.testall(count, requests, flag, statuses, ierr);
 }
 
 static void gc_f_testany(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,
@@ -152,7 +152,7 @@ static void gc_f_testany(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, M
 {
   pthread_once(&resolved, resolve);
   gc_nbc_progress();
-  real.testany(count, requests, index, flag, status, ierr);
+  bindings.testany(count, requests, index, flag, status, ierr);
 }
 
 static void gc_f_testsome(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
@@ -160,7 +160,7 @@ static void gc_f_testsome(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outco
 {
   pthread_once(&resolved, resolve);
   gc_nbc_progress();
-  real.testsome(incount, requests, outcount, indices, statuses, ierr);
+  bindings.testsome(incount, requests, outcount, indices, statuses, ierr);
 }
 
 static void gc_f_wait(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierr)
@@ -170,10 +170,10 @@ static void gc_f_wait(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierr)
   *ierr = MPI_SUCCESS;
   while (!flag && gc_nbc_inflight() && *ierr == MPI_SUCCESS) {
     gc_nbc_progress();
-    real.test(request, &flag, status, ierr);
+    bindings.test(request, &flag, status, ierr);
   }
   if (!flag && *ierr == MPI_SUCCESS)
-    real.wait(request, status, ierr);
+    bindings.wait(request, status, ierr);
 }
 
 static void gc_f_waitall(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses,
@@ -184,10 +184,10 @@ static void gc_f_waitall(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses
   *ierr = MPI_SUCCESS;
   while (!flag && gc_nbc_inflight() && *ierr == MPI_SUCCESS) {
     gc_nbc_progress();
-    real.testall(count, requests, &flag, statuses, ierr);
+    bindings.testall(count, requests, &flag, statuses, ierr);
   }
   if (!flag && *ierr == MPI_SUCCESS)
-    real.waitall(count, requests, statuses, ierr);
+    bindings.waitall(count, requests, statuses, ierr);
 }
 
 static void gc_f_waitany(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
@@ -198,10 +198,10 @@ static void gc_f_waitany(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
   *ierr = MPI_SUCCESS;
   while (!flag && gc_nbc_inflight() && *ierr == MPI_SUCCESS) {
     gc_nbc_progress();
-    real.testany(count, requests, index, &flag, status, ierr);
+    bindings.testany(count, requests, index, &flag, status, ierr);
   }
   if (!flag && *ierr == MPI_SUCCESS)
-    real.waitany(count, requests, index, status, ierr);
+    bindings.waitany(count, requests, index, status, ierr);
 }
 
 static void gc_f_waitsome(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
@@ -212,37 +212,26 @@ static void gc_f_waitsome(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outco
   *ierr = MPI_SUCCESS;
   while (*outcount == 0 && gc_nbc_inflight() && *ierr == MPI_SUCCESS) {
     gc_nbc_progress();
-    real.testsome(incount, requests, outcount, indices, statuses, ierr);
+    bindings.testsome(incount, requests, outcount, indices, statuses, ierr);
   }
   if (*outcount == 0 && *ierr == MPI_SUCCESS)
-    real.waitsome(incount, requests, outcount, indices, statuses, ierr);
+    bindings.waitsome(incount, requests, outcount, indices, statuses, ierr);
 }
 
-GC_FORTRAN(gc_f_ibcast, mpi_ibcast, MPI_IBCAST)
-GC_FORTRAN(gc_f_ialltoall, mpi_ialltoall, MPI_IALLTOALL)
-GC_FORTRAN(gc_f_ialltoallv, mpi_ialltoallv, MPI_IALLTOALLV)
-GC_FORTRAN(gc_f_wait, mpi_wait, MPI_WAIT)
-GC_FORTRAN(gc_f_test, mpi_test, MPI_TEST)
-GC_FORTRAN(gc_f_waitall, mpi_waitall, MPI_WAITALL)
-GC_FORTRAN(gc_f_testall, mpi_testall, MPI_TESTALL)
-GC_FORTRAN(gc_f_waitany, mpi_waitany, MPI_WAITANY)
-GC_FORTRAN(gc_f_testany, mpi_testany, MPI_TESTANY)
-GC_FORTRAN(gc_f_waitsome, mpi_waitsome, MPI_WAITSOME)
-GC_FORTRAN(gc_f_testsome, mpi_testsome, MPI_TESTSOME)
-GC_FORTRAN(gc_f_request_get_status, mpi_request_get_status, MPI_REQUEST_GET_STATUS)
+GC_FORTRAN_ALL(gc_f_ibcast, ibcast, IBCAST)
+GC_FORTRAN_ALL(gc_f_ialltoall, ialltoall, IALLTOALL)
+GC_FORTRAN_ALL(gc_f_ialltoallv, ialltoallv, IALLTOALLV)
+GC_FORTRAN_ALL(gc_f_wait, wait, WAIT)
+GC_FORTRAN_ALL(gc_f_test, test, TEST)
+GC_FORTRAN_ALL(gc_f_waitall, waitall, WAITALL)
+GC_FORTRAN_ALL(gc_f_testall, testall, TESTALL)
+GC_FORTRAN_ALL(gc_f_waitany, waitany, WAITANY)
+GC_FORTRAN_ALL(gc_f_testany, testany, TESTANY)
+GC_FORTRAN_ALL(gc_f_waitsome, waitsome, WAITSOME)
+GC_FORTRAN_ALL(gc_f_testsome, testsome, TESTSOME)
+GC_FORTRAN_ALL(gc_f_request_get_status, request_get_status, REQUEST_GET_STATUS)
 
-GC_FORTRAN_F08(gc_f_ibcast, ompi_ibcast_f)
-GC_FORTRAN_F08(gc_f_ialltoall, ompi_ialltoall_f)
-GC_FORTRAN_F08(gc_f_ialltoallv, ompi_ialltoallv_f)
-GC_FORTRAN_F08(gc_f_wait, ompi_wait_f)
-GC_FORTRAN_F08(gc_f_test, ompi_test_f)
-GC_FORTRAN_F08(gc_f_waitall, ompi_waitall_f)
-GC_FORTRAN_F08(gc_f_testall, ompi_testall_f)
-GC_FORTRAN_F08(gc_f_waitany, ompi_waitany_f)
-GC_FORTRAN_F08(gc_f_testany, ompi_testany_f)
-GC_FORTRAN_F08(gc_f_waitsome, ompi_waitsome_f)
-GC_FORTRAN_F08(gc_f_testsome, ompi_testsome_f)
-GC_FORTRAN_F08(gc_f_request_get_status, ompi_request_get_status_f)
+/* `use mpi_f08`'s test forms (their LOGICAL converted there) call these. */
 GC_FORTRAN_F08(gc_f_test, pmpi_test_)
 GC_FORTRAN_F08(gc_f_testall, pmpi_testall_)
 GC_FORTRAN_F08(gc_f_testany, pmpi_testany_)
