@@ -438,7 +438,6 @@ int gc_nbc_start(MPI_Comm comm, int tag, const struct gc_nbc_step *steps, int ns
                  const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
                  const struct gc_call_pending *log, MPI_Request *request)
 {
-  gc_nbc_hook();
   int rc;
   struct nbc *s = block_make(comm, tag, steps, nsteps, pieces, npieces, ops, data, arena, log,
                              0, &rc);
@@ -494,7 +493,6 @@ int gc_nbc_persistent(MPI_Comm comm, MPI_Comm app, int tag, const struct gc_nbc_
                       const struct gc_nbc_ops *ops, void *data, struct gc_nbc_arena *arena,
                       const struct gc_call_pending *log, MPI_Request *request)
 {
-  gc_nbc_hook();
   int rc;
   struct nbc *s = block_make(comm, tag, steps, nsteps, pieces, npieces, ops, data, arena, log,
                              1, &rc);

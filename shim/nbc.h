@@ -9,8 +9,8 @@
  * every schedule in flight, not only the one asked about, so that one rank waiting on
  * one schedule never starves another rank's. Under SMPI (the simulator) and Open MPI it
  * is a plain generalized request, advanced by gridcoll's wrappers of the completion calls
- * (nbc_wait.c; Open MPI's Fortran ones, fortran_nbc.c), and under Open MPI by its own
- * progress engine too (nbc_opal.c). */
+ * (nbc_wait.c), and under Open MPI by its own progress engine too (nbc_opal.c), inside
+ * every call that waits or polls, Fortran's included. */
 #ifndef GC_NBC_H
 #define GC_NBC_H
 
@@ -106,10 +106,17 @@ size_t gc_nbc_block_bytes(int nsteps, int npieces);
 /* What one carve of `bytes` takes at most, alignment included. */
 size_t gc_nbc_carve_bytes(size_t bytes);
 
+/* 1 where gridcoll can run schedules: MPICH and SMPI; Open MPI once its progress engine
+ * took gridcoll's callback (nbc_opal.c: registered at the first ask, the same answer on
+ * every rank: the same library). */
+#if defined(OPEN_MPI) && GC_HAVE_NBC
+int gc_nbc_available(void);
+#else
 static inline int gc_nbc_available(void)
 {
   return GC_HAVE_NBC;
 }
+#endif
 
 /* Starts a schedule of nsteps steps (copied) over the pieces (copied) on comm with tag,
  * and gives the application's request; its block carved from *arena, which is the
@@ -158,16 +165,6 @@ static inline int gc_nbc_seen(MPI_Request r, int take, MPI_Comm *app)
     return MPI_SUCCESS;
   return gc_nbc_seen_slow(r, take, app);
 }
-
-/* Under Open MPI, the first schedule registers gridcoll's callback with Open MPI's
- * progress engine (nbc_opal.c); elsewhere nothing. */
-#if defined(OPEN_MPI) && GC_HAVE_NBC
-void gc_nbc_hook(void);
-#else
-static inline void gc_nbc_hook(void)
-{
-}
-#endif
 
 /* Advances every schedule in flight (a completion call the MPI library does not route to
  * the poll function: MPI_Request_get_status). Cheap when none is. */

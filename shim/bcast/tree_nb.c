@@ -7,9 +7,9 @@
  *
  * Which calls: a forced tree (GRIDCOLL_BCAST=<tree>, the configuration agreed at
  * MPI_Init), or the tree `auto` picks by the models alone (dispatch.h:
- * gc_dispatch_scheduled), on a communicator of two clusters or more, under an MPI with
- * generalized requests gridcoll can advance (nbc.h: MPICH, Open MPI, SMPI). Everything read is identical on every rank, so
- * every rank takes the call or none does. */
+ * gc_dispatch_scheduled), on a communicator of two clusters or more, where gridcoll can
+ * run schedules (nbc.h: gc_nbc_available). Everything read is identical on every rank,
+ * so every rank takes the call or none does. */
 #include <limits.h>
 #include <string.h>
 

@@ -495,8 +495,8 @@ fi
 # program, in place included; the log shows LG and the flat tree ran on every rank, the
 # nonblocking calls as schedules (GRIDCOLL_NONBLOCKING=grid; LG-v has none: the library's
 # own), completed by MPI_WAIT, an MPI_TEST loop and MPI_WAITALL: under Open MPI, whose
-# Fortran bindings call PMPI_, through gridcoll's Fortran completion calls
-# (shim/fortran_nbc.c; without them the program waits for ever).
+# Fortran bindings call PMPI_, through the callback in Open MPI's progress engine
+# (shim/nbc_opal.c; without it no schedule runs there, and the log says so).
 fo_ops="alltoall,lg=2 alltoallv,lg=1 bcast,flat=3 ialltoall,lg-nb=1 ialltoallv,native-nb=1 ibcast,flat-nb=2 "
 for prog in fortran fortran_mpif fortran_f08; do
   rm -f fo-*.csv
