@@ -76,12 +76,8 @@ void gc_call_issued(struct gc_comm_state *st, struct gc_record *rec,
   struct gc_call_line l;
   gc_call_line_of(rec, &l);
   l.clusters = st->layout.nclusters;
-  if (pending) { /* its index at each post, its times at each completion seen (nbc.c) */
-    *pending = (struct gc_call_pending){.line = l, .calls = &st->calls, .comm_id = st->id,
-                                        .comm_size = st->size, .comm_rank = st->rank,
-                                        .posted = pending->posted};
-    return;
-  }
-  l.call = st->calls++;
-  gc_span_untimed(st, &l, NULL);
+  /* its index at each post, its times at each completion seen (nbc.c, issued.c) */
+  *pending = (struct gc_call_pending){.line = l, .calls = &st->calls, .comm_id = st->id,
+                                      .comm_size = st->size, .comm_rank = st->rank,
+                                      .posted = pending->posted};
 }

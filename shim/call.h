@@ -78,11 +78,12 @@ void gc_call_stop_as(struct gc_comm_state *st, const struct gc_call_clock *clock
                      const struct gc_call_line *what);
 
 /* A nonblocking or persistent call, issued (rec->entry says which), with the log on,
- * outside the summary. pending NULL (the MPI library's call): its line written now,
- * untimed. pending given (a schedule of gridcoll's; its `posted` already read): filled
- * for the executor, which gives the line its index at each post and its times at each
- * completion the application sees (span.h: gc_span_own). Collective like gc_call_start
- * (the first record on a communicator names it): call it on every member. */
+ * outside the summary: pending (its `posted` already read) filled for the executor of a
+ * schedule of gridcoll's (nbc.h) or the follower of the MPI library's call (issued.h),
+ * which give the line its index at each post and its times at each completion the
+ * application sees (span.h: gc_span_own); left as it was where the call is not logged.
+ * Collective like gc_call_start for a persistent call (its init names the
+ * communicator): call it on every member. */
 void gc_call_issued(struct gc_comm_state *st, struct gc_record *rec,
                     struct gc_call_pending *pending);
 

@@ -468,8 +468,7 @@ int gc_dispatch_scheduled(const struct gc_op *op, const void *call, struct gc_co
 void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry,
                         int algorithm, struct gc_call_pending *pending)
 {
-  if (pending)
-    pending->calls = NULL;
+  pending->calls = NULL;
   if (!gc_log_enabled())
     return;
   struct gc_call c;

@@ -44,11 +44,11 @@ int gc_dispatch_scheduled(const struct gc_op *op, const void *call, struct gc_co
 
 /* A nonblocking or persistent call, issued, as run by `algorithm`, with its prediction
  * (the blocking call's model), when the log is on, the call valid and comm served
- * (call.h: gc_call_issued). pending NULL (GC_NATIVE: the MPI library's call, which the
- * caller then makes): recorded now, untimed. pending given (a schedule of gridcoll's,
- * nbc.h): its line for the executor, which logs it at each completion the application
- * sees; pending->calls NULL when nothing is to be logged. Collective at a communicator's
- * first record (it names the communicator): on every member. */
+ * (call.h: gc_call_issued): its line in pending for the executor of a schedule of
+ * gridcoll's (nbc.h) or the follower of the MPI library's call (GC_NATIVE, issued.h),
+ * which log it at each completion the application sees; pending->calls NULL when
+ * nothing is to be logged. Collective at a persistent call's first record on a
+ * communicator (it names the communicator): on every member. */
 void gc_dispatch_issued(const struct gc_op *op, void *call, MPI_Comm comm, enum gc_entry entry,
                         int algorithm, struct gc_call_pending *pending);
 

@@ -16,11 +16,13 @@
  * MPI_IBCAST, MPI_IALLTOALL and MPI_IALLTOALLV reach gridcoll's C wrappers the same way
  * (a schedule or the library's own call, as for C). The Fortran completion calls need
  * no wrapper: Open MPI's own progress engine advances gridcoll's schedules inside them
- * (nbc_opal.c). */
+ * (nbc_opal.c). The library's own calls made from Fortran are logged untimed when
+ * issued: their completion, in those calls, is not seen (issued.h). */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 
 #include "gridcoll.h"
+#include "issued.h"
 
 #ifdef OPEN_MPI
 
@@ -142,8 +144,10 @@ static void gc_f_ibcast(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_F
     return;
   }
   MPI_Request r;
+  gc_issued_unseen_completions = 1; /* its completion goes to PMPI_ */
   *ierr = MPI_Ibcast(c_buffer(buffer), *count, PMPI_Type_f2c(*datatype), *root,
                      PMPI_Comm_f2c(*comm), &r);
+  gc_issued_unseen_completions = 0;
   if (*ierr == MPI_SUCCESS)
     *request = PMPI_Request_c2f(r);
 }
@@ -157,9 +161,11 @@ static void gc_f_ialltoall(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtyp
     return;
   }
   MPI_Request r;
+  gc_issued_unseen_completions = 1; /* its completion goes to PMPI_ */
   *ierr = MPI_Ialltoall(c_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
                         c_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype),
                         PMPI_Comm_f2c(*comm), &r);
+  gc_issued_unseen_completions = 0;
   if (*ierr == MPI_SUCCESS)
     *request = PMPI_Request_c2f(r);
 }
@@ -175,9 +181,11 @@ static void gc_f_ialltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdisp
     return;
   }
   MPI_Request r;
+  gc_issued_unseen_completions = 1; /* its completion goes to PMPI_ */
   *ierr = MPI_Ialltoallv(c_buffer(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*sendtype),
                          c_buffer(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*recvtype),
                          PMPI_Comm_f2c(*comm), &r);
+  gc_issued_unseen_completions = 0;
   if (*ierr == MPI_SUCCESS)
     *request = PMPI_Request_c2f(r);
 }

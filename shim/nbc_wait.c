@@ -14,8 +14,11 @@
  * failed reports its error there, raised on the application's communicator as a
  * collective's error is (MPI-4.0 sections 6.12 and 9.3): the single forms return it, the
  * array forms MPI_ERR_IN_STATUS with it in the request's status. One more load while no
- * persistent schedule waits for it. */
+ * persistent schedule waits for it. And they tell the follower of the MPI library's own
+ * collectives which of its requests completed (issued.h: marked before the library's
+ * call, which nulls a nonblocking request's handle; one load while none is followed). */
 #include "gridcoll.h"
+#include "issued.h"
 #include "nbc.h"
 
 #if GC_HAVE_NBC
@@ -58,8 +61,11 @@ static int seen_one(MPI_Request r)
 
 GC_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
+  struct gc_issued_marks m;
+  gc_issued_mark(request, 1, &m);
   gc_nbc_progress();
   int rc = PMPI_Test(request, flag, status);
+  gc_issued_complete(&m, rc, request, NULL, rc != MPI_SUCCESS || *flag);
   if (rc == MPI_SUCCESS && *flag)
     rc = seen_one(*request);
   return rc;
@@ -68,17 +74,24 @@ GC_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 GC_EXPORT int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
                           MPI_Status *status)
 {
+  struct gc_issued_marks m;
+  gc_issued_mark(requests, count, &m);
   gc_nbc_progress();
   int rc = PMPI_Testany(count, requests, index, flag, status);
-  if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
+  int one = rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED;
+  gc_issued_complete(&m, rc, requests, index, one);
+  if (one)
     rc = seen_one(requests[*index]);
   return rc;
 }
 
 GC_EXPORT int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
+  struct gc_issued_marks m;
+  gc_issued_mark(requests, count, &m);
   gc_nbc_progress();
   int rc = PMPI_Testall(count, requests, flag, statuses);
+  gc_issued_complete(&m, rc, requests, NULL, rc != MPI_SUCCESS || *flag ? count : 0);
   if (rc == MPI_SUCCESS && *flag)
     rc = seen(requests, count, NULL, statuses);
   return rc;
@@ -87,8 +100,12 @@ GC_EXPORT int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Stat
 GC_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                            MPI_Status statuses[])
 {
+  struct gc_issued_marks m;
+  gc_issued_mark(requests, incount, &m);
   gc_nbc_progress();
   int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
+  gc_issued_complete(&m, rc, requests, indices,
+                     rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED ? *outcount : 0);
   if (rc == MPI_SUCCESS)
     rc = seen(requests, *outcount, indices, statuses);
   return rc;
@@ -112,12 +129,15 @@ GC_EXPORT int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status 
 GC_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
   int flag = 0, rc = MPI_SUCCESS;
+  struct gc_issued_marks m;
+  gc_issued_mark(request, 1, &m);
   while (!flag && gc_nbc_inflight() && rc == MPI_SUCCESS) {
     gc_nbc_progress();
     rc = PMPI_Test(request, &flag, status);
   }
   if (!flag && rc == MPI_SUCCESS)
     rc = PMPI_Wait(request, status);
+  gc_issued_complete(&m, rc, request, NULL, 1);
   if (rc == MPI_SUCCESS)
     rc = seen_one(*request);
   return rc;
@@ -126,12 +146,15 @@ GC_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
 GC_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
   int flag = 0, rc = MPI_SUCCESS;
+  struct gc_issued_marks m;
+  gc_issued_mark(requests, count, &m);
   while (!flag && gc_nbc_inflight() && rc == MPI_SUCCESS) {
     gc_nbc_progress();
     rc = PMPI_Testany(count, requests, index, &flag, status);
   }
   if (!flag && rc == MPI_SUCCESS)
     rc = PMPI_Waitany(count, requests, index, status);
+  gc_issued_complete(&m, rc, requests, index, rc == MPI_SUCCESS && *index != MPI_UNDEFINED);
   if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED)
     rc = seen_one(requests[*index]);
   return rc;
@@ -147,12 +170,15 @@ GC_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses
   for (int i = 0; i < count; i++) {
     MPI_Status *status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
     int flag = 0, rc = MPI_SUCCESS;
+    struct gc_issued_marks m;
+    gc_issued_mark(&requests[i], 1, &m);
     while (!flag && gc_nbc_inflight() && rc == MPI_SUCCESS) {
       gc_nbc_progress();
       rc = PMPI_Test(&requests[i], &flag, status);
     }
     if (!flag && rc == MPI_SUCCESS)
       rc = PMPI_Wait(&requests[i], status);
+    gc_issued_complete(&m, rc, &requests[i], NULL, 1);
     if (rc == MPI_SUCCESS) /* the library raised its own errors already */
       rc = gc_nbc_seen(requests[i], 1, &app);
     if (rc != MPI_SUCCESS)
@@ -169,6 +195,8 @@ GC_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, i
                            MPI_Status statuses[])
 {
   int rc = MPI_SUCCESS;
+  struct gc_issued_marks m;
+  gc_issued_mark(requests, incount, &m);
   *outcount = 0;
   while (*outcount == 0 && gc_nbc_inflight() && rc == MPI_SUCCESS) {
     gc_nbc_progress();
@@ -176,6 +204,8 @@ GC_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, i
   }
   if (*outcount == 0 && rc == MPI_SUCCESS)
     rc = PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  gc_issued_complete(&m, rc, requests, indices,
+                     rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED ? *outcount : 0);
   if (rc == MPI_SUCCESS)
     rc = seen(requests, *outcount, indices, statuses);
   return rc;
@@ -184,6 +214,18 @@ GC_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, i
 #endif
 
 #if GC_HAVE_NBC
+/* A request of the library's started: a followed persistent collective's post
+ * (issued.h). */
+static int library_start(MPI_Request *request)
+{
+  int followed = atomic_load_explicit(&gc_issued_followed, memory_order_relaxed) != 0;
+  double posted = followed ? gc_clock_now() : 0;
+  int rc = PMPI_Start(request);
+  if (followed && rc == MPI_SUCCESS)
+    gc_issued_started(*request, posted);
+  return rc;
+}
+
 /* The persistent schedules' requests (nbc.h: gc_nbc_persistent): started and freed here;
  * every other request is the library's. */
 GC_EXPORT int MPI_Start(MPI_Request *request)
@@ -191,7 +233,7 @@ GC_EXPORT int MPI_Start(MPI_Request *request)
   int rc;
   if (gc_nbc_start_persistent(request, &rc))
     return rc;
-  return PMPI_Start(request);
+  return library_start(request);
 }
 
 GC_EXPORT int MPI_Startall(int count, MPI_Request requests[])
@@ -201,7 +243,7 @@ GC_EXPORT int MPI_Startall(int count, MPI_Request requests[])
   for (int i = 0; i < count; i++) {
     int rc = MPI_SUCCESS;
     if (!gc_nbc_start_persistent(&requests[i], &rc))
-      rc = PMPI_Start(&requests[i]);
+      rc = library_start(&requests[i]);
     if (rc != MPI_SUCCESS)
       return rc;
   }
@@ -211,6 +253,7 @@ GC_EXPORT int MPI_Startall(int count, MPI_Request requests[])
 GC_EXPORT int MPI_Request_free(MPI_Request *request)
 {
   gc_nbc_free_persistent(request);
+  gc_issued_forget(*request);
   return PMPI_Request_free(request);
 }
 #endif

@@ -261,10 +261,10 @@ void gc_span_leave(struct gc_comm_state *st, double t0, double t1,
     post(w);
 }
 
-void gc_span_untimed(const struct gc_comm_state *st, const struct gc_call_line *line,
-                     const struct gc_candidate *candidates)
+void gc_span_untimed(const struct gc_call_pending *p, unsigned long long call)
 {
-  read_one(st, line, line->call, line->elapsed, candidates, (struct gc_span_time){-1, -1, -1, -1});
+  read_one_on(p->comm_id, p->comm_size, p->comm_rank, &p->line, call, -1, NULL,
+              (struct gc_span_time){-1, -1, -1, -1});
 }
 
 void gc_span_own(const struct gc_call_pending *p, unsigned long long call, double seen,

@@ -91,13 +91,14 @@ void gc_span_drop(struct gc_comm_state *st);
 void gc_span_leave(struct gc_comm_state *st, double t0, double t1,
                    const struct gc_call_line *line, const struct gc_candidate *candidates,
                    struct gc_learn *teach, int taught);
-/* An untimed record (a nonblocking or persistent call, issued), to the readers at once. */
-void gc_span_untimed(const struct gc_comm_state *st, const struct gc_call_line *line,
-                     const struct gc_candidate *candidates);
+/* An untimed record (a nonblocking or persistent call of the MPI library's, issued, whose
+ * completion gridcoll cannot follow: issued.h), as call `call`, to the readers at once. */
+void gc_span_untimed(const struct gc_call_pending *p, unsigned long long call);
 
-/* A nonblocking or persistent call that gridcoll ran as a schedule (record.h: struct
- * gc_call_pending), as call `call`, seen complete by the application at `seen`, its
- * schedule's last step done at `ended` (< 0: unknown), both this rank's clock: to the
+/* A nonblocking or persistent call that gridcoll ran as a schedule, or followed to its
+ * completion (record.h: struct gc_call_pending; issued.h), as call `call`, seen complete
+ * by the application at `seen`, its schedule's last step done at `ended` (< 0: unknown,
+ * the MPI library's), both this rank's clock: to the
  * readers at once with this rank's own times (actual = elapsed: post to seen; own: post
  * to ended), as local mode gives a blocking call. Not in the window: a window's calls
  * must be added on every member in one order, and each rank sees its requests complete

@@ -1,7 +1,7 @@
 /* MPI_Ialltoall, MPI_Alltoall_init and their _c variants. With a forced `lg`, where the
  * MPI library has generalized requests (nbc.h): LG as a schedule (lg_nb.c), built at
  * the call (at MPI_Alltoall_init, run at each MPI_Start); otherwise the MPI library's
- * own call, logged when issued, untimed (issued.h). */
+ * own call, followed to the completion the application sees and logged there (issued.h). */
 #include "alltoall.h"
 #include "issued.h"
 
@@ -15,10 +15,11 @@ GC_EXPORT int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
   int rc;
   if (gc_alltoall_lg_issue(&call, request, &rc, 0))
     return rc;
-  int entered = gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_NONBLOCKING);
+  struct gc_issued is;
+  gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_NONBLOCKING, &is);
   rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                           request);
-  gc_issued_leave(entered);
+  gc_issued_leave(&is, rc, request);
   return rc;
 }
 
@@ -34,10 +35,11 @@ GC_EXPORT int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
   int rc;
   if (gc_alltoall_lg_issue(&call, request, &rc, 0))
     return rc;
-  int entered = gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_NONBLOCKING);
+  struct gc_issued is;
+  gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_NONBLOCKING, &is);
   rc = PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                             request);
-  gc_issued_leave(entered);
+  gc_issued_leave(&is, rc, request);
   return rc;
 }
 
@@ -51,10 +53,11 @@ GC_EXPORT int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
   int rc;
   if (gc_alltoall_lg_issue(&call, request, &rc, 1))
     return rc;
-  int entered = gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_PERSISTENT);
+  struct gc_issued is;
+  gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_PERSISTENT, &is);
   rc = PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                               comm, info, request);
-  gc_issued_leave(entered);
+  gc_issued_leave(&is, rc, request);
   return rc;
 }
 
@@ -70,10 +73,11 @@ GC_EXPORT int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
   int rc;
   if (gc_alltoall_lg_issue(&call, request, &rc, 1))
     return rc;
-  int entered = gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_PERSISTENT);
+  struct gc_issued is;
+  gc_issued_enter(&gc_alltoall_op, &call, comm, GC_ENTRY_PERSISTENT, &is);
   rc = PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 comm, info, request);
-  gc_issued_leave(entered);
+  gc_issued_leave(&is, rc, request);
   return rc;
 }
 #endif

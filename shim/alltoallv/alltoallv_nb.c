@@ -1,7 +1,8 @@
 /* MPI_Ialltoallv, MPI_Alltoallv_init and their _c variants. With a forced `lg`, where the
  * MPI library has persistent collectives (MPI 4: MPICH), MPI_Alltoallv_init runs LG-v as a
  * persistent schedule (lgv_persistent.c, which says why MPI_Ialltoallv cannot); otherwise
- * the MPI library's own call, logged when issued, untimed (issued.h says why). */
+ * the MPI library's own call, followed to the completion the application sees and logged
+ * there (issued.h). */
 #include "alltoallv.h"
 #include "issued.h"
 
@@ -14,10 +15,11 @@ GC_EXPORT int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const 
                                    .sdispls = sdispls, .sendtype = sendtype,
                                    .recvbuf = recvbuf, .recvcounts = recvcounts,
                                    .rdispls = rdispls, .recvtype = recvtype, .comm = comm};
-  int entered = gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_NONBLOCKING);
+  struct gc_issued is;
+  gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_NONBLOCKING, &is);
   int rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                            recvtype, comm, request);
-  gc_issued_leave(entered);
+  gc_issued_leave(&is, rc, request);
   return rc;
 }
 
@@ -32,10 +34,11 @@ GC_EXPORT int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[]
                                    .recvbuf = recvbuf, .recvcounts = recvcounts,
                                    .rdispls = rdispls, .recvtype = recvtype, .comm = comm,
                                    .large = 1};
-  int entered = gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_NONBLOCKING);
+  struct gc_issued is;
+  gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_NONBLOCKING, &is);
   int rc = PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                              rdispls, recvtype, comm, request);
-  gc_issued_leave(entered);
+  gc_issued_leave(&is, rc, request);
   return rc;
 }
 
@@ -52,10 +55,11 @@ GC_EXPORT int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
   int rc;
   if (gc_alltoallv_lg_issue(&call, request, &rc))
     return rc;
-  int entered = gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_PERSISTENT);
+  struct gc_issued is;
+  gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_PERSISTENT, &is);
   rc = PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                            rdispls, recvtype, comm, info, request);
-  gc_issued_leave(entered);
+  gc_issued_leave(&is, rc, request);
   return rc;
 }
 
@@ -73,10 +77,11 @@ GC_EXPORT int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcoun
   int rc;
   if (gc_alltoallv_lg_issue(&call, request, &rc))
     return rc;
-  int entered = gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_PERSISTENT);
+  struct gc_issued is;
+  gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_PERSISTENT, &is);
   rc = PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                              rdispls, recvtype, comm, info, request);
-  gc_issued_leave(entered);
+  gc_issued_leave(&is, rc, request);
   return rc;
 }
 #endif

@@ -1,7 +1,8 @@
 /* MPI_Ibcast, MPI_Bcast_init and their _c variants. MPI_Ibcast with a forced tree, where
  * the MPI library has generalized requests (nbc.h): the tree as a schedule (tree_nb.c);
- * otherwise the MPI library's own call, logged when issued, untimed (issued.h). A root out of range is not recorded (the
- * dispatch leaves it to MPI, which answers it). */
+ * otherwise the MPI library's own call, followed to the completion the application sees
+ * and logged there (issued.h). A root out of range is not recorded (the dispatch leaves
+ * it to MPI, which answers it). */
 #include "bcast.h"
 #include "issued.h"
 
@@ -13,9 +14,10 @@ GC_EXPORT int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int roo
   int rc;
   if (gc_bcast_tree_issue(&call, request, &rc, 0))
     return rc;
-  int entered = gc_issued_enter(&gc_bcast_op, &call, comm, GC_ENTRY_NONBLOCKING);
+  struct gc_issued is;
+  gc_issued_enter(&gc_bcast_op, &call, comm, GC_ENTRY_NONBLOCKING, &is);
   rc = PMPI_Ibcast(buffer, count, datatype, root, comm, request);
-  gc_issued_leave(entered);
+  gc_issued_leave(&is, rc, request);
   return rc;
 }
 
@@ -28,9 +30,10 @@ GC_EXPORT int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
   int rc;
   if (gc_bcast_tree_issue(&call, request, &rc, 0))
     return rc;
-  int entered = gc_issued_enter(&gc_bcast_op, &call, comm, GC_ENTRY_NONBLOCKING);
+  struct gc_issued is;
+  gc_issued_enter(&gc_bcast_op, &call, comm, GC_ENTRY_NONBLOCKING, &is);
   rc = PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
-  gc_issued_leave(entered);
+  gc_issued_leave(&is, rc, request);
   return rc;
 }
 
@@ -42,9 +45,10 @@ GC_EXPORT int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int
   int rc;
   if (gc_bcast_tree_issue(&call, request, &rc, 1))
     return rc;
-  int entered = gc_issued_enter(&gc_bcast_op, &call, comm, GC_ENTRY_PERSISTENT);
+  struct gc_issued is;
+  gc_issued_enter(&gc_bcast_op, &call, comm, GC_ENTRY_PERSISTENT, &is);
   rc = PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
-  gc_issued_leave(entered);
+  gc_issued_leave(&is, rc, request);
   return rc;
 }
 
@@ -56,9 +60,10 @@ GC_EXPORT int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datat
   int rc;
   if (gc_bcast_tree_issue(&call, request, &rc, 1))
     return rc;
-  int entered = gc_issued_enter(&gc_bcast_op, &call, comm, GC_ENTRY_PERSISTENT);
+  struct gc_issued is;
+  gc_issued_enter(&gc_bcast_op, &call, comm, GC_ENTRY_PERSISTENT, &is);
   rc = PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
-  gc_issued_leave(entered);
+  gc_issued_leave(&is, rc, request);
   return rc;
 }
 #endif

@@ -13,10 +13,11 @@
  * exit. A nonblocking (MPI_I...) or persistent (MPI_..._init) one that gridcoll runs as a
  * schedule (nbc.h) is timed by the executor, from the post (each MPI_Start) to the
  * completion the application saw, with this rank's own times (struct gc_call_pending).
- * One the MPI library runs completes in a MPI_Wait or MPI_Test that gridcoll does not
- * follow, so it is logged once, when issued, with no time: algorithm "native-nb" or
- * "native-persistent", actual_s empty (doc/log.md says why). Their lines name the call
- * the application made (ibcast, bcast_init) and stay out of the summary. */
+ * One the MPI library runs ("native-nb", "native-persistent") is followed to the
+ * completion the application saw in the same way (issued.h), its own time unknown, or
+ * logged once when issued, with no time, where its completion cannot be seen. Their
+ * lines name the call the application made (ibcast, bcast_init) and stay out of the
+ * summary. */
 enum gc_entry { GC_ENTRY_BLOCKING, GC_ENTRY_NONBLOCKING, GC_ENTRY_PERSISTENT };
 
 /* One algorithm's prediction, as the candidates column writes it. */

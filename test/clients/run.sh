@@ -356,7 +356,7 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
   for p in bcasttest bcastzerotype coll8 coll9 coll10 coll12 p_bcast icbcast alltoall1 alltoallv alltoallv0 coll13 p_alltoall icalltoall; do
     run mpich 4 plain - -- "$m/$p"
   done
-  # Persistent calls the library runs are logged once, as native-persistent, when made:
+  # Persistent calls the library runs are logged as native-persistent, per start:
   # p_bcast and p_alltoall assert their results only; the intercommunicator tests
   # (icbcast, icalltoall) must pass through.
   splits=("$two" "$interseg")

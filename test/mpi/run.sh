@@ -496,13 +496,18 @@ fi
 # nonblocking calls as schedules (GRIDCOLL_NONBLOCKING=grid; LG-v has none: the library's
 # own), completed by MPI_WAIT, an MPI_TEST loop and MPI_WAITALL: under Open MPI, whose
 # Fortran bindings call PMPI_, through the callback in Open MPI's progress engine
-# (shim/nbc_opal.c; without it no schedule runs there, and the log says so).
+# (shim/nbc_opal.c; without it no schedule runs there, and the log says so). The
+# library's own MPI_IALLTOALLV is logged untimed when issued: a Fortran binding's
+# completion calls may go to PMPI_ (Open MPI's; MPICH's mpi_f08), unseen, so a call from
+# Fortran is not followed (shim/issued.c; under MPICH its post reaches gridcoll from
+# libmpichfort's code, which the test of where it was called from must recognise).
 fo_ops="alltoall,lg=2 alltoallv,lg=1 bcast,flat=3 ialltoall,lg-nb=1 ialltoallv,native-nb=1 ibcast,flat-nb=2 "
 for prog in fortran fortran_mpif fortran_f08; do
   rm -f fo-*.csv
   mpirun 3 "${grid3[@]}" GRIDCOLL_NONBLOCKING=grid GRIDCOLL_LOG="$tmp/fo-%r.csv" -- "$T/$prog"
   if [ "$rc" = 0 ] && grep -q ': 0 failed, 6 calls per rank, 4 nonblocking' out && [ "$(warnings)" = 0 ] &&
-     [ "$(ops_in fo-0.csv)" = "$fo_ops" ] && [ "$(ops_in fo-2.csv)" = "$fo_ops" ]; then
+     [ "$(ops_in fo-0.csv)" = "$fo_ops" ] && [ "$(ops_in fo-2.csv)" = "$fo_ops" ] &&
+     awk -F, 'FNR > 1 && $6 == "native-nb" && ($12 != "" || $14 != "" || $15 != "") { bad = 1 } END { exit bad }' fo-*.csv; then
     pass "fortran ($prog): through LG, LG-v and the flat tree, nonblocking as schedules"
   else fail "fortran ($prog): through LG, LG-v and the flat tree, nonblocking as schedules"; fi
 done
