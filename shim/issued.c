@@ -195,11 +195,14 @@ void gc_issued_follow(const struct gc_issued *is, int rc, MPI_Request request)
 void gc_issued_mark_slow(const MPI_Request requests[], int count, struct gc_issued_marks *m)
 {
   pthread_mutex_lock(&lock);
-  for (int i = 0; i < count && m->n < GC_ISSUED_MAX; i++)
-    if (requests[i] != MPI_REQUEST_NULL && find(requests[i])) {
+  for (int i = 0; i < count && m->n < GC_ISSUED_MAX; i++) {
+    const struct followed *f = requests[i] != MPI_REQUEST_NULL ? find(requests[i]) : NULL;
+    if (f) {
       m->at[m->n] = i;
+      m->persistent[m->n] = (unsigned char)f->persistent;
       m->request[m->n++] = requests[i];
     }
+  }
   pthread_mutex_unlock(&lock);
 }
 
@@ -217,14 +220,18 @@ static int returned(int at, const int indices[], int n)
 void gc_issued_complete(const struct gc_issued_marks *m, int rc, const MPI_Request after[],
                         const int indices[], int n)
 {
-  if (m->n == 0)
-    return;
-  double seen = gc_clock_now();
+  double seen = -1;
   for (int k = 0; k < m->n; k++) {
+    /* Decided without the lock, and without a clock read while a request is polled in
+     * vain (an MPI_Test loop): the entry's kind does not change. */
+    if (m->persistent[k] ? !returned(m->at[k], indices, n)
+                         : after[m->at[k]] != MPI_REQUEST_NULL)
+      continue;
+    if (seen < 0)
+      seen = gc_clock_now();
     pthread_mutex_lock(&lock);
     struct followed *f = find(m->request[k]), was = {0};
-    int done = f && (f->persistent ? returned(m->at[k], indices, n)
-                                   : after[m->at[k]] == MPI_REQUEST_NULL);
+    int done = f != NULL;
     if (done) {
       was = *f;
       f->started = 0;

@@ -90,6 +90,7 @@ struct gc_issued_marks {
   int n;
   int at[GC_ISSUED_MAX];
   MPI_Request request[GC_ISSUED_MAX];
+  unsigned char persistent[GC_ISSUED_MAX]; /* how its completion shows (gc_issued_complete) */
 };
 void gc_issued_mark_slow(const MPI_Request requests[], int count, struct gc_issued_marks *m);
 static inline void gc_issued_mark(const MPI_Request requests[], int count,
