@@ -199,12 +199,15 @@ static void post_round(struct nbc *s)
   if (s->last >= s->nsteps)
     return;
   int round = s->steps[s->last].round;
+  if (s->rc == MPI_SUCCESS && s->ops && s->ops->round)
+    s->rc = s->ops->round(s->data, round, s->pieces);
   for (; s->last < s->nsteps && s->steps[s->last].round == round; s->last++) {
     const struct gc_nbc_step *st = &s->steps[s->last];
     const struct gc_nbc_piece *p = &s->pieces[st->piece];
     MPI_Request *r = &s->reqs[s->last];
     *r = MPI_REQUEST_NULL;
-    if (s->rc != MPI_SUCCESS)
+    if (s->rc != MPI_SUCCESS || p->count < 0) /* an error stops the posting; a negative
+                                                  count: the op left the step out */
       continue;
     s->rc = st->kind == GC_NBC_SEND
                 ? gc_pmpi_isend(p->buf, p->count, p->type, st->peer, s->tag, s->comm, r)

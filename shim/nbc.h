@@ -54,6 +54,13 @@ struct gc_nbc_piece {
  * or when the start fails. */
 struct gc_nbc_ops {
   int (*start)(void *data);
+  /* Before each round is posted (its number `round`; a round with no steps is never
+   * seen): what the previous rounds brought may decide the pieces of the rounds to come
+   * (LG-v's sizes and verdicts, lgv_nb.c). It may rewrite any piece of a later round (the
+   * executor's copies, `pieces`); a piece of a negative count is not posted, its step
+   * counted done. It must decide from what every end of each message knows alike, and
+   * must not fail on one rank alone (its error stops the posting, as a failed post's). */
+  int (*round)(void *data, int round, struct gc_nbc_piece *pieces);
   int (*finish)(void *data);
   void (*release)(void *data);
 };

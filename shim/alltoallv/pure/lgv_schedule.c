@@ -6,10 +6,43 @@
 
 void gc_alltoallv_lg_plan_free(struct gc_alltoallv_lg_plan *p)
 {
-  free(p->bytes), free(p->offset);
-  free(p->send_direct), free(p->send_staged), free(p->recv_direct), free(p->recv_staged);
-  free(p->wide_send_bytes), free(p->wide_recv_bytes);
+  free(p->bytes); /* the one block (gc_alltoallv_lg_plan_place: bytes first) */
   memset(p, 0, sizeof *p);
+}
+
+/* The arrays of the plan, in this order, in one block: their lengths in long longs. */
+static void plan_lengths(const struct gc_alltoall_lg_schedule *s, size_t len[8])
+{
+  size_t c = (size_t)s->cluster_size;
+  len[0] = len[1] = (size_t)s->nblocks;                /* bytes, offset */
+  len[2] = len[3] = len[4] = len[5] = c;               /* send/recv direct/staged */
+  len[6] = (size_t)s->nwide_send + 1, len[7] = (size_t)s->nwide_recv + 1;
+}
+
+size_t gc_alltoallv_lg_plan_bytes(const struct gc_alltoall_lg_schedule *s)
+{
+  size_t len[8], total = 0;
+  plan_lengths(s, len);
+  for (int i = 0; i < 8; i++)
+    total += len[i];
+  return total * sizeof(long long);
+}
+
+int gc_alltoallv_lg_plan_place(struct gc_alltoallv_lg_plan *p,
+                               const struct gc_alltoall_lg_schedule *s, void *mem)
+{
+  memset(p, 0, sizeof *p);
+  if (!s || !s->blocks || s->cluster_size < 1 || !mem)
+    return -2;
+  size_t len[8];
+  long long *at = mem, **arrays[8] = {&p->bytes,       &p->offset,      &p->send_direct,
+                                      &p->send_staged, &p->recv_direct, &p->recv_staged,
+                                      &p->wide_send_bytes, &p->wide_recv_bytes};
+  plan_lengths(s, len);
+  for (int i = 0; i < 8; i++)
+    *arrays[i] = at, at += len[i];
+  p->s = s;
+  return 0;
 }
 
 int gc_alltoallv_lg_plan_init(struct gc_alltoallv_lg_plan *p,
@@ -18,20 +51,10 @@ int gc_alltoallv_lg_plan_init(struct gc_alltoallv_lg_plan *p,
   memset(p, 0, sizeof *p);
   if (!s || !s->blocks || s->cluster_size < 1)
     return -2;
-  size_t ll = sizeof(long long), c = (size_t)s->cluster_size;
-  p->s = s;
-  p->bytes = malloc(ll * (size_t)s->nblocks);
-  p->offset = malloc(ll * (size_t)s->nblocks);
-  p->send_direct = malloc(ll * c), p->send_staged = malloc(ll * c);
-  p->recv_direct = malloc(ll * c), p->recv_staged = malloc(ll * c);
-  p->wide_send_bytes = malloc(ll * ((size_t)s->nwide_send + 1));
-  p->wide_recv_bytes = malloc(ll * ((size_t)s->nwide_recv + 1));
-  if (!p->bytes || !p->offset || !p->send_direct || !p->send_staged || !p->recv_direct ||
-      !p->recv_staged || !p->wide_send_bytes || !p->wide_recv_bytes) {
-    gc_alltoallv_lg_plan_free(p);
+  void *mem = malloc(gc_alltoallv_lg_plan_bytes(s));
+  if (!mem)
     return -1;
-  }
-  return 0;
+  return gc_alltoallv_lg_plan_place(p, s, mem);
 }
 
 int gc_alltoallv_lg_plan_known(struct gc_alltoallv_lg_plan *p, const long long *send_bytes,

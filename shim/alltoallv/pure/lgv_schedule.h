@@ -43,6 +43,12 @@ struct gc_alltoallv_lg_plan {
 int gc_alltoallv_lg_plan_init(struct gc_alltoallv_lg_plan *p,
                               const struct gc_alltoall_lg_schedule *s);
 void gc_alltoallv_lg_plan_free(struct gc_alltoallv_lg_plan *p);
+/* The same in memory the caller holds (a nonblocking call's slot, lgv_nb.c): the bytes it
+ * takes (aligned for long long), then the plan placed in `mem`, which it does not own
+ * (never gc_alltoallv_lg_plan_free it). 0, or -2 bad argument. */
+size_t gc_alltoallv_lg_plan_bytes(const struct gc_alltoall_lg_schedule *s);
+int gc_alltoallv_lg_plan_place(struct gc_alltoallv_lg_plan *p,
+                               const struct gc_alltoall_lg_schedule *s, void *mem);
 
 /* Step 1: the sizes this rank knows, send_bytes[d] and recv_bytes[src] for every
  * communicator rank; the staged sizes of local receives become -1. 0, or -2 when a size
