@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "alltoall.h"
+#include "alltoallv.h"
 #include "bcast.h"
 #include "comm_state.h"
 #include "gridcoll.h"
@@ -63,8 +64,12 @@ int gc_comm_nbc(struct gc_comm_state *st, int may_block, MPI_Comm *out)
     size_t bytes = tree_bytes(st), lg = 0;
     long long v[2] = {0, 0}; /* short of memory; the most LG blocks of a member */
     int blocks = 0;
-    if (gc_alltoall_lg_nb_reserve(st, &lg, &blocks) != 0)
+    size_t lgv = 0;
+    if (gc_alltoall_lg_nb_reserve(st, &lg, &blocks) != 0 ||
+        gc_alltoallv_lg_nb_reserve(st, &lgv, &blocks) != 0)
       v[0] = 1;
+    if (lgv > lg)
+      lg = lgv;
     v[1] = blocks;
     if (lg > bytes)
       bytes = lg;

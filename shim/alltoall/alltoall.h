@@ -46,6 +46,10 @@ int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, in
 /* LG's part of a communicator's nonblocking reservation (lg_nb_reserve.c, asked by
  * nbc_reserve.c). */
 int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks);
+/* LG's schedule of this rank for the communicator's nonblocking calls (st->nbc_lg),
+ * built once, by whichever collective's reservation asks first (LG's placement is also
+ * LG-v's, lgv_nb.c): 0, or -1 out of memory. Only where gc_alltoall_lg_serves(st). */
+int gc_alltoall_lg_nb_schedule(struct gc_comm_state *st);
 int gc_alltoall_lg_run(const void *call, struct gc_comm_state *st, const struct gc_plan *plan);
 /* LG's context (its schedule) made with the communicator's state, so that it is agreed
  * there, where LG may run a blocking call (lg.c); 0, or -1 out of memory (op.h: make). */

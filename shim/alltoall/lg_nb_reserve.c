@@ -22,14 +22,9 @@ static void lg_nb_schedule_free(void *p)
   free(p);
 }
 
-/* With `lg` or `auto` (gc_alltoall_lg_nb_wanted) where LG serves the layout, my schedule built once (kept in st) and
- * what one call carves beyond its buffers, plus GC_NBC_LG_BYTES' worth of them (*bytes),
- * and my blocks per byte of a block (*blocks); nothing elsewhere. 0, or -1 when out of
- * memory. */
-int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks)
+int gc_alltoall_lg_nb_schedule(struct gc_comm_state *st)
 {
-  *bytes = 0, *blocks = 0;
-  if (!gc_alltoall_lg_nb_wanted() || !gc_alltoall_lg_serves(st))
+  if (st->nbc_lg)
     return 0;
   struct gc_alltoall_lg_schedule *s = malloc(sizeof *s);
   if (!s || gc_alltoall_lg_schedule_build(s, &st->layout, st->rank) != 0) {
@@ -37,6 +32,21 @@ int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *bloc
     return -1;
   }
   st->nbc_lg = s, st->nbc_lg_free = lg_nb_schedule_free;
+  return 0;
+}
+
+/* With `lg` or `auto` (gc_alltoall_lg_nb_wanted) where LG serves the layout, my schedule
+ * built once (kept in st) and what one call carves beyond its buffers, plus
+ * GC_NBC_LG_BYTES' worth of them (*bytes), and my blocks per byte of a block (*blocks);
+ * nothing elsewhere. 0, or -1 when out of memory. */
+int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks)
+{
+  *bytes = 0;
+  if (!gc_alltoall_lg_nb_wanted() || !gc_alltoall_lg_serves(st))
+    return 0;
+  if (gc_alltoall_lg_nb_schedule(st) != 0)
+    return -1;
+  const struct gc_alltoall_lg_schedule *s = st->nbc_lg;
   *blocks = gc_alltoall_lg_nb_blocks(s, st->size);
   *bytes = gc_alltoall_lg_nb_call_bytes(s, st->size, GC_NBC_LG_BYTES);
   return 0;

@@ -86,6 +86,15 @@ int gc_alltoallv_lg_layout(const struct gc_alltoallv_call *call, struct gc_comm_
  * the MPI library's own call is to run (every member alike), else 1 with *rc the result. */
 int gc_alltoallv_lg_issue(struct gc_alltoallv_call *call, MPI_Request *request, int *rc);
 
+/* MPI_Ialltoallv (and _c) by LG-v, as a nonblocking schedule (lgv_nb.c): 0 when the MPI
+ * library's own call is to run (every member alike), else 1 with *rc the result. */
+int gc_alltoallv_lg_nb_issue(struct gc_alltoallv_call *call, MPI_Request *request, int *rc);
+/* LG-v may run nonblocking calls as schedules: `lg` forced, or `auto` (lgv_nb_reserve.c). */
+int gc_alltoallv_lg_nb_wanted(void);
+/* LG-v's part of a communicator's nonblocking reservation (lgv_nb_reserve.c, asked by
+ * nbc_reserve.c): what one call carves at most (*bytes) and LG's block count (*blocks,
+ * the bound agreed) where LG-v may run; 0, or -1 out of memory. */
+int gc_alltoallv_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks);
 int gc_alltoallv_call_prepare(void *call, const struct gc_comm_state *st, struct gc_call *out);
 
 /* Base of LG-v's tags ("LV"): sizes, staged parts, wide (low bit: the verdict), direct. */

@@ -1,6 +1,7 @@
 /* MPI_Ialltoallv, MPI_Alltoallv_init and their _c variants. With a forced `lg`, where the
- * MPI library has persistent collectives (MPI 4: MPICH), MPI_Alltoallv_init runs LG-v as a
- * persistent schedule (lgv_persistent.c, which says why MPI_Ialltoallv cannot); otherwise
+ * MPI library has generalized requests (nbc.h), MPI_Ialltoallv runs LG-v as a nonblocking
+ * schedule (lgv_nb.c), and where it has persistent collectives (MPI 4: MPICH)
+ * MPI_Alltoallv_init as a persistent one (lgv_persistent.c); otherwise
  * the MPI library's own call, followed to the completion the application sees and logged
  * there (issued.h). */
 #include "alltoallv.h"
@@ -15,9 +16,12 @@ GC_EXPORT int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const 
                                    .sdispls = sdispls, .sendtype = sendtype,
                                    .recvbuf = recvbuf, .recvcounts = recvcounts,
                                    .rdispls = rdispls, .recvtype = recvtype, .comm = comm};
+  int rc;
+  if (gc_alltoallv_lg_nb_issue(&call, request, &rc))
+    return rc;
   struct gc_issued is;
   gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_NONBLOCKING, &is);
-  int rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+  rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                            recvtype, comm, request);
   gc_issued_leave(&is, rc, request);
   return rc;
@@ -34,9 +38,12 @@ GC_EXPORT int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[]
                                    .recvbuf = recvbuf, .recvcounts = recvcounts,
                                    .rdispls = rdispls, .recvtype = recvtype, .comm = comm,
                                    .large = 1};
+  int rc;
+  if (gc_alltoallv_lg_nb_issue(&call, request, &rc))
+    return rc;
   struct gc_issued is;
   gc_issued_enter(&gc_alltoallv_op, &call, comm, GC_ENTRY_NONBLOCKING, &is);
-  int rc = PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+  rc = PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                              rdispls, recvtype, comm, request);
   gc_issued_leave(&is, rc, request);
   return rc;

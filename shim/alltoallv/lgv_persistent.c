@@ -1,11 +1,9 @@
 /* MPI_Alltoallv_init (and _c) by LG-v: LG-v's plan (lgv_schedule.h) as a persistent
  * schedule (nbc.h) on the communicator's nonblocking duplicate, run at each MPI_Start.
  *
- * Why persistent only: a stager learns the sizes of the blocks it carries from its
- * cluster's size messages, so no rank knows its buffers, or the sizes of its wide
- * messages, before they arrive. A nonblocking call may not wait for them, nor agree
- * memory it only then knows it needs; MPI_Ialltoallv stays the MPI library's own. A
- * persistent call's counts are fixed at its init, which is collective and may block (as
+ * Unlike MPI_Ialltoallv's (lgv_nb.c, which exchanges the sizes and its verdicts inside
+ * the schedule at every call, in a slot's bounded memory), a persistent call's counts
+ * are fixed at its init, which is collective and may block (as
  * MPI_Alltoall_init's agreement of its memory does, lg_nb.c): there LG-v's own steps 1 and
  * 2 run once (gc_alltoallv_lg_layout), and every size is known to both ends of every
  * message from then on.

@@ -127,6 +127,9 @@ scenarios=(
   # MPI_Alltoallv_init by LG-v (MPICH): LG-v's context and size messages at the init, the
   # schedule's own memory agreed there with whether every rank can carry its counts
   "nballtoallv|3|own:1|GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALLV=lg GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|alltoallv persistent quick"
+  # MPI_Ialltoallv by LG-v: the communicator's reservation with LG-v's part (LG's schedule,
+  # built for LG-v alone here), after which a call allocates only its types' duplicates
+  "nbialltoallv|3|own:1|GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALLV=lg GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|alltoallv nonblocking quick"
   "windows|4|in:1:MPI_Finalize|GRIDCOLL_CLUSTERS=0-1,2-3 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=hlot GRIDCOLL_LOG=@/log-%r.csv GRIDCOLL_SUMMARY=1|longrun 300 0"
 )
 

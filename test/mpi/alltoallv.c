@@ -126,7 +126,44 @@ struct vcase {
   enum displs displs;
   int in_place, large, seed;
   int persistent; /* MPI_Alltoallv_init (or _c), started twice on new data */
+  int nonblocking; /* MPI_Ialltoallv (or _c), completed with an application's requests */
 };
+
+/* MPI_Ialltoallv (or _c) from duplicates of the types, freed at once (the schedule must
+ * keep its own), completed by one MPI_Waitall with a message of the application's own
+ * posted after it (a mixed array); the message must arrive too. */
+static void call_nonblocking(const struct vcase *c, MPI_Comm comm, const void *sbuf, void *got,
+                             const int *sc, const int *sd, const int *rc, const int *rd,
+                             const MPI_Count *scc, const MPI_Aint *sdd, const MPI_Count *rcc,
+                             const MPI_Aint *rdd)
+{
+  MPI_Datatype s2 = MPI_DATATYPE_NULL, r2;
+  MPI_Request reqs[3];
+  int rank, out = 0, in = -1;
+  (void)scc, (void)sdd, (void)rcc, (void)rdd;
+  MPI_Comm_rank(comm, &rank);
+  if (!c->in_place)
+    MPI_Type_dup(c->t->send, &s2);
+  MPI_Type_dup(c->t->recv, &r2);
+#if MPI_VERSION >= 4
+  if (c->large)
+    MPI_Ialltoallv_c(sbuf, scc, sdd, s2, got, rcc, rdd, r2, comm, &reqs[0]);
+  else
+#endif
+    MPI_Ialltoallv(sbuf, sc, sd, s2, got, rc, rd, r2, comm, &reqs[0]);
+  if (!c->in_place)
+    MPI_Type_free(&s2);
+  MPI_Type_free(&r2);
+  out = 7000 + rank;
+  MPI_Irecv(&in, 1, MPI_INT, rank, 77, comm, &reqs[1]);
+  MPI_Isend(&out, 1, MPI_INT, rank, 77, comm, &reqs[2]);
+  MPI_Status st[3];
+  MPI_Waitall(3, reqs, st);
+  if (in != out) {
+    fprintf(stderr, "rank %d: the application's own message was lost beside MPI_Ialltoallv\n", rank);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+}
 
 /* The case's call on got through gridcoll: the blocking call, or one start of the
  * persistent request *req (made at the first start, from duplicates of the types freed at
@@ -138,6 +175,10 @@ static void call(const struct vcase *c, MPI_Comm comm, const void *sbuf, void *g
 {
   MPI_Datatype stype = c->in_place ? MPI_DATATYPE_NULL : c->t->send, rtype = c->t->recv;
   (void)scc, (void)sdd, (void)rcc, (void)rdd, (void)req;
+  if (c->nonblocking) {
+    call_nonblocking(c, comm, sbuf, got, sc, sd, rc, rd, scc, sdd, rcc, rdd);
+    return;
+  }
 #if MPI_VERSION >= 4
   if (c->persistent) {
     if (*req == MPI_REQUEST_NULL) {
@@ -217,11 +258,47 @@ static int check(MPI_Comm comm, const struct vcase *c)
   return bad;
 }
 
+/* MPI_Ialltoallv where one block alone (rank 0 to the last rank, 1.6 MB) is beyond what a
+ * nonblocking schedule's slot holds, then an ordinary one: every rank must
+ * learn it from the schedule's own messages and deliver by the direct exchange, byte for
+ * byte PMPI_Alltoallv's. 1 on failure. */
+static int check_one_block_big(MPI_Comm comm)
+{
+  int rank, size, bad = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  enum { BIG = 400000 };
+  int *sc = malloc(sizeof(int) * 4 * (size_t)size), *sd = sc + size, *rc = sd + size, *rd = rc + size;
+  for (int p = 0, s = 0, r = 0; p < size; p++) {
+    sc[p] = rank == 0 && p == size - 1 ? BIG : 1 + p % 2;
+    rc[p] = rank == size - 1 && p == 0 ? BIG : 1 + rank % 2;
+    sd[p] = s, rd[p] = r + 1, s += sc[p], r += rc[p] + 1; /* gaps on the receive side */
+  }
+  size_t sn = (size_t)sd[size - 1] + (size_t)sc[size - 1], rn = (size_t)rd[size - 1] + (size_t)rc[size - 1] + 1;
+  int *send = malloc(sizeof(int) * sn), *got = malloc(sizeof(int) * rn), *want = malloc(sizeof(int) * rn);
+  for (int call = 0; call < 2; call++) {
+    for (size_t i = 0; i < sn; i++)
+      send[i] = (int)(rank * 1000003 + i + (size_t)call * 7);
+    for (size_t i = 0; i < rn; i++)
+      got[i] = want[i] = -1;
+    MPI_Request req;
+    if (call) /* the second: every block small, as LG-v's schedule carries it */
+      for (int p = 0; p < size; p++)
+        sc[p] = rc[p] = 1;
+    bad |= MPI_Ialltoallv(send, sc, sd, MPI_INT, got, rc, rd, MPI_INT, comm, &req) != MPI_SUCCESS;
+    bad |= MPI_Wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+    PMPI_Alltoallv(send, sc, sd, MPI_INT, want, rc, rd, MPI_INT, comm);
+    bad |= memcmp(got, want, sizeof(int) * rn) != 0;
+  }
+  free(sc), free(send), free(got), free(want);
+  return bad;
+}
+
 #if MPI_VERSION >= 4
 /* One rank alone asks for more than LG-v carries (a count beyond an int, of an empty type,
  * so every signature still matches): all ranks must learn it and fall back together, and
  * the call must still complete as PMPI's. 1 on failure. */
-static int check_one_rank_unsupported(MPI_Comm comm, int persistent)
+static int check_one_rank_unsupported(MPI_Comm comm, int persistent, int nonblocking)
 {
   int rank, size, bad = 0;
   MPI_Comm_rank(comm, &rank);
@@ -240,6 +317,11 @@ static int check_one_rank_unsupported(MPI_Comm comm, int persistent)
                                 MPI_INFO_NULL, &req) != MPI_SUCCESS;
     bad |= MPI_Start(&req) != MPI_SUCCESS || MPI_Wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS;
     MPI_Request_free(&req);
+  } else if (nonblocking) {
+    MPI_Request req;
+    bad |= MPI_Ialltoallv_c(buf, counts, displs, empty, buf + 4, counts, displs, empty, comm,
+                            &req) != MPI_SUCCESS;
+    bad |= MPI_Wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS;
   } else {
     bad |= MPI_Alltoallv_c(buf, counts, displs, empty, buf + 4, counts, displs, empty, comm) !=
            MPI_SUCCESS;
@@ -329,6 +411,9 @@ int main(int argc, char **argv)
   }
   /* "persistent": every case by MPI_Alltoallv_init (or _c), started twice on new data. */
   int persistent = MPI_VERSION >= 4 && argc > 1 && strcmp(argv[1], "persistent") == 0;
+  /* "nonblocking": every case by MPI_Ialltoallv (or _c), then one rank's block beyond
+   * what a nonblocking schedule holds. */
+  int nonblocking = argc > 1 && strcmp(argv[1], "nonblocking") == 0;
   int quick = quick_mode(argc, argv);
   struct vtype vt[8];
   int nvt = make_vtypes(vt), ntypes = quick ? 2 : nvt;
@@ -345,25 +430,36 @@ int main(int argc, char **argv)
             for (int large = 0; large <= large_max; large++) {
               if ((in_place && vt[t].send != vt[t].recv) || (quick && (d || large)))
                 continue; /* in place has one type */
+#ifdef OPEN_MPI
+              /* In place runs Open MPI's own MPI_Ialltoallv, which hangs on some of
+               * these cases (4.1, seen without gridcoll). */
+              if (nonblocking && in_place)
+                continue;
+#endif
               if (large && (d != SHUFFLED_GAPS || p == ZEROS))
                 continue; /* the _c entry: enough to run it on the hardest layout */
               if (cm > 0 && d != SHUFFLED_GAPS)
                 continue; /* other communicators: the hardest layout (MPICH busy-polls) */
               struct vcase c = {&vt[t], (enum pattern)p, (enum displs)d, in_place, large,
-                                31 * t + 7 * p + d, persistent};
+                                31 * t + 7 * p + d, persistent, nonblocking};
               char name[160];
-              snprintf(name, sizeof name, "alltoallv%s%s %s %s %s %s%s",
-                       persistent ? "_init" : "", large ? "_c" : "", cnames[cm], vt[t].name,
+              snprintf(name, sizeof name, "%salltoallv%s%s %s %s %s %s%s",
+                       nonblocking ? "i" : "", persistent ? "_init" : "", large ? "_c" : "", cnames[cm], vt[t].name,
                        pattern_name[p], displs_name[d], in_place ? " in-place" : "");
               if (getenv("ALLTOALLV_TRACE"))
                 fprintf(stderr, "%s\n", name);
               failed += verdict(name, check(comms[cm], &c));
               checks++, calls += persistent ? 2 : 1;
             }
+  if (nonblocking) {
+    failed += verdict("ialltoallv one block beyond a schedule's slot: all fall back",
+                      check_one_block_big(MPI_COMM_WORLD));
+    checks++, calls += 2;
+  }
 #if MPI_VERSION >= 4
   failed += verdict(persistent ? "alltoallv_init_c one rank beyond an int: all fall back"
                                : "alltoallv_c one rank beyond an int: all fall back",
-                    check_one_rank_unsupported(MPI_COMM_WORLD, persistent));
+                    check_one_rank_unsupported(MPI_COMM_WORLD, persistent, nonblocking));
   checks++, calls += 2;
 #endif
   free_comms(comms, ncomms);

@@ -73,6 +73,24 @@ if [ "$GC_LAUNCHER" != openmpi ]; then
   done
 fi
 
+# MPI_Ialltoallv by LG-v (GRIDCOLL_NONBLOCKING=grid, shim/alltoallv/lgv_nb.c): the whole
+# test as nonblocking calls (types freed after the post, each completed in one
+# MPI_Waitall with the application's own message), byte for byte against PMPI_Alltoallv,
+# and one block beyond what a schedule's slot holds (every rank falls back to the direct
+# exchange, learnt from the schedule's own messages). Each rank's log: lg-nb where LG-v
+# applies (in place, and a split where it does not, native-nb), and every rank the same
+# algorithm for every call.
+for entry in "${topologies[@]}"; do
+  IFS='|' read -r n topo lg_applies _ <<<"$entry"
+  [ "$lg_applies" = 1 ] || continue
+  rm -f rec-*.csv
+  mpirun "$n" "$topo" GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALLV=lg GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/alltoallv" nonblocking
+  no_failures && grep -q '^alltoallv: [1-9][0-9]* checks' out && [ "$(warnings)" = 0 ] && same_choices &&
+    awk -F, 'FNR > 1 && $5 == "ialltoallv" { n[$6]++ } END { exit !(n["lg-nb"] > 0 && length(n) <= 2 && (length(n) == 1 || n["native-nb"] > 0)) }' rec-[0-9].csv &&
+    pass "ialltoallv lg (nonblocking schedule), $n ranks, $topo" ||
+    fail "ialltoallv lg (nonblocking schedule), $n ranks, $topo"
+done
+
 # Each record true to its own call (test/mpi/avrecord.c: counts, so totals, differ call
 # to call; calls 0, 3 and 6 are alike). bytes: what the rank sent in that call, as the
 # program wrote it. predicted_s: forced native has no basis (nothing learnt: only LG-v
