@@ -9,7 +9,9 @@
 #   grid3x6  the same links, 12, 12 and 6 hosts, ranks interleaved
 # Runs (each with GRIDCOLL_NONBLOCKING=grid; SMPI is MPI 3.1, no persistent collectives):
 #   ialltoall-lg  MPI_Ialltoall by LG's schedule    ibcast-hlot  MPI_Ibcast by HLOT's tree
-#   ialltoall-native, ibcast-native: SMPI's own nonblocking collectives, for reference
+#   ialltoallv-lg MPI_Ialltoallv by LG-v's schedule (every count the block; beyond what
+#                 a slot holds, its direct exchange: the .ran file says which ran)
+#   ialltoall-native, ibcast-native, ialltoallv-native: SMPI's own, for reference
 # Network: SimGrid's default (its latency and bandwidth factors on, SMPI's default
 # network); the configuration states the platform (--network), it is not calibrated, and
 # the algorithms are forced, so it only decides the tree HLOT builds. SMPI charges each
@@ -26,7 +28,7 @@ source scripts/nbc-lib.sh
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
 GRIDS=${GRIDS:-grid3 grid3x6}
-ALL_RUNS="ialltoall-lg ialltoall-native ibcast-hlot ibcast-native"
+ALL_RUNS="ialltoall-lg ialltoall-native ibcast-hlot ibcast-native ialltoallv-lg ialltoallv-native"
 RUNS=${RUNS:-$ALL_RUNS}
 MAX=${MAX:-262144} REPS=${REPS:-1} SLICE_US=${SLICE_US:-1000} ROOT=${ROOT:-0}
 TEST=${TEST:-1e-7}
@@ -68,7 +70,8 @@ run() {
     exit 1
   fi
   grep -E "^$op," "$dir/out" >"$OUT/$g-$name.csv"
-  nbc_ran bench-nbc-smpi "$g $name" "$dir/log-0.csv" "$op" 0 "$want" "$OUT/$g-$name.ran" || exit 1
+  nbc_ran bench-nbc-smpi "$g $name" "$dir/log-0.csv" "$op" "$(wc -l <"$work/$g.hosts")" "$want" \
+    "$OUT/$g-$name.ran" || exit 1
 }
 
 start=$SECONDS
@@ -77,6 +80,8 @@ for g in $GRIDS; do
   run "$g" ialltoall-native ialltoall - GRIDCOLL_NONBLOCKING=native GRIDCOLL_ALLTOALL=native
   run "$g" ibcast-hlot ibcast hlot-nb GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=hlot
   run "$g" ibcast-native ibcast - GRIDCOLL_NONBLOCKING=native GRIDCOLL_BCAST=native
+  run "$g" ialltoallv-lg ialltoallv lg-nb GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALLV=lg
+  run "$g" ialltoallv-native ialltoallv - GRIDCOLL_NONBLOCKING=native GRIDCOLL_ALLTOALLV=native
 done
 echo "bench-nbc-smpi: $GRIDS; SimGrid's default network, MPI_Test $TEST s; 1 KiB..$MAX B," \
   "MPI_Test every $SLICE_US us in the computation; $((SECONDS - start)) s"

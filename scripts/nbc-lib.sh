@@ -7,7 +7,7 @@
 # so on stderr for RUN and it returns 1.
 nbc_ran() {
   local bench=$1 run=$2 log=$3 op=$4 n=$5 want=$6 out=$7
-  awk -F, -v op="$op" -v n="$n" 'NR > 1 && $5 == op { m = op == "alltoallv_init" ? $8 / n : $8
+  awk -F, -v op="$op" -v n="$n" 'NR > 1 && $5 == op { m = op ~ /alltoallv/ ? $8 / n : $8
     a[m] = a[m] == "" || a[m] == $6 ? $6 : "mixed" }
     END { for (m in a) print m, a[m] }' "$log" | sort -n >"$out"
   if grep -q mixed "$out" || { [ "$want" != - ] && [ "$(head -1 "$out" | cut -d' ' -f2)" != "$want" ]; }; then

@@ -261,6 +261,9 @@ static void advance(struct nbc *s)
     if (end) {
       if (s->rc == MPI_SUCCESS && s->ops && s->ops->finish)
         s->rc = s->ops->finish(s->data);
+      const char *ran = s->log.calls && s->ops && s->ops->ran ? s->ops->ran(s->data) : NULL;
+      if (ran)
+        s->log.line.algorithm_name = ran;
       if (s->log.calls) /* the schedule's own time ends here, its unpacking included */
         s->ended = gc_clock_now();
       if (s->persistent) { /* kept for the next MPI_Start: only the request completes */

@@ -61,6 +61,9 @@ struct gc_nbc_ops {
    * counted done. It must decide from what every end of each message knows alike, and
    * must not fail on one rank alone (its error stops the posting, as a failed post's). */
   int (*round)(void *data, int round, struct gc_nbc_piece *pieces);
+  /* At the end, where the call is logged: another name for what ran (a static string),
+   * NULL for the one the line was made with (LG-v's direct exchange, lgv_nb.c). */
+  const char *(*ran)(void *data);
   int (*finish)(void *data);
   void (*release)(void *data);
 };

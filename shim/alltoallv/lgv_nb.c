@@ -95,36 +95,35 @@ static int after_sizes(struct lgv_nb_call *x, struct gc_nbc_piece *pieces)
 {
   const struct gc_alltoall_lg_schedule *s = x->s;
   struct gc_alltoallv_lg_plan *p = &x->p;
-  int c = s->cluster_size, me = s->index, rc = MPI_SUCCESS;
+  int c = s->cluster_size, me = s->index;
   x->cluster = x->mine;
   for (int q = 0; q < c; q++)
     if (q != me)
       x->cluster &= x->sizes_in[x->in_at[q]] == 1;
-  if (x->cluster) {
-    for (int q = 0; q < c; q++) {
-      int count;
-      long long *to = gc_alltoallv_lg_plan_sizes(p, q, 0, &count);
-      if (count > 0)
-        memcpy(to, x->sizes_in + x->in_at[q] + 1, sizeof *to * (size_t)count);
-    }
-    /* Every block within the quota: the areas fit what was carved (lgv_nb_call.h). */
-    if (gc_alltoallv_lg_plan_layout(p) != 0 || p->send_area > x->stage - x->send ||
-        p->stage_area > x->wide_out - x->stage)
-      return MPI_ERR_INTERN;
-    rc = pack(x);
+  if (!x->cluster)
+    return MPI_SUCCESS; /* no local phase: its pieces stay left out */
+  for (int q = 0; q < c; q++) {
+    int count;
+    long long *to = gc_alltoallv_lg_plan_sizes(p, q, 0, &count);
+    if (count > 0)
+      memcpy(to, x->sizes_in + x->in_at[q] + 1, sizeof *to * (size_t)count);
   }
+  /* Every block within the quota: the areas fit what was carved (lgv_nb_call.h). */
+  if (gc_alltoallv_lg_plan_layout(p) != 0 || p->send_area > x->stage - x->send ||
+      p->stage_area > x->wide_out - x->stage)
+    return MPI_ERR_INTERN;
   for (int q = 0, k = x->first_local; q < c; q++) {
     if (q == me)
       continue;
     long long in = p->recv_direct[q] + p->recv_staged[q];
     long long out = p->send_direct[q] + p->send_staged[q];
     struct gc_nbc_piece *r = &pieces[k++], *w = &pieces[k++];
-    if (x->cluster && in > 0)
+    if (in > 0)
       r->buf = x->stage + p->offset[s->local_recv[q].first], r->count = in;
-    if (x->cluster && out > 0)
+    if (out > 0)
       w->buf = x->send + p->offset[s->local_send[q].first], w->count = out;
   }
-  return rc;
+  return pack(x);
 }
 
 /* Before round 2: each wide send, its cluster's verdict then, where it is yes, its
@@ -194,6 +193,17 @@ static int lgv_nb_round(void *data, int round, struct gc_nbc_piece *pieces)
   return rc;
 }
 
+/* Block e of the plan, from `at`, into its place in the receive buffer. */
+static int unpack(const struct lgv_nb_call *x, int e, const char *at)
+{
+  int src = x->s->blocks[e].src, pos = 0;
+  return PMPI_Unpack(at, (int)x->p.bytes[e], &pos,
+                     (char *)x->recvbuf +
+                         gc_alltoallv_displ(x->rdispls, x->large, src) * x->recv_extent,
+                     (int)gc_alltoallv_count(x->recvcounts, x->large, src), x->recvtype,
+                     x->pack_comm);
+}
+
 /* At the end: where everyone's verdict was yes, every block addressed to me unpacked
  * (the direct block of each local message, every block of every wide message). */
 static int lgv_nb_finish(void *data)
@@ -201,41 +211,33 @@ static int lgv_nb_finish(void *data)
   struct lgv_nb_call *x = data;
   const struct gc_alltoall_lg_schedule *s = x->s;
   const struct gc_alltoallv_lg_plan *p = &x->p;
+  int rc = MPI_SUCCESS;
   if (!x->all)
     return MPI_SUCCESS; /* the direct round delivered */
-  for (int q = 0; q < s->cluster_size; q++) {
-    int e = s->local_recv[q].first, src = s->blocks[e].src, pos = 0;
-    if (p->bytes[e] == 0)
-      continue;
-    int rc = PMPI_Unpack(x->stage + p->offset[e], (int)p->bytes[e], &pos,
-                         (char *)x->recvbuf +
-                             gc_alltoallv_displ(x->rdispls, x->large, src) * x->recv_extent,
-                         (int)gc_alltoallv_count(x->recvcounts, x->large, src), x->recvtype,
-                         x->pack_comm);
-    if (rc != MPI_SUCCESS)
-      return rc;
+  for (int q = 0; rc == MPI_SUCCESS && q < s->cluster_size; q++) {
+    int e = s->local_recv[q].first;
+    if (p->bytes[e] > 0)
+      rc = unpack(x, e, x->stage + p->offset[e]);
   }
-  for (int i = 0; i < s->nwide_recv; i++) {
+  for (int i = 0; rc == MPI_SUCCESS && i < s->nwide_recv; i++) {
     const char *at = x->wide_in + x->wide_in_at[i] + sizeof(lgv_nb_header);
-    for (int e = s->wide_recv[i].first, end = e + s->wide_recv[i].count; e < end; e++) {
-      int src = s->blocks[e].src, pos = 0;
-      if (p->bytes[e] == 0)
-        continue;
-      int rc = PMPI_Unpack(at, (int)p->bytes[e], &pos,
-                           (char *)x->recvbuf +
-                               gc_alltoallv_displ(x->rdispls, x->large, src) * x->recv_extent,
-                           (int)gc_alltoallv_count(x->recvcounts, x->large, src), x->recvtype,
-                           x->pack_comm);
-      if (rc != MPI_SUCCESS)
-        return rc;
-      at += p->bytes[e];
-    }
+    for (int e = s->wide_recv[i].first, end = e + s->wide_recv[i].count;
+         rc == MPI_SUCCESS && e < end; e++)
+      if (p->bytes[e] > 0)
+        rc = unpack(x, e, at), at += p->bytes[e];
   }
-  return MPI_SUCCESS;
+  return rc;
+}
+
+/* The log names the direct exchange where it delivered (doc/log.md). */
+static const char *lgv_nb_ran(void *data)
+{
+  return ((struct lgv_nb_call *)data)->all ? NULL : "direct-nb";
 }
 
 static const struct gc_nbc_ops lgv_nb_ops = {.round = lgv_nb_round,
                                              .finish = lgv_nb_finish,
+                                             .ran = lgv_nb_ran,
                                              .release = lgv_nb_release};
 
 /* At the post: every block's size as its ends know it, my verdict, the size messages

@@ -376,15 +376,16 @@ if [ -n "${MPICH_COLL_DIR:-}" ]; then
   # bcast_init, ialltoall, alltoall_init): MPI_Ibcast by the trees (<tree>-nb),
   # MPI_Bcast_init by the trees (<tree>-persistent, p_bcast2 and p_order starting in
   # different orders on different ranks), MPI_Ialltoall and MPI_Alltoall_init by LG
-  # (lg-nb, lg-persistent), MPI_Alltoallv_init by LG-v (lg-persistent, p_alltoallv), beside
+  # (lg-nb, lg-persistent), MPI_Ialltoallv by LG-v (lg-nb, nonblocking and nonblocking2)
+  # and MPI_Alltoallv_init (lg-persistent, p_alltoallv), beside
   # every other nonblocking collective of the library's own in one request array
   # (nonblocking*).
   # nonblocking3 at 3 ranks: 40 s at 4 on this 2-core machine, 10 s at 3.
   {
     for p in nonblocking nonblocking2 p_bcast2 p_order; do run mpich 4 plain - -- "$m/$p"; done
     run mpich 3 plain - -- "$m/nonblocking3"
-    run mpich 4 "$two $nb GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg" "ibcast=hlot-nb ialltoall=lg-nb" -- "$m/nonblocking"
-    run mpich 4 "$inter $nb GRIDCOLL_BCAST=spt GRIDCOLL_ALLTOALL=lg" "ibcast=spt-nb ialltoall=lg-nb" -- "$m/nonblocking2"
+    run mpich 4 "$two $nb GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg GRIDCOLL_ALLTOALLV=lg" "ibcast=hlot-nb ialltoall=lg-nb ialltoallv=lg-nb" -- "$m/nonblocking"
+    run mpich 4 "$inter $nb GRIDCOLL_BCAST=spt GRIDCOLL_ALLTOALL=lg GRIDCOLL_ALLTOALLV=lg" "ibcast=spt-nb ialltoall=lg-nb ialltoallv=lg-nb" -- "$m/nonblocking2"
     # nonblocking3's communicators are duplicates that see no blocking collective: its
     # calls are the library's own and unlogged (a nonblocking call may not wait for the
     # other ranks to make what a schedule needs: doc/design.md). It hung here before.
@@ -508,10 +509,12 @@ else
   skip "IMB-MPI1" "IMB_MPI1 not set"
 fi
 
-# IMB-NBC built with -DCHECK: Ibcast and Ialltoall, by gridcoll's schedules.
+# IMB-NBC built with -DCHECK: Ibcast, Ialltoall and Ialltoallv, by gridcoll's schedules.
 if [ -n "${IMB_NBC:-}" ]; then
   imb=(-iter 5 -time 20)
   run imb 4 plain - -- "$IMB_NBC" -npmin 4 "${imb[@]}" Ibcast Ialltoall -msglog 0:12
+  run imb 4 "$two $nb GRIDCOLL_ALLTOALLV=lg" ialltoallv=lg-nb -- "$IMB_NBC" -npmin 4 "${imb[@]}" Ialltoallv -msglog 0:12
+  run imb 3 "GRIDCOLL_CLUSTERS=0,1-2 $nb GRIDCOLL_ALLTOALLV=lg" ialltoallv=lg-nb -- "$IMB_NBC" -npmin 3 "${imb[@]}" Ialltoallv -msglog 0:12
   for s in "4|$two|spt" "4|$interseg|hlot" "3|GRIDCOLL_CLUSTERS=0,1-2|greedy"; do
     IFS='|' read -r n split t <<<"$s"
     want="ibcast=$t-nb ialltoall=lg-nb"

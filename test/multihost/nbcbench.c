@@ -11,6 +11,7 @@
  *                                            nonblocking call an MPI_Start of it
  *   nbcbench alltoallv_init ...              MPI_Alltoallv_init with every count the
  *                                            block (blocking: MPI_Alltoallv, the same)
+ *   nbcbench ialltoallv ...                  MPI_Ialltoallv, the same counts
  *
  * Per size, REPS rounds of three measurements, each after a barrier and timed on every
  * rank, the slowest rank's time kept (the barrier's exit skew, at most about one
@@ -74,6 +75,9 @@ static void blocking(const struct call *c) {
 static void post(struct call *c, MPI_Request *req) {
   if (c->persistent)
     MPI_Start(&c->init), *req = c->init;
+  else if (c->v)
+    MPI_Ialltoallv(c->send, c->counts, c->displs, MPI_BYTE, c->recv, c->counts, c->displs,
+                   MPI_BYTE, MPI_COMM_WORLD, req);
   else if (c->alltoall)
     MPI_Ialltoall(c->send, c->count, MPI_BYTE, c->recv, c->count, MPI_BYTE, MPI_COMM_WORLD, req);
   else
@@ -106,13 +110,14 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char *op = argc > 1 ? argv[1] : "";
-  int v = strcmp(op, "alltoallv_init") == 0;
+  int v = strcmp(op, "alltoallv_init") == 0 || strcmp(op, "ialltoallv") == 0;
   int alltoall = strcmp(op, "ialltoall") == 0 || strcmp(op, "alltoall_init") == 0 || v;
-  int persistent = strcmp(op, "alltoall_init") == 0 || strcmp(op, "bcast_init") == 0 || v;
+  int persistent = strcmp(op, "alltoall_init") == 0 || strcmp(op, "bcast_init") == 0 ||
+                   strcmp(op, "alltoallv_init") == 0;
   int bcast = strcmp(op, "ibcast") == 0 || strcmp(op, "bcast_init") == 0;
   if ((!alltoall && !bcast) || argc != (alltoall ? 5 : 6)) {
     if (rank == 0)
-      fprintf(stderr, "usage: nbcbench ialltoall|alltoall_init|alltoallv_init MAX REPS SLICE_US"
+      fprintf(stderr, "usage: nbcbench ialltoall|alltoall_init|ialltoallv|alltoallv_init MAX REPS SLICE_US"
                       " | ibcast|bcast_init MAX REPS SLICE_US ROOT\n");
     MPI_Finalize();
     return 2;
@@ -134,7 +139,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < size; i++)
       c.counts[i] = c.count, c.displs[i] = i * c.count;
 #if MPI_VERSION >= 4
-    if (v)
+    if (v && persistent)
       MPI_Alltoallv_init(c.send, c.counts, c.displs, MPI_BYTE, c.recv, c.counts, c.displs,
                          MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, &c.init);
     else if (persistent && alltoall)
