@@ -34,7 +34,7 @@ struct lgv_nb_call {
   /* Verdicts: mine (every block I send within the quota), my cluster's (after the sizes),
    * everyone's (after the wide messages). */
   int mine, cluster, all;
-  int done; /* the rounds prepared so far (lgv_nb.c: prepare) */
+  int done; /* the rounds prepared so far (lgv_nb.c: lgv_nb_round) */
   /* Size messages, per local peer q: [my verdict, the bytes of each block staged on q]
    * out at sizes_out + out_at[q], what q sends me at sizes_in + in_at[q]. */
   long long *sizes_out, *sizes_in;
