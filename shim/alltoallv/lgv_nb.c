@@ -163,16 +163,14 @@ static void after_wide(struct lgv_nb_call *x, struct gc_nbc_piece *pieces)
     return;
   int n = x->n;
   for (int r = 0; r < n; r++) {
-    MPI_Count rc = gc_alltoallv_count(x->recvcounts, x->large, r);
-    MPI_Count sc = gc_alltoallv_count(x->sendcounts, x->large, r);
-    if (bytes_of(rc, x->recv_size) > 0)
+    if (x->recv_bytes[r] > 0)
       pieces[x->first_direct + r] = (struct gc_nbc_piece){
-          (char *)x->recvbuf + gc_alltoallv_displ(x->rdispls, x->large, r) * x->recv_extent, rc,
-          x->recvtype, 0};
-    if (bytes_of(sc, x->send_size) > 0)
+          (char *)x->recvbuf + gc_alltoallv_displ(x->rdispls, x->large, r) * x->recv_extent,
+          gc_alltoallv_count(x->recvcounts, x->large, r), x->recvtype, 0};
+    if (x->send_bytes[r] > 0)
       pieces[x->first_direct + n + r] = (struct gc_nbc_piece){
-          (char *)x->sendbuf + gc_alltoallv_displ(x->sdispls, x->large, r) * x->send_extent, sc,
-          x->sendtype, 0};
+          (char *)x->sendbuf + gc_alltoallv_displ(x->sdispls, x->large, r) * x->send_extent,
+          gc_alltoallv_count(x->sendcounts, x->large, r), x->sendtype, 0};
   }
 }
 
@@ -245,6 +243,7 @@ static const struct gc_nbc_ops lgv_nb_ops = {.round = lgv_nb_round,
  * the quota). */
 static void sizes_at_post(struct lgv_nb_call *x, long long *send_bytes, long long *recv_bytes)
 {
+  x->send_bytes = send_bytes, x->recv_bytes = recv_bytes;
   const struct gc_alltoall_lg_schedule *s = x->s;
   struct gc_alltoallv_lg_plan *p = &x->p;
   x->mine = 1;
@@ -268,17 +267,18 @@ static void sizes_at_post(struct lgv_nb_call *x, long long *send_bytes, long lon
   long long at = 0;
   for (int i = 0; i < s->nwide_recv; i++) {
     const struct gc_alltoall_lg_msg *m = &s->wide_recv[i];
-    x->wide_short[i] = 0;
+    int header_only = 0;
     for (int e = m->first; e < m->first + m->count; e++)
-      x->wide_short[i] |= p->bytes[e] > x->quota;
+      header_only |= p->bytes[e] > x->quota;
     x->wide_in_at[i] = at;
     at += (long long)sizeof(lgv_nb_header);
     for (int e = m->first; e < m->first + m->count; e++) {
-      if (x->wide_short[i])
+      if (header_only)
         p->bytes[e] = 0; /* never unpacked (everyone's verdict is no); keeps the layout finite */
       at += p->bytes[e];
     }
   }
+  x->wide_in_at[s->nwide_recv] = at;
 }
 
 /* The steps and pieces, round by round (the top); the pieces of rounds 1 to 3 are
@@ -311,14 +311,10 @@ static int build(struct lgv_nb_call *x, struct gc_nbc_step *steps, struct gc_nbc
     steps[k] = (struct gc_nbc_step){LGV_NB_LOCAL, GC_NBC_SEND, s->local_send[q].peer, k, 0};
     k++;
   }
-  x->first_wide_recv = k;
   for (int i = 0; i < s->nwide_recv; i++) {
-    const struct gc_alltoall_lg_msg *m = &s->wide_recv[i];
-    MPI_Count len = sizeof(lgv_nb_header);
-    for (int e = m->first; e < m->first + m->count; e++)
-      len += x->p.bytes[e];
-    pieces[k] = (struct gc_nbc_piece){x->wide_in + x->wide_in_at[i], len, MPI_BYTE, 0};
-    steps[k] = (struct gc_nbc_step){LGV_NB_WIDE, GC_NBC_RECV, m->peer, k, 0};
+    pieces[k] = (struct gc_nbc_piece){x->wide_in + x->wide_in_at[i],
+                                      x->wide_in_at[i + 1] - x->wide_in_at[i], MPI_BYTE, 0};
+    steps[k] = (struct gc_nbc_step){LGV_NB_WIDE, GC_NBC_RECV, s->wide_recv[i].peer, k, 0};
     k++;
   }
   x->first_wide_send = k;
@@ -358,12 +354,10 @@ static int issue(struct gc_alltoallv_call *call, struct gc_comm_state *st, MPI_C
   void *plan = gc_nbc_carve(&ar, gc_alltoallv_lg_plan_bytes(s));
   long long *values = gc_nbc_carve(&ar, sizeof(long long) * nsizes);
   int *at = gc_nbc_carve(&ar, sizeof(int) * 2 * nc);
-  long long *wide_at = gc_nbc_carve(&ar, sizeof(long long) *
-                                             (size_t)(s->nwide_send + s->nwide_recv + 2));
-  char *wide_short = gc_nbc_carve(&ar, (size_t)s->nwide_recv + 1);
+  long long *wide_in_at = gc_nbc_carve(&ar, sizeof(long long) * (size_t)(s->nwide_recv + 1));
   char *areas = gc_nbc_carve(&ar, gc_alltoallv_lg_nb_areas(s, n, quota));
   *rc = MPI_ERR_INTERN; /* a bound of the reservation was wrong: never */
-  if (!steps || !pieces || !x || !plan || !values || !at || !wide_at || !wide_short || !areas) {
+  if (!steps || !pieces || !x || !plan || !values || !at || !wide_in_at || !areas) {
     gc_nbc_arena_give(&ar);
     return 1;
   }
@@ -373,8 +367,7 @@ static int issue(struct gc_alltoallv_call *call, struct gc_comm_state *st, MPI_C
                             .rdispls = call->rdispls, .n = n, .large = call->large,
                             .send_size = call->send_size, .recv_size = call->recv_size,
                             .pack_comm = nbc, .sizes_out = values, .sizes_in = values + nn,
-                            .out_at = at, .in_at = at + c, .wide_out_at = wide_at,
-                            .wide_in_at = wide_at + s->nwide_send + 1, .wide_short = wide_short};
+                            .out_at = at, .in_at = at + c, .wide_in_at = wide_in_at};
   size_t cap_stage = nstage * quota;
   x->send = areas, x->stage = areas + nn * quota, x->wide_out = x->stage + cap_stage;
   x->wide_in = x->wide_out + cap_stage + sizeof(lgv_nb_header) * (size_t)s->nwide_send;
@@ -416,8 +409,7 @@ int gc_alltoallv_lg_nb_issue(struct gc_alltoallv_call *call, MPI_Request *reques
     if ((*rc = gc_comm_nbc(st, 0, &nbc)) != MPI_SUCCESS) {
       took = 1;
       PMPI_Comm_call_errhandler(call->comm, *rc);
-    } else if (nbc != MPI_COMM_NULL && st->nbc_lg && st->nbc_lg_max_m / 2 > 0 &&
-               gc_alltoallv_lg_supports(call, st)) {
+    } else if (nbc != MPI_COMM_NULL && st->nbc_lg && st->nbc_lg_max_m / 2 > 0) {
       /* The line the executor logs when the application sees the call complete: made on
        * every member alike (call.c: gc_call_issued). */
       gc_dispatch_issued(&gc_alltoallv_op, call, call->comm, GC_ENTRY_NONBLOCKING,

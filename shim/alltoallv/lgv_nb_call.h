@@ -31,6 +31,9 @@ struct lgv_nb_call {
   MPI_Count send_size, recv_size;
   MPI_Aint send_extent, recv_extent;
   MPI_Comm pack_comm; /* what PMPI_Pack and PMPI_Unpack are given: any communicator of ours */
+  /* Every block's bytes as I send it and as I receive it ([n], LLONG_MAX beyond a long long),
+   * from the counts at the post: the verdicts and the direct exchange read them. */
+  const long long *send_bytes, *recv_bytes;
   /* Verdicts: mine (every block I send within the quota), my cluster's (after the sizes),
    * everyone's (after the wide messages). */
   int mine, cluster, all;
@@ -41,12 +44,12 @@ struct lgv_nb_call {
   int *out_at, *in_at;
   /* The areas, in one carve: my packed blocks, what I stage, the wide sends gathered
    * (each a header then its blocks), the wide receives (each a header then its blocks
-   * when its sender's cluster can send them: wide_short[i] 0). */
+   * where each fits the quota), wide receive i at wide_in + wide_in_at[i], up to
+   * wide_in_at[i + 1]. */
   char *send, *stage, *wide_out, *wide_in;
-  long long *wide_out_at, *wide_in_at; /* [nwide_send], [nwide_recv] */
-  char *wide_short;                     /* [nwide_recv] */
-  /* The index of the first step (= piece) of each round. */
-  int first_local, first_wide_recv, first_wide_send, first_direct;
+  long long *wide_in_at; /* [nwide_recv + 1] */
+  /* The index of the first step (= piece) of the rounds whose pieces change. */
+  int first_local, first_wide_send, first_direct;
 };
 
 /* The steps (= pieces) of one call on n ranks under schedule s. */
@@ -74,8 +77,8 @@ static inline size_t gc_alltoallv_lg_nb_call_bytes(const struct gc_alltoall_lg_s
          gc_nbc_carve_bytes(sizeof(struct lgv_nb_call)) +
          gc_nbc_carve_bytes(gc_alltoallv_lg_plan_bytes(s)) +
          gc_nbc_carve_bytes(sizeof(long long) * sizes) + gc_nbc_carve_bytes(sizeof(int) * 2 * c) +
-         gc_nbc_carve_bytes(sizeof(long long) * (size_t)(s->nwide_send + s->nwide_recv + 2)) +
-         gc_nbc_carve_bytes((size_t)s->nwide_recv + 1) + gc_nbc_carve_bytes(areas);
+         gc_nbc_carve_bytes(sizeof(long long) * (size_t)(s->nwide_recv + 1)) +
+         gc_nbc_carve_bytes(areas);
 }
 
 /* The blocks of a call's areas: my n packed, those I stage (twice), those I receive over
