@@ -1,13 +1,11 @@
 /* MPI_Ialltoall and MPI_Alltoall_init by LG: the schedule of lg_schedule.h (the one the
  * blocking run follows) as a nonblocking schedule (nbc.h) on the communicator's
  * nonblocking duplicate, built at the call (at MPI_Alltoall_init, run at each MPI_Start).
- *
- * At each start my n blocks are packed (from the receive buffer when in place: nothing
- * writes it before the end) in local-send order and my own local message copied to the
- * staging area. Round 0: the local phase, one message each way with every other member
- * of my cluster (its direct block and the blocks I stage for it). Round 1: the wide
- * area, every wide receive, and every wide send gathered from the staging area by an
- * hindexed type. At the end every block addressed to me is unpacked into the receive
+ * Its steps, the layout of its buffer and what is packed and unpacked where are pure
+ * (lg_nb_steps.h); here they meet MPI: at each start my n blocks are packed (from the
+ * receive buffer when in place: nothing writes it before the end) and my own local message
+ * copied to the staging area; a wide send is gathered from the staging area by an
+ * hindexed type; at the end every block addressed to me is unpacked into the receive
  * buffer (the executor's finish), before the application sees the request complete.
  *
  * Which calls: a forced `lg` (the configuration agreed at MPI_Init), or `auto` where the
@@ -28,6 +26,7 @@
 #include "dispatch.h"
 #include "gridcoll.h"
 #include "lg_nb_call.h"
+#include "lg_nb_steps.h"
 #include "lg_schedule.h"
 #include "nbc.h"
 #include "select.h"
@@ -54,14 +53,15 @@ static int lg_nb_start(void *data)
   MPI_Aint extent = x->sendbuf ? x->send_extent : x->extent;
   for (int i = 0; i < x->n; i++) {
     int pos = 0;
-    int rc = PMPI_Pack(buf + (MPI_Aint)x->pack[i].index * count * extent, count, type,
-                       x->buf + x->pack[i].at, (int)x->m, &pos, x->pack_comm);
+    const struct gc_alltoall_lg_nb_pack *p = &x->plan.pack[i];
+    int rc = PMPI_Pack(buf + (MPI_Aint)p->index * count * extent, count, type, x->buf + p->at,
+                       (int)x->m, &pos, x->pack_comm);
     if (rc == MPI_SUCCESS && (size_t)pos != x->m)
       rc = MPI_ERR_TRUNCATE;
     if (rc != MPI_SUCCESS)
       return rc;
   }
-  memcpy(x->buf + x->copy_to, x->buf + x->copy_from, x->copy_len);
+  memcpy(x->buf + x->plan.copy_to, x->buf + x->plan.copy_from, x->plan.copy_len);
   return MPI_SUCCESS;
 }
 
@@ -70,9 +70,10 @@ static int lg_nb_finish(void *data)
   struct lg_nb *x = data;
   for (int i = 0; i < x->n; i++) {
     int pos = 0;
-    char *to = (char *)x->recvbuf + (MPI_Aint)x->deliver[i].src * x->recvcount * x->extent;
-    int rc = PMPI_Unpack(x->buf + x->deliver[i].at, (int)x->m, &pos, to, x->recvcount,
-                         x->recvtype, x->pack_comm);
+    const struct gc_alltoall_lg_nb_deliver *d = &x->plan.deliver[i];
+    char *to = (char *)x->recvbuf + (MPI_Aint)d->src * x->recvcount * x->extent;
+    int rc = PMPI_Unpack(x->buf + d->at, (int)x->m, &pos, to, x->recvcount, x->recvtype,
+                         x->pack_comm);
     if (rc != MPI_SUCCESS)
       return rc;
   }
@@ -82,74 +83,29 @@ static int lg_nb_finish(void *data)
 static const struct gc_nbc_ops lg_nb_ops = {
     .start = lg_nb_start, .finish = lg_nb_finish, .release = lg_nb_release};
 
-/* Where each of my blocks is packed (lg_nb_start), in local-send order. */
-static void pack_plan(const struct gc_alltoall_lg_schedule *s, struct lg_nb *x)
+/* The call's pieces from its pure steps (lg_nb_steps.h): a run of the buffer, or a wide
+ * message gathered from the stage by an hindexed type the piece owns. MPI_SUCCESS or an
+ * error (the types made so far are freed by the caller through the pieces). */
+static int make_pieces(const struct gc_alltoall_lg_schedule *s, const struct lg_nb *x,
+                       const struct gc_alltoall_lg_nb_piece *pure, int nsteps,
+                       struct gc_nbc_piece *pieces, MPI_Aint *displs)
 {
-  int i = 0;
-  for (int q = 0; q < s->cluster_size; q++)
-    for (int t = 0; t < s->local_send[q].count; t++, i++) {
-      const struct gc_alltoall_lg_msg *msg = &s->local_send[q];
-      x->pack[i].index = s->blocks[msg->first + t].index;
-      x->pack[i].at = (size_t)(msg->offset + t) * x->m;
-    }
-}
-
-/* The call's steps, pieces and own data from my schedule; MPI_SUCCESS or an error (what
- * was made then freed by the caller through x and the pieces' types). */
-static int build(const struct gc_alltoall_lg_schedule *s, struct lg_nb *x, struct gc_nbc_step *steps, struct gc_nbc_piece *pieces,
-                 int *nsteps, MPI_Aint *displs)
-{
-  size_t m = x->m, n = (size_t)x->n;
-  char *area = x->buf, *stage = area + n * m, *wide = stage + (size_t)s->stage_blocks * m;
-  int rc = MPI_SUCCESS, k = 0, me = s->index;
-  pack_plan(s, x);
-  x->copy_to = n * m + (size_t)s->local_recv[me].offset * m;
-  x->copy_from = (size_t)s->local_send[me].offset * m;
-  x->copy_len = (size_t)s->local_send[me].count * m;
-  for (int q = 0; q < s->cluster_size; q++) {
-    if (q == me)
+  for (int k = 0; k < nsteps; k++) {
+    const struct gc_alltoall_lg_nb_piece *p = &pure[k];
+    if (p->gather_count == 0) {
+      pieces[k] = (struct gc_nbc_piece){x->buf + p->at, (MPI_Count)p->bytes, MPI_BYTE, 0};
       continue;
-    const struct gc_alltoall_lg_msg *in = &s->local_recv[q], *out = &s->local_send[q];
-    pieces[k] = (struct gc_nbc_piece){stage + (size_t)in->offset * m, (MPI_Count)in->count * (MPI_Count)m, MPI_BYTE, 0};
-    steps[k] = (struct gc_nbc_step){0, GC_NBC_RECV, in->peer, k, 0};
-    k++;
-    pieces[k] = (struct gc_nbc_piece){area + (size_t)out->offset * m, (MPI_Count)out->count * (MPI_Count)m, MPI_BYTE, 0};
-    steps[k] = (struct gc_nbc_step){0, GC_NBC_SEND, out->peer, k, 0};
-    k++;
-  }
-  for (int i = 0; i < s->nwide_recv; i++) {
-    const struct gc_alltoall_lg_msg *in = &s->wide_recv[i];
-    pieces[k] = (struct gc_nbc_piece){wide + (size_t)in->offset * m, (MPI_Count)in->count * (MPI_Count)m, MPI_BYTE, 0};
-    steps[k] = (struct gc_nbc_step){1, GC_NBC_RECV, in->peer, k, 0};
-    k++;
-  }
-  for (int w = 0; w < s->nwide_send; w++) {
-    const struct gc_alltoall_lg_msg *out = &s->wide_send[w];
-    const struct gc_alltoall_lg_block *b = s->blocks + out->first;
-    for (int t = 0; t < out->count; t++)
-      displs[t] = (MPI_Aint)b[t].index * (MPI_Aint)m;
+    }
+    for (int t = 0; t < p->gather_count; t++)
+      displs[t] = (MPI_Aint)s->blocks[p->gather_first + t].index * (MPI_Aint)x->m;
     MPI_Datatype type;
-    if ((rc = PMPI_Type_create_hindexed_block(out->count, (int)m, displs, MPI_BYTE, &type)) !=
-        MPI_SUCCESS)
+    int rc = PMPI_Type_create_hindexed_block(p->gather_count, (int)x->m, displs, MPI_BYTE, &type);
+    if (rc != MPI_SUCCESS)
       return rc;
-    pieces[k] = (struct gc_nbc_piece){stage, 1, type, 1};
-    steps[k] = (struct gc_nbc_step){1, GC_NBC_SEND, out->peer, k, 0};
-    k++;
-    if ((rc = PMPI_Type_commit(&pieces[k - 1].type)) != MPI_SUCCESS)
+    pieces[k] = (struct gc_nbc_piece){x->buf + p->at, 1, type, 1};
+    if ((rc = PMPI_Type_commit(&pieces[k].type)) != MPI_SUCCESS)
       return rc;
   }
-  /* What lands in my receive buffer: the direct block of each local message, every
-   * block of every wide message (lg.c: lg_deliver). */
-  int d = 0;
-  for (int q = 0; q < s->cluster_size; q++)
-    x->deliver[d].at = (size_t)s->local_recv[q].offset * m + (size_t)(stage - area),
-    x->deliver[d++].src = s->blocks[s->local_recv[q].first].src;
-  for (int i = 0; i < s->nwide_recv; i++)
-    for (int t = 0; t < s->wide_recv[i].count; t++)
-      x->deliver[d].at = (size_t)(s->wide_recv[i].offset + t) * m + (size_t)(wide - area),
-      x->deliver[d++].src = s->blocks[s->wide_recv[i].first + t].src;
-  x->n = d;
-  *nsteps = k;
   return MPI_SUCCESS;
 }
 
@@ -181,19 +137,20 @@ static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Co
                      : gc_nbc_start(nbc, tag, NULL, 0, NULL, 0, NULL, NULL, &ar, log, request);
     return 1;
   }
-  int npieces = 2 * s.cluster_size + s.nwide_send + s.nwide_recv, nsteps = 0;
+  int npieces = gc_alltoall_lg_nb_steps_bound(&s), nsteps = 0;
   struct gc_nbc_step *steps = gc_nbc_carve(&ar, sizeof *steps * ((size_t)npieces + 1));
   struct gc_nbc_piece *pieces = gc_nbc_carve(&ar, sizeof *pieces * ((size_t)npieces + 1));
+  struct gc_alltoall_lg_nb_piece *pure = gc_nbc_carve(&ar, sizeof *pure * ((size_t)npieces + 1));
   MPI_Aint *displs = gc_nbc_carve(&ar, sizeof *displs * ((size_t)s.max_wide_send + 1));
   struct lg_nb *x = gc_nbc_carve(&ar, sizeof *x);
   if (x)
-    memset(x, 0, sizeof *x), x->deliver = gc_nbc_carve(&ar, sizeof *x->deliver * n),
-    x->pack = gc_nbc_carve(&ar, sizeof *x->pack * n), x->m = m, x->n = (int)n,
+    memset(x, 0, sizeof *x), x->plan.deliver = gc_nbc_carve(&ar, sizeof *x->plan.deliver * n),
+    x->plan.pack = gc_nbc_carve(&ar, sizeof *x->plan.pack * n), x->m = m, x->n = (int)n,
     x->recvbuf = call->recvbuf, x->recvcount = (int)call->recvcount, x->pack_comm = nbc,
     x->sendbuf = call->sendbuf == MPI_IN_PLACE ? NULL : call->sendbuf,
     x->sendcount = (int)call->sendcount, x->buf = gc_nbc_carve(&ar, blocks * m);
   *rc = MPI_ERR_INTERN; /* a bound of the reservation was wrong: never */
-  if (x && x->deliver && x->pack && x->buf && steps && pieces && displs) {
+  if (x && x->plan.deliver && x->plan.pack && x->buf && steps && pieces && pure && displs) {
     memset(pieces, 0, sizeof *pieces * ((size_t)npieces + 1));
     MPI_Aint lb;
     *rc = PMPI_Type_get_extent(call->recvtype, &lb, &x->extent);
@@ -203,7 +160,9 @@ static int issue(struct gc_alltoall_call *call, struct gc_comm_state *st, MPI_Co
         (*rc = PMPI_Type_get_extent(call->sendtype, &lb, &x->send_extent)) == MPI_SUCCESS)
       *rc = gc_nbc_type_own(call->sendtype, &x->sendtype, &x->own_sendtype);
     if (*rc == MPI_SUCCESS)
-      *rc = build(&s, x, steps, pieces, &nsteps, displs);
+      *rc = (nsteps = gc_alltoall_lg_nb_steps(&s, (int)n, m, steps, pure, &x->plan)) < 0
+                ? MPI_ERR_INTERN /* my schedule is of this communicator: never */
+                : make_pieces(&s, x, pure, nsteps, pieces, displs);
   }
   if (*rc == MPI_SUCCESS) {
     /* The pieces' own types and the arena go with the start, which frees them either way. */

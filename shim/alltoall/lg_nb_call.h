@@ -7,6 +7,7 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "lg_nb_steps.h"
 #include "lg_schedule.h"
 #include "nbc.h"
 
@@ -21,36 +22,28 @@ struct lg_nb {
   int sendcount, own_sendtype;
   MPI_Datatype sendtype; /* our duplicate of a derived type */
   MPI_Aint send_extent;
-  struct { size_t at; int index; } *pack; /* [n]: block `index` packed at buf + at */
-  size_t copy_to, copy_from, copy_len;     /* my own local message, area to stage */
+  struct gc_alltoall_lg_nb_plan plan; /* packs, my own local message, deliveries */
   void *recvbuf;
   int recvcount;
   MPI_Datatype recvtype; /* our duplicate of a derived type (the application may free its) */
   int own_type;
   MPI_Aint extent;
   MPI_Comm pack_comm; /* what PMPI_Unpack is given: any communicator of ours */
-  int n;              /* blocks to unpack */
-  struct { size_t at; int src; } *deliver;
+  int n;              /* blocks to pack and to unpack: 0 when m is */
 };
 
 /* What one call carves (lg_nb.c: issue), its buffers of `buf` bytes included. */
 static inline size_t gc_alltoall_lg_nb_call_bytes(const struct gc_alltoall_lg_schedule *s, int n,
                                                   size_t buf)
 {
-  size_t np = (size_t)(2 * s->cluster_size + s->nwide_send + s->nwide_recv) + 1;
+  size_t np = (size_t)gc_alltoall_lg_nb_steps_bound(s) + 1;
   struct lg_nb *x = NULL;
   return gc_nbc_block_bytes((int)np, (int)np) + gc_nbc_carve_bytes(sizeof(struct gc_nbc_step) * np) +
          gc_nbc_carve_bytes(sizeof(struct gc_nbc_piece) * np) +
+         gc_nbc_carve_bytes(sizeof(struct gc_alltoall_lg_nb_piece) * np) +
          gc_nbc_carve_bytes(sizeof(MPI_Aint) * ((size_t)s->max_wide_send + 1)) +
-         gc_nbc_carve_bytes(sizeof *x) + gc_nbc_carve_bytes(sizeof *x->deliver * (size_t)n) +
-         gc_nbc_carve_bytes(sizeof *x->pack * (size_t)n) + gc_nbc_carve_bytes(buf);
-}
-
-/* The blocks of a call's buffers on a communicator of n ranks under my schedule s: my n
- * packed, those I stage, those I receive over the wide area. */
-static inline int gc_alltoall_lg_nb_blocks(const struct gc_alltoall_lg_schedule *s, int n)
-{
-  return n + s->stage_blocks + s->wide_recv_blocks;
+         gc_nbc_carve_bytes(sizeof *x) + gc_nbc_carve_bytes(sizeof *x->plan.deliver * (size_t)n) +
+         gc_nbc_carve_bytes(sizeof *x->plan.pack * (size_t)n) + gc_nbc_carve_bytes(buf);
 }
 
 #endif
