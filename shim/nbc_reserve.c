@@ -15,29 +15,24 @@
  * duplicate. A member short of memory makes every member run the MPI library's own
  * nonblocking calls on this communicator from then on (it warns once). After it a call
  * carves from its slot and allocates nothing. */
-#include <stdint.h>
-#include <string.h>
-
-#include "alltoall.h"
-#include "alltoallv.h"
-#include "bcast.h"
 #include "comm_state.h"
 #include "gridcoll.h"
 #include "nbc.h"
-#include "tree_nb_call.h"
-#include "tree_steps.h"
+#include "ops.h"
 
-/* What my largest tree call carves: the whole message, or with bcast.segment set (and a
- * tree wanted) the most segments, staged (nbc.h: GC_NBC_STAGE_BYTES). */
-static size_t tree_bytes(const struct gc_comm_state *st)
+/* What every op's schedules want (op.h: nbc_reserve): the most bytes one call of mine
+ * carves, into *bytes, and my LG blocks. 0, or -1 when one is out of memory. */
+static int reserve(struct gc_comm_state *st, size_t *bytes, int *blocks)
 {
-  int bound = gc_bcast_tree_steps_bound(&st->layout, st->rank);
-  size_t bytes = gc_bcast_tree_nb_call_bytes(bound, 1, 0);
-  if (gc_g.cfg.bcast_segment > 0 && strcmp(gc_bcast_op.wanted, "native") != 0) {
-    size_t seg = gc_bcast_tree_nb_call_bytes(bound, GC_BCAST_NB_SEGMENTS, GC_NBC_STAGE_BYTES);
-    bytes = seg > bytes ? seg : bytes;
+  *bytes = 0;
+  for (int id = 0; id < GC_OP_LAST; id++) {
+    const struct gc_op *op = gc_op_of(id);
+    size_t b = 0;
+    if (op->nbc_reserve && op->nbc_reserve(st, &b, blocks) != 0)
+      return -1;
+    *bytes = b > *bytes ? b : *bytes;
   }
-  return bytes;
+  return 0;
 }
 
 /* MAX over the members of two counts on the duplicate: 0 or an MPI error. */
@@ -61,18 +56,12 @@ int gc_comm_nbc(struct gc_comm_state *st, int may_block, MPI_Comm *out)
     PMPI_Comm_set_errhandler(st->nbc_comm, MPI_ERRORS_RETURN);
   }
   if (st->nbc_served == 0) {
-    size_t bytes = tree_bytes(st), lg = 0;
+    size_t bytes = 0;
     long long v[2] = {0, 0}; /* short of memory; the most LG blocks of a member */
     int blocks = 0;
-    size_t lgv = 0;
-    if (gc_alltoall_lg_nb_reserve(st, &lg, &blocks) != 0 ||
-        gc_alltoallv_lg_nb_reserve(st, &lgv, &blocks) != 0)
+    if (reserve(st, &bytes, &blocks) != 0)
       v[0] = 1;
-    if (lgv > lg)
-      lg = lgv;
     v[1] = blocks;
-    if (lg > bytes)
-      bytes = lg;
     if (!v[0] && !(st->nbc_pool = gc_nbc_pool_make(bytes)))
       v[0] = 1;
     int here = (int)v[0], rc = agree(st->nbc_comm, v);

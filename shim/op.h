@@ -100,6 +100,12 @@ struct gc_op {
    * matrix, which LG-v's run replaces with the call's own. It changes only the record's
    * predicted and model (rec), never anything a choice reads. NULL: the record stands. */
   void (*describe)(const void *call, struct gc_comm_state *st, int ran, struct gc_record *rec);
+  /* What the op's nonblocking schedules want of the communicator's reservation (made
+   * once, nbc_reserve.c): the bytes its largest call of this rank carves (*bytes, 0:
+   * none), and where it carves LG's buffers, my LG blocks (*blocks: the agreed block
+   * bound divides GC_NBC_LG_BYTES by their most; untouched otherwise). 0, or -1 when out
+   * of memory. NULL: its nonblocking calls are the MPI library's own. */
+  int (*nbc_reserve)(struct gc_comm_state *st, size_t *bytes, int *blocks);
 };
 
 #endif

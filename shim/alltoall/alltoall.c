@@ -65,6 +65,7 @@ const struct gc_op gc_alltoall_op = {
     .prepare = gc_alltoall_call_prepare,
     .make = make,
     .key = key,
+    .nbc_reserve = gc_alltoall_lg_nb_reserve,
 };
 
 /* What MPI itself would reject goes through untouched, so the error is exactly the

@@ -43,8 +43,8 @@ int gc_alltoall_lg_nb_wanted(void);
  * library's own call is to be made. */
 int gc_alltoall_lg_issue(struct gc_alltoall_call *call, MPI_Request *request, int *rc,
                          int persistent);
-/* LG's part of a communicator's nonblocking reservation (lg_nb_reserve.c, asked by
- * nbc_reserve.c). */
+/* LG's part of a communicator's nonblocking reservation (lg_nb_reserve.c; the op's
+ * nbc_reserve, op.h). */
 int gc_alltoall_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks);
 /* LG's schedule of this rank for the communicator's nonblocking calls (st->nbc_lg),
  * built once, by whichever collective's reservation asks first (LG's placement is also

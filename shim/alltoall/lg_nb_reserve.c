@@ -1,6 +1,7 @@
-/* LG's part of a communicator's nonblocking reservation (nbc_reserve.c asks it, lg_nb.c
- * carves from what was reserved): apart from lg_nb.c so that the reservation, which every
- * nonblocking call reaches first, does not reach back into a call's own code. */
+/* LG's part of a communicator's nonblocking reservation (nbc_reserve.c asks it through the
+ * op's nbc_reserve, op.h; lg_nb.c carves from what was reserved): apart from lg_nb.c so
+ * that the reservation, which every nonblocking call reaches first, does not reach back
+ * into a call's own code. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

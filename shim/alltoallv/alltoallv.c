@@ -123,6 +123,7 @@ const struct gc_op gc_alltoallv_op = {
     .make = gc_alltoallv_state_make,
     .settle = settle,
     .describe = describe,
+    .nbc_reserve = gc_alltoallv_lg_nb_reserve,
 };
 
 /* counts[0..size-1] all >= 0; *any: one of them > 0. */

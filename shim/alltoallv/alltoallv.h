@@ -91,8 +91,8 @@ int gc_alltoallv_lg_issue(struct gc_alltoallv_call *call, MPI_Request *request, 
 int gc_alltoallv_lg_nb_issue(struct gc_alltoallv_call *call, MPI_Request *request, int *rc);
 /* LG-v may run nonblocking calls as schedules: `lg` forced, or `auto` (lgv_nb_reserve.c). */
 int gc_alltoallv_lg_nb_wanted(void);
-/* LG-v's part of a communicator's nonblocking reservation (lgv_nb_reserve.c, asked by
- * nbc_reserve.c): what one call carves at most (*bytes) and LG's block count (*blocks,
+/* LG-v's part of a communicator's nonblocking reservation (lgv_nb_reserve.c; the op's
+ * nbc_reserve, op.h): what one call carves at most (*bytes) and LG's block count (*blocks,
  * the bound agreed) where LG-v may run; 0, or -1 out of memory. */
 int gc_alltoallv_lg_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks);
 int gc_alltoallv_call_prepare(void *call, const struct gc_comm_state *st, struct gc_call *out);

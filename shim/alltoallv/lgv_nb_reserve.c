@@ -1,6 +1,7 @@
-/* LG-v's part of a communicator's nonblocking reservation (nbc_reserve.c asks it,
- * lgv_nb.c carves from what was reserved): apart from lgv_nb.c so that the reservation,
- * which every nonblocking call reaches first, does not reach back into a call's own code. */
+/* LG-v's part of a communicator's nonblocking reservation (nbc_reserve.c asks it through
+ * the op's nbc_reserve, op.h; lgv_nb.c carves from what was reserved): apart from lgv_nb.c
+ * so that the reservation, which every nonblocking call reaches first, does not reach back
+ * into a call's own code. */
 #include <string.h>
 
 #include "alltoall.h"

@@ -78,6 +78,7 @@ const struct gc_op gc_bcast_op = {
     .prepare = gc_bcast_call_prepare,
     .make = gc_bcast_state_make,
     .key = key,
+    .nbc_reserve = gc_bcast_tree_nb_reserve,
 };
 
 /* What MPI itself would reject goes through untouched (see alltoall.c's valid()), a root

@@ -69,6 +69,9 @@ const struct gc_tree *gc_bcast_tree_of(const struct gc_bcast_call *call, struct 
  * is to be made. */
 int gc_bcast_tree_issue(struct gc_bcast_call *call, MPI_Request *request, int *rc,
                         int persistent);
+/* The trees' part of the communicator's nonblocking reservation (tree_nb_reserve.c; the
+ * op's nbc_reserve, op.h). */
+int gc_bcast_tree_nb_reserve(struct gc_comm_state *st, size_t *bytes, int *blocks);
 
 /* 1 when gridcoll may act on the call: nothing MPI would reject that gridcoll can see
  * (no communicator, a negative count, no datatype, a NULL buffer to fill, a root out of
