@@ -29,7 +29,7 @@ struct lg_nb {
   int own_type;
   MPI_Aint extent;
   MPI_Comm pack_comm; /* what PMPI_Unpack is given: any communicator of ours */
-  int n;              /* blocks to pack and to unpack: 0 when m is */
+  int n;              /* blocks to pack and to unpack: the communicator's size */
 };
 
 /* What one call carves (lg_nb.c: issue), its buffers of `buf` bytes included. */

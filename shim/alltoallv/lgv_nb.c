@@ -86,8 +86,8 @@ static struct gc_nbc_piece mpi_piece(const struct lgv_nb_call *x, const struct g
 }
 
 /* The executor asks before each round: the rounds up to it prepared, in order (a round
- * with no steps is never asked for), my blocks packed when the pure side says, and the
- * pieces from that round on made again. */
+ * with no steps is never asked for), my blocks packed when the pure side says, and that
+ * round's pieces made (preparing a round rewrites its own pieces only). */
 static int lgv_nb_round(void *data, int round, struct gc_nbc_piece *pieces)
 {
   struct lgv_nb_call *x = data;
@@ -98,7 +98,7 @@ static int lgv_nb_round(void *data, int round, struct gc_nbc_piece *pieces)
     if (next == GC_LGV_NB_PACK && (rc = pack(x)) != MPI_SUCCESS)
       return rc;
   }
-  for (int k = x->g.first[round]; k < x->nsteps; k++)
+  for (int k = x->g.first[round]; k < x->g.first[round + 1]; k++)
     pieces[k] = mpi_piece(x, &x->pieces[k]);
   return MPI_SUCCESS;
 }
@@ -176,8 +176,7 @@ static int issue(struct gc_alltoallv_call *call, struct gc_comm_state *st, MPI_C
   *x = (struct lgv_nb_call){.pieces = pure, .sendbuf = call->sendbuf, .recvbuf = call->recvbuf,
                             .sendcounts = call->sendcounts, .sdispls = call->sdispls,
                             .recvcounts = call->recvcounts, .rdispls = call->rdispls,
-                            .large = call->large, .send_size = call->send_size,
-                            .recv_size = call->recv_size, .pack_comm = nbc};
+                            .large = call->large, .pack_comm = nbc};
   long long *send_bytes = mem.sizes + nsizes, *recv_bytes = send_bytes + nn;
   block_bytes(call, n, send_bytes, recv_bytes);
   if (gc_alltoallv_lg_nb_begin(&x->g, s, n, (long long)quota, &mem, send_bytes, recv_bytes) != 0) {
@@ -197,12 +196,11 @@ static int issue(struct gc_alltoallv_call *call, struct gc_comm_state *st, MPI_C
     gc_nbc_arena_give(&ar);
     return 1;
   }
-  x->nsteps = gc_alltoallv_lg_nb_steps(&x->g, steps, pure);
-  for (int k = 0; k < x->nsteps; k++)
+  int nsteps = gc_alltoallv_lg_nb_steps(&x->g, steps, pure);
+  for (int k = 0; k < nsteps; k++)
     pieces[k] = mpi_piece(x, &pure[k]);
   /* x's types and the arena go with the start, which frees them either way. */
-  *rc = gc_nbc_start(nbc, tag, steps, x->nsteps, pieces, x->nsteps, &lgv_nb_ops, x, &ar, log,
-                     request);
+  *rc = gc_nbc_start(nbc, tag, steps, nsteps, pieces, nsteps, &lgv_nb_ops, x, &ar, log, request);
   return 1;
 }
 

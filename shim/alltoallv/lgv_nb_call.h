@@ -16,14 +16,12 @@
  * free its. */
 struct lgv_nb_call {
   struct gc_lgv_nb g;
-  struct gc_lgv_nb_piece *pieces; /* [nsteps] the pure pieces, decided round by round */
-  int nsteps;
+  struct gc_lgv_nb_piece *pieces; /* [g.first[GC_LGV_NB_ROUNDS]] decided round by round */
   const void *sendbuf;
   void *recvbuf;
   const void *sendcounts, *sdispls, *recvcounts, *rdispls;
   int large, own_sendtype, own_recvtype;
   MPI_Datatype sendtype, recvtype;
-  MPI_Count send_size, recv_size;
   MPI_Aint send_extent, recv_extent;
   MPI_Comm pack_comm; /* what PMPI_Pack and PMPI_Unpack are given: any communicator of ours */
 };

@@ -20,7 +20,8 @@ struct rank {
   struct gc_lgv_nb x;
   struct gc_lgv_nb_memory mem;
   struct gc_nbc_step *steps;
-  struct gc_lgv_nb_piece *pieces, *posted_as; /* as decided; as each step was posted */
+  struct gc_lgv_nb_piece *pieces, *posted_as, *before; /* as decided; as each step was
+                                                          posted; before a round's preparation */
   char *done;
   int nsteps, posted;
   long long *send_bytes, *recv_bytes, *sdispl, *rdispl;
@@ -109,10 +110,15 @@ static int post(struct world *w, int i)
       return 0;
   int round = r->steps[r->posted].round;
   while (r->x.done < round) {
-    int next = gc_alltoallv_lg_nb_next(&r->x, r->pieces);
+    memcpy(r->before, r->pieces, sizeof *r->pieces * (size_t)r->nsteps);
+    int next = gc_alltoallv_lg_nb_next(&r->x, r->pieces), lo, hi;
     ck_assert_int_ge(next, 0);
     if (next == GC_LGV_NB_PACK)
       pack(r);
+    /* preparing a round rewrites its own pieces only (lgv_nb.c makes just those) */
+    lo = r->x.first[r->x.done], hi = r->x.first[r->x.done + 1];
+    ck_assert(memcmp(r->before, r->pieces, sizeof *r->pieces * (size_t)lo) == 0);
+    ck_assert(memcmp(r->before + hi, r->pieces + hi, sizeof *r->pieces * (size_t)(r->nsteps - hi)) == 0);
   }
   for (; r->posted < r->nsteps && r->steps[r->posted].round == round; r->posted++) {
     const struct gc_lgv_nb_piece *p = &r->pieces[r->posted];
@@ -179,9 +185,10 @@ static int simulate(int n, const int *cluster_of, long long (*size)(int, int, vo
     r->steps = calloc(bound + 1, sizeof *r->steps);
     r->pieces = calloc(bound + 1, sizeof *r->pieces);
     r->posted_as = calloc(bound + 1, sizeof *r->posted_as);
+    r->before = calloc(bound + 1, sizeof *r->before);
     r->done = calloc(bound + 1, 1);
     ck_assert(r->mem.plan && r->mem.sizes && r->mem.at && r->mem.wide_in_at && r->mem.areas &&
-              r->steps && r->pieces && r->posted_as && r->done);
+              r->steps && r->pieces && r->posted_as && r->before && r->done);
     ck_assert_int_eq(gc_alltoallv_lg_nb_begin(&r->x, &r->s, n, QUOTA, &r->mem, r->send_bytes,
                                               r->recv_bytes), 0);
     r->nsteps = gc_alltoallv_lg_nb_steps(&r->x, r->steps, r->pieces);
@@ -223,7 +230,7 @@ static int simulate(int n, const int *cluster_of, long long (*size)(int, int, vo
     free(r->send_bytes), free(r->recv_bytes), free(r->sdispl), free(r->rdispl);
     free(r->sendbuf), free(r->recvbuf), free(r->mem.plan), free(r->mem.sizes), free(r->mem.at);
     free(r->mem.wide_in_at), free(r->mem.areas), free(r->steps), free(r->pieces);
-    free(r->posted_as), free(r->done);
+    free(r->posted_as), free(r->before), free(r->done);
     gc_alltoall_lg_schedule_free(&r->s);
   }
   free(w.r), free(w.matched);

@@ -1,12 +1,14 @@
 /* LG-v's nonblocking steps (lgv_nb_steps.h): the verdicts, the areas and the rounds. */
+#include <stdint.h>
 #include <string.h>
 
 #include "lgv_nb_steps.h"
 
-/* p rounded up to a multiple of 16 bytes (the areas hold headers and packed data). */
+/* p rounded up to a multiple of 16 bytes: each of the four areas starts aligned (what
+ * gc_alltoallv_lg_nb_areas adds for it). */
 static char *aligned(char *p)
 {
-  return p + ((16 - (size_t)((unsigned long long)(size_t)p % 16)) % 16);
+  return p + (-(uintptr_t)p & 15);
 }
 
 /* My verdict, the size messages out, and where each wide message lands (a header alone
