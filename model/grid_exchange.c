@@ -385,16 +385,17 @@ double gc_model_lg_leg(const struct gc_model_grid *g, int x, int y, int c, int d
  *    W its message's, gc_model_lg_leg) + its load / gc_model_link_rate (the pair's link,
  *    max(n_x, n_y) flows of one flow's rate); a relay cluster's n_r interfaces
  *    forwarding their bytes after W_cr + W_rd;
- * plus, for a relayed pair, store and forward: the relay receives what it forwards whole
- * (relay.c), so the relayed bytes cross (r,d) only once (c,r) has carried its load:
- * W_cr + load_cr / rate + W_rd + (relayed bytes on (r,d)) / rate; and one relayed
+ * plus, for a relayed pair, cut-through in nseg parts (relay_plan.h): a relay forwards a
+ * part once it is in, so the relayed bytes' last parts cross (r,d) once (c,r) has carried
+ * its load: W_cr + load_cr / rate + W_rd + (relayed bytes on (r,d)) / (nseg rate) (nseg
+ * 1: store and forward, the relay receiving what it forwards whole); and one relayed
  * message's own hop at its legs' rate (gc_model_wan_message).  No agreement: the run
  * makes none once its buffers and routes are agreed (relay.c), as LG.  With every share 0
  * it is lg-backbone. */
 int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
-                            const int *via, double *t)
+                            const int *via, int nseg, double *t)
 {
-  if (!t || !share || !via || gc_model_grid_check(g) != GC_MODEL_OK)
+  if (!t || !share || !via || nseg < 1 || gc_model_grid_check(g) != GC_MODEL_OK)
     return GC_MODEL_EINVAL;
   int k = g->k;
   size_t kk = (size_t)k * (size_t)k, mark = gc_scratch_mark(g->scratch);
@@ -439,8 +440,9 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
       double nic = g->lan[r].beta > 0.0 ? g->size[r] / g->lan[r].beta : INFINITY;
       links = gc_model_max(links, l2 + fwd[r] / nic);
     }
-  /* Store and forward: the relayed bytes leave r once (c,r) carried its whole load, then
-   * cross (r,d) after the relayed bytes before them (fwd_on: the second legs' bytes). */
+  /* Cut-through: the relayed bytes cross (r,d) as their parts arrive at r, so what is
+   * left once (c,r) carried its whole load is the last part of each (fwd_on: the second
+   * legs' bytes, in nseg parts). */
   for (int c = 0; rc == GC_MODEL_OK && c < k; c++)
     for (int d = 0; d < k; d++) {
       size_t e = (size_t)c * (size_t)k + (size_t)d;
@@ -459,7 +461,7 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
       links = gc_model_max(links, g->lan[c].alpha + gc_model_lg_leg(g, c, r, c, d, m, NULL) +
                                       load[cr] / gc_model_link_rate(g, c, r, f1) +
                                       gc_model_lg_leg(g, r, d, c, d, m, NULL) +
-                                      fwd_on / gc_model_link_rate(g, r, d, f2));
+                                      fwd_on / nseg / gc_model_link_rate(g, r, d, f2));
     }
   for (int c = 0; rc == GC_MODEL_OK && c < k; c++)
     for (int d = 0; d < k; d++) {

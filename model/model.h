@@ -154,7 +154,7 @@ int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t);
  * none), the plan of shim/alltoall/pure/relay_plan.h: lg-backbone's terms with every link
  * carrying the relayed bytes that cross it; equals lg-backbone when every share is 0. */
 int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
-                            const int *via, double *t);
+                            const int *via, int nseg, double *t);
 /* What the all-to-all's relay row takes of g->scratch at once over k clusters: its plan
  * (a k x k matrix of doubles and one of ints), then the planner's work (6 k^2 + k
  * doubles, relay_plan.h) or gc_model_relay_backbone's need, one after the other. */

@@ -58,8 +58,9 @@ static const struct gc_model_info models[GC_MODEL_LAST] = {
                                .desc = "lg-backbone's local phase, then the larger of its "
                                        "wide phase on the direct bytes and every link's "
                                        "latest route + load/bw with the relayed bytes on "
-                                       "it (a relay's interfaces, store and forward), plus "
-                                       "ceil(log2 n) rounds of the mean W (agreement)"},
+                                       "it (a relay's interfaces; a relay forwards its "
+                                       "legs in parts, cut-through); no agreement per "
+                                       "call, as LG"},
   [GC_MODEL_MEASURED] = {.id = GC_MODEL_MEASURED, .name = "measured",
                          .source = "gridcoll-calibrate, the MPI library's own call timed",
                          .desc = "the configuration's native table on the layout it was "

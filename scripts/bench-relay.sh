@@ -16,7 +16,7 @@
 # relay_over_bound,lg_over_relay (seconds; bound: gridcoll-predict --bound).
 #   BUILD=build SMPIRUN=smpirun scripts/bench-relay.sh    (after `make smpi` and `all`)
 # Knobs: GRIDS (names above), SIZES (bytes, default 65536,262144,1048576), JOBS (2),
-# REPS_AUTO (15), OUT (out/bench-relay).
+# REPS_AUTO (15), OUT (out/bench-relay), ALGORITHMS (native lg relay auto).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -73,7 +73,7 @@ export FLAGS_DECL="$(declare -p FLAGS)"
 
 start=$SECONDS
 echo "grid,algorithm,m,rep,seconds,ran" >"$OUT/raw.csv"
-for g in $GRIDS; do for a in native lg relay auto; do echo "$g $a"; done; done |
+for g in $GRIDS; do for a in ${ALGORITHMS:-native lg relay auto}; do echo "$g $a"; done; done |
   xargs -P "$JOBS" -L 1 bash -c 'eval "$FLAGS_DECL"; one "$0" "$1"'
 cat "$work"/*/rows >>"$OUT/raw.csv" # each simulation's own file: parallel lines never mix
 echo "bench-relay: $(($(wc -l <"$OUT/raw.csv") - 1)) timings in $((SECONDS - start)) s (wall), factors ${FACTORS:-off}" >&2

@@ -25,8 +25,9 @@
  * A routed run (relay.c) keeps these rules. Its legs carry the flag as an int after their
  * blocks, and so do its direct wide messages: a relay may receive from one stager both a
  * wide message and a leg, so no receive may take any tag. A stager's leg to a relay
- * leaves once all its blocks are staged, with the AND it has seen; a relay's leg to a
- * destination leaves once all its parts are in, with the AND of their flags and its own.
+ * leaves, in parts, once all its blocks are staged, with the AND it has seen; a relay's
+ * leg to a destination leaves part by part, part j once part j of each message it carries
+ * is in, with the AND of their flags and its own.
  * Every block still reaches its destination through one chain of such messages, each
  * flag the AND of all before it, so the argument above holds unchanged. The one
  * allreduce a routed run adds is when the routes were never agreed (lg_alloc): made with
@@ -45,6 +46,7 @@
 
 #include "count.h"
 #include "lg_schedule.h"
+#include "relay_plan.h"
 
 /* Buffers up to this size stay cached with the communicator between calls. */
 #define LG_CACHE_MAX ((size_t)64 << 20)
@@ -355,8 +357,36 @@ static int lg_wide_blocks(const struct lg_run *r, int w, MPI_Aint *displs, int *
   return j;
 }
 
-/* One wide send, to its destination, or counted off the message that takes it (with the
- * other wide sends to the same relay) to its relay, sent once all are staged. */
+/* Part j of nseg of wide send w's blocks into displs/count from n on; returns the next n. */
+static int lg_wide_part(const struct lg_run *r, int w, int j, int nseg, MPI_Aint *displs,
+                        int *count, int n)
+{
+  const struct gc_alltoall_lg_msg *msg = &r->x->s.wide_send[w];
+  const struct gc_alltoall_lg_block *b = r->x->s.blocks + msg->first;
+  int first, len = gc_alltoall_relay_part(msg->count, j, nseg, &first);
+  for (int t = first; t < first + len; t++, n++)
+    displs[n] = b[t].index, count[n] = 1;
+  return n;
+}
+
+/* Where a routed run keeps each part's request and flag (lg.h: leg g's part j at g nseg +
+ * j of its kind): in legs, fwd_in legs, fwd_out legs, then out legs (requests only). */
+static MPI_Request *leg_reqs(const struct gc_alltoall_lg_route *rt, int kind)
+{
+  int before[4] = {0, rt->nin, rt->nin + rt->nfwd_in, rt->nin + rt->nfwd_in + rt->nfwd_out};
+  return rt->reqs + (size_t)before[kind] * (size_t)rt->nseg;
+}
+
+static int *leg_flags(const struct gc_alltoall_lg_route *rt, int kind)
+{
+  return rt->flags + (size_t)(kind == 0 ? 0 : kind == 1 ? rt->nin : rt->nin + rt->nfwd_in) *
+                         (size_t)rt->nseg;
+}
+
+enum { LEG_IN, LEG_FWD_IN, LEG_FWD_OUT, LEG_OUT };
+
+/* One wide send, to its destination, or counted off the leg that takes it (with the
+ * other wide sends to the same relay) to its relay, whose parts leave once all are staged. */
 static int lg_isend(struct lg_run *r, int w, MPI_Request *reqs, int *nreq)
 {
   const struct gc_alltoall_lg_route *rt = r->route;
@@ -372,13 +402,16 @@ static int lg_isend(struct lg_run *r, int w, MPI_Request *reqs, int *nreq)
   struct gc_alltoall_lg_leg *leg = &rt->out[rt->send_leg[w]];
   if (--leg->pending > 0)
     return MPI_SUCCESS;
-  int j = 0;
-  for (int t = 0; t < leg->n; t++)
-    j = lg_wide_blocks(r, rt->out_list[leg->first + t], rt->displs, rt->count, j);
+  MPI_Request *part = leg_reqs(rt, LEG_OUT) + (size_t)rt->send_leg[w] * (size_t)rt->nseg;
+  int rc = MPI_SUCCESS;
   leg->flag = r->ok; /* every block of the leg is staged: their senders' flags are in */
-  int rc = lg_post(r, r->stage, rt->displs, rt->count, j, leg->peer, LG_TAG_LEG1, 1,
-                   &leg->flag, &reqs[*nreq]);
-  *nreq += rc == MPI_SUCCESS;
+  for (int j = 0; rc == MPI_SUCCESS && j < rt->nseg; j++) {
+    int n = 0;
+    for (int t = 0; t < leg->n; t++)
+      n = lg_wide_part(r, rt->out_list[leg->first + t], j, rt->nseg, rt->displs, rt->count, n);
+    rc = lg_post(r, r->stage, rt->displs, rt->count, n, leg->peer, LG_TAG_LEG1, 1, &leg->flag,
+                 &part[j]);
+  }
   return rc;
 }
 
@@ -399,16 +432,18 @@ static int lg_staged(struct lg_run *r, int q, int tag, MPI_Request *reqs, int *n
 }
 
 /* A routed run's receives: the wide messages that come direct (requests where LG keeps
- * them), each leg from a relay (the wide messages it forwards me, into their places in the
- * wide area) and, as a relay, each leg from a stager (into the forwarded area); each with
- * its sender's flag after the blocks, 0 until it arrives (an empty message: lg_drain). Requests in route->reqs: in legs, then fwd_in legs,
- * then fwd_out legs (posted by relay_forward; null until then). */
+ * them), each part of each leg from a relay (part j of every wide message it forwards me,
+ * into its place in the wide area) and, as a relay, each part of each leg from a stager
+ * (part j of every message it sends me to forward, into its place in the forwarded area);
+ * each with its sender's flag after the blocks, 0 until it arrives (an empty message:
+ * lg_drain). */
 static int relay_post(struct lg_run *r)
 {
   const struct gc_alltoall_lg_schedule *s = &r->x->s;
   struct gc_alltoall_lg_route *rt = r->route;
-  MPI_Request *in = rt->reqs, *fwd_in = in + rt->nin;
-  int rc = MPI_SUCCESS;
+  MPI_Request *in = leg_reqs(rt, LEG_IN), *fwd_in = leg_reqs(rt, LEG_FWD_IN);
+  int *in_flag = leg_flags(rt, LEG_IN), *fwd_in_flag = leg_flags(rt, LEG_FWD_IN);
+  int rc = MPI_SUCCESS, nseg = rt->nseg;
   for (int i = 0; rc == MPI_SUCCESS && i < s->nwide_recv; i++) { /* the direct ones */
     MPI_Aint at = s->wide_recv[i].offset;
     int count = s->wide_recv[i].count;
@@ -417,53 +452,79 @@ static int relay_post(struct lg_run *r)
       rc = lg_post(r, r->wide, &at, &count, 1, s->wide_recv[i].peer, LG_TAG_WIDE, 0,
                    &rt->recv_flag[i], &r->x->reqs[i]);
   }
-  for (int g = 0; rc == MPI_SUCCESS && g < rt->nin; g++) {
-    const struct gc_alltoall_lg_leg *leg = &rt->in[g];
-    for (int t = 0; t < leg->n; t++) {
-      const struct gc_alltoall_lg_msg *msg = &s->wide_recv[rt->in_list[leg->first + t]];
-      rt->displs[t] = msg->offset, rt->count[t] = msg->count;
+  for (int g = 0; g < rt->nin; g++)
+    for (int j = 0; rc == MPI_SUCCESS && j < nseg; j++) {
+      const struct gc_alltoall_lg_leg *leg = &rt->in[g];
+      int n = 0, first;
+      for (int t = 0; t < leg->n; t++) {
+        const struct gc_alltoall_lg_msg *msg = &s->wide_recv[rt->in_list[leg->first + t]];
+        int len = gc_alltoall_relay_part(msg->count, j, nseg, &first);
+        if (len > 0)
+          rt->displs[n] = msg->offset + first, rt->count[n++] = len;
+      }
+      in_flag[g * nseg + j] = 0;
+      rc = lg_post(r, r->wide, rt->displs, rt->count, n, leg->peer, LG_TAG_LEG2, 0,
+                   &in_flag[g * nseg + j], &in[g * nseg + j]);
     }
-    rt->in[g].flag = 0;
-    rc = lg_post(r, r->wide, rt->displs, rt->count, leg->n, leg->peer, LG_TAG_LEG2, 0,
-                 &rt->in[g].flag, &in[g]);
-  }
-  for (int g = 0; rc == MPI_SUCCESS && g < rt->nfwd_in; g++) {
-    struct gc_alltoall_lg_leg *leg = &rt->fwd_in[g];
-    rt->displs[0] = leg->offset, rt->count[0] = leg->blocks;
-    leg->flag = 0;
-    rc = lg_post(r, r->fwd, rt->displs, rt->count, 1, leg->peer, LG_TAG_LEG1, 0, &leg->flag,
-                 &fwd_in[g]);
-  }
+  for (int g = 0; g < rt->nfwd_in; g++)
+    for (int j = 0; rc == MPI_SUCCESS && j < nseg; j++) {
+      const struct gc_alltoall_lg_leg *leg = &rt->fwd_in[g];
+      int n = 0, first;
+      for (int t = 0; t < leg->n; t++) {
+        int p = rt->fin_list[leg->first + t];
+        int len = gc_alltoall_relay_part(rt->seg_blocks[p], j, nseg, &first);
+        if (len > 0)
+          rt->displs[n] = rt->seg_offset[p] + first, rt->count[n++] = len;
+      }
+      fwd_in_flag[g * nseg + j] = 0;
+      rc = lg_post(r, r->fwd, rt->displs, rt->count, n, leg->peer, LG_TAG_LEG1, 0,
+                   &fwd_in_flag[g * nseg + j], &fwd_in[g * nseg + j]);
+    }
   return rc;
 }
 
-/* As a relay: each leg from a stager as it arrives counts off the legs to destinations
- * that carry its blocks; a leg whose every part is in leaves at once. */
+/* As a relay, fwd_out leg o's part j: part j of each message it carries, with my flag
+ * and the flags of the stagers' parts j that brought them. */
+static int relay_send_part(struct lg_run *r, int o, int j)
+{
+  struct gc_alltoall_lg_route *rt = r->route;
+  const struct gc_alltoall_lg_leg *leg = &rt->fwd_out[o];
+  int nseg = rt->nseg, *flag = &leg_flags(rt, LEG_FWD_OUT)[o * nseg + j];
+  const int *fwd_in_flag = leg_flags(rt, LEG_FWD_IN);
+  int n = 0, first;
+  *flag = r->ok;
+  for (int t = leg->first; t < leg->first + leg->n; t++) {
+    int len = gc_alltoall_relay_part(rt->seg_blocks[t], j, nseg, &first);
+    *flag &= fwd_in_flag[rt->seg_in[t] * nseg + j];
+    if (len > 0)
+      rt->displs[n] = rt->seg_offset[t] + first, rt->count[n++] = len;
+  }
+  return lg_post(r, r->fwd, rt->displs, rt->count, n, leg->peer, LG_TAG_LEG2, 1, flag,
+                 &leg_reqs(rt, LEG_FWD_OUT)[o * nseg + j]);
+}
+
+/* As a relay: each part j of a leg from a stager, as it arrives, counts off part j of the
+ * legs to destinations that carry its blocks; a part whose every piece is in leaves at
+ * once, unless an earlier part of its leg is still missing: a leg's parts leave in order,
+ * as its destination receives them (cut-through, relay_plan.h). */
 static int relay_forward(struct lg_run *r)
 {
   struct gc_alltoall_lg_route *rt = r->route;
-  MPI_Request *fwd_in = rt->reqs + rt->nin, *fwd_out = fwd_in + rt->nfwd_in;
-  int rc = MPI_SUCCESS;
-  for (int left = rt->nfwd_in; rc == MPI_SUCCESS && left > 0; left--) {
-    int j;
-    if ((rc = PMPI_Waitany(rt->nfwd_in, fwd_in, &j, MPI_STATUS_IGNORE)) != MPI_SUCCESS ||
-        j == MPI_UNDEFINED)
+  MPI_Request *fwd_in = leg_reqs(rt, LEG_FWD_IN);
+  int rc = MPI_SUCCESS, nseg = rt->nseg;
+  for (int left = rt->nfwd_in * nseg; rc == MPI_SUCCESS && left > 0; left--) {
+    int i;
+    if ((rc = PMPI_Waitany(rt->nfwd_in * nseg, fwd_in, &i, MPI_STATUS_IGNORE)) !=
+            MPI_SUCCESS || i == MPI_UNDEFINED)
       break;
+    int g = i / nseg, j = i % nseg;
     for (int o = 0; rc == MPI_SUCCESS && o < rt->nfwd_out; o++) {
       struct gc_alltoall_lg_leg *leg = &rt->fwd_out[o];
-      int hit = 0; /* each fwd_in arrives once: a leg reaches 0 once */
-      for (int t = 0; t < leg->n; t++)
-        if (rt->seg_in[leg->first + t] == j)
-          hit = 1, leg->pending--;
-      if (!hit || leg->pending > 0)
-        continue;
-      leg->flag = r->ok; /* mine, and the flags of the stagers whose parts it carries */
-      for (int t = 0; t < leg->n; t++) {
-        rt->displs[t] = rt->seg_offset[leg->first + t], rt->count[t] = rt->seg_blocks[leg->first + t];
-        leg->flag &= rt->fwd_in[rt->seg_in[leg->first + t]].flag;
-      }
-      rc = lg_post(r, r->fwd, rt->displs, rt->count, leg->n, leg->peer, LG_TAG_LEG2, 1,
-                   &leg->flag, &fwd_out[o]);
+      int *pending = &rt->pending[o * nseg];
+      for (int t = leg->first; t < leg->first + leg->n; t++)
+        pending[j] -= rt->seg_in[t] == g; /* each part of each fwd_in leg arrives once */
+      while (rc == MPI_SUCCESS && leg->next < nseg && pending[leg->next] == 0)
+        rc = relay_send_part(r, o, leg->next++);
     }
   }
   return rc;
@@ -485,12 +546,15 @@ static int lg_exchange(struct lg_run *r)
     staged[q] = MPI_REQUEST_NULL;
   if (r->route) {
     struct gc_alltoall_lg_route *rt = r->route;
-    for (int i = 0; i < rt->nin + rt->nfwd_in + rt->nfwd_out; i++)
+    for (int i = 0; i < (rt->nin + rt->nfwd_in + rt->nfwd_out + rt->nout) * rt->nseg; i++)
       rt->reqs[i] = MPI_REQUEST_NULL;
     for (int o = 0; o < rt->nout; o++)
       rt->out[o].pending = rt->out[o].n;
-    for (int o = 0; o < rt->nfwd_out; o++)
-      rt->fwd_out[o].pending = rt->fwd_out[o].n;
+    for (int o = 0; o < rt->nfwd_out; o++) {
+      rt->fwd_out[o].next = 0;
+      for (int j = 0; j < rt->nseg; j++)
+        rt->pending[o * rt->nseg + j] = rt->fwd_out[o].n;
+    }
   }
 
   if (r->route)
@@ -551,12 +615,12 @@ static int lg_exchange(struct lg_run *r)
                         : status.MPI_TAG & 1;
     wrc = wrc == MPI_SUCCESS ? w : wrc;
   }
-  if (r->route) { /* its legs: received, forwarded (their buffers are ours too) */
+  if (r->route) { /* its legs' parts: received, forwarded, sent (their buffers are ours) */
     const struct gc_alltoall_lg_route *rt = r->route;
-    for (int i = 0; i < rt->nin + rt->nfwd_in + rt->nfwd_out; i++) {
+    for (int i = 0; i < (rt->nin + rt->nfwd_in + rt->nfwd_out + rt->nout) * rt->nseg; i++) {
       int w = PMPI_Wait(&rt->reqs[i], MPI_STATUS_IGNORE);
-      if (w == MPI_SUCCESS && rc == MPI_SUCCESS && i < rt->nin)
-        r->ok &= rt->in[i].flag;
+      if (w == MPI_SUCCESS && rc == MPI_SUCCESS && i < rt->nin * rt->nseg)
+        r->ok &= leg_flags(rt, LEG_IN)[i];
       wrc = wrc == MPI_SUCCESS ? w : wrc;
     }
   }
@@ -597,13 +661,13 @@ static int lg_drain(struct lg_run *r)
         (rc = PMPI_Isend(&none, 0, MPI_BYTE, s->wide_send[w].peer, LG_TAG_WIDE, r->priv,
                          &reqs[nreq])) == MPI_SUCCESS)
       nreq++;
-  for (int o = 0; rc == MPI_SUCCESS && rt && o < rt->nout; o++) /* to each relay, then as one */
-    if ((rc = PMPI_Isend(&none, 0, MPI_BYTE, rt->out[o].peer, LG_TAG_LEG1, r->priv,
-                         &reqs[nreq])) == MPI_SUCCESS)
-      nreq++;
-  for (int o = 0; rc == MPI_SUCCESS && rt && o < rt->nfwd_out; o++)
-    if ((rc = PMPI_Isend(&none, 0, MPI_BYTE, rt->fwd_out[o].peer, LG_TAG_LEG2, r->priv,
-                         &legs[nleg])) == MPI_SUCCESS)
+  for (int i = 0; rc == MPI_SUCCESS && rt && i < rt->nout * rt->nseg; i++) /* every part */
+    if ((rc = PMPI_Isend(&none, 0, MPI_BYTE, rt->out[i / rt->nseg].peer, LG_TAG_LEG1,
+                         r->priv, &legs[nleg])) == MPI_SUCCESS)
+      nleg++;
+  for (int i = 0; rc == MPI_SUCCESS && rt && i < rt->nfwd_out * rt->nseg; i++)
+    if ((rc = PMPI_Isend(&none, 0, MPI_BYTE, rt->fwd_out[i / rt->nseg].peer, LG_TAG_LEG2,
+                         r->priv, &legs[nleg])) == MPI_SUCCESS)
       nleg++;
   for (int q = 0; rc == MPI_SUCCESS && q < c; q++)
     if (q != me && (rc = PMPI_Isend(&none, 0, MPI_BYTE, s->local_send[q].peer, LG_TAG_DIRECT,
@@ -618,10 +682,12 @@ static int lg_drain(struct lg_run *r)
     if (!rt || rt->recv_leg[i] < 0)
       PMPI_Recv(&none, 0, MPI_BYTE, s->wide_recv[i].peer, rt ? LG_TAG_WIDE : MPI_ANY_TAG,
                 r->priv, MPI_STATUS_IGNORE);
-  for (int g = 0; rt && g < rt->nin; g++)
-    PMPI_Recv(&none, 0, MPI_BYTE, rt->in[g].peer, LG_TAG_LEG2, r->priv, MPI_STATUS_IGNORE);
-  for (int g = 0; rt && g < rt->nfwd_in; g++)
-    PMPI_Recv(&none, 0, MPI_BYTE, rt->fwd_in[g].peer, LG_TAG_LEG1, r->priv, MPI_STATUS_IGNORE);
+  for (int i = 0; rt && i < rt->nin * rt->nseg; i++)
+    PMPI_Recv(&none, 0, MPI_BYTE, rt->in[i / rt->nseg].peer, LG_TAG_LEG2, r->priv,
+              MPI_STATUS_IGNORE);
+  for (int i = 0; rt && i < rt->nfwd_in * rt->nseg; i++)
+    PMPI_Recv(&none, 0, MPI_BYTE, rt->fwd_in[i / rt->nseg].peer, LG_TAG_LEG1, r->priv,
+              MPI_STATUS_IGNORE);
   for (int q = 0; q < c; q++)
     if (q != me)
       PMPI_Recv(&none, 0, MPI_BYTE, s->local_recv[q].peer, LG_TAG_DIRECT, r->priv,

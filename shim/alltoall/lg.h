@@ -15,8 +15,8 @@
 /* Base of LG's tags on the private communicators (ASCII "LG"; lg.c uses three even tags
  * from it and their low bit as a flag, and two more for a relayed run's legs, whose
  * messages carry the flag after their blocks instead). Between two processes a call sends
- * at most one message of each kind per direction, and calls on one communicator are
- * ordered. */
+ * at most one message of each kind per direction, but for a leg's parts, which leave and
+ * are received in order; calls on one communicator are ordered. */
 #define GC_ALLTOALL_LG_TAG 0x4c47
 
 #include "lg_schedule.h"
@@ -24,32 +24,39 @@
 /* An algorithm that runs LG's schedule with other routes (relay.c): some wide messages
  * leave for a relay rank, merged per relay into one leg (out), which forwards them; a
  * relay merges what it forwards per destination into one leg (fwd_out). Between two
- * ranks there is then at most one message of each kind per direction, so every receive
+ * ranks there is then at most one leg of each kind per direction, so every receive
  * names its source and tag. */
 struct gc_alltoall_lg_leg {
   int peer;    /* the relay (out, in), the stager (fwd_in) or the destination (fwd_out) */
-  int first;   /* its first entry in the list it reads (out_list, in_list, seg_*) */
+  int first;   /* its first entry in the list it reads (out_list, in_list, fin_list, seg_*) */
   int n;       /* its entries */
   int blocks;  /* fwd_in: its blocks, at block `offset` of the forwarded area */
   int offset;
-  int pending; /* per call: out, wide sends not staged yet; fwd_out, parts not in yet */
-  int flag;    /* per call: the flag that travels with the leg (lg.c) */
+  int pending; /* per call, out: wide sends not staged yet */
+  int next;    /* per call, fwd_out: its next part to send (they leave in order) */
+  int flag;    /* per call, out: the flag that travels with every part of the leg (lg.c) */
 };
 
+/* Every leg travels in nseg parts (relay_plan.h: cut-through), sent and received in
+ * order, so a receive matches its part. Per-part arrays hold nseg entries per leg: leg g's
+ * part j at g nseg + j. */
 struct gc_alltoall_lg_route {
   int *send_leg;                /* [nwide_send] its out leg, -1: direct */
   int *recv_leg;                /* [nwide_recv] its in leg, -1: direct */
   int *recv_flag;               /* [nwide_recv] per call: a direct one's flag */
-  int nout, nin, nfwd_in, nfwd_out;
+  int nout, nin, nfwd_in, nfwd_out, nseg;
   struct gc_alltoall_lg_leg *out, *in, *fwd_in, *fwd_out;
   int *out_list;                /* per out leg its wide sends, by destination rank */
   int *in_list;                 /* per in leg its wide receives, by stager rank */
   int *seg_in, *seg_offset, *seg_blocks; /* per fwd_out leg its parts, by stager rank: the
                                    fwd_in leg, block offset and blocks in the area */
+  int *fin_list;                /* per fwd_in leg its parts (seg_* entries), by destination */
   size_t fwd_blocks;            /* the most blocks any rank forwards: buffers alike */
   MPI_Aint *displs;             /* room for one leg's hindexed type */
   int *count;
-  MPI_Request *reqs;            /* nin + nfwd_in + nfwd_out */
+  int *flags;                   /* per call, per part: of in, fwd_in, fwd_out legs */
+  int *pending;                 /* per call, per part of a fwd_out leg: its parts not in */
+  MPI_Request *reqs;            /* per part: in, fwd_in, fwd_out, out legs */
 };
 
 /* LG's context of the communicator (its schedule), built on first use; NULL when that

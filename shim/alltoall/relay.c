@@ -1,7 +1,8 @@
 /* The relayed all-to-all (issue 27): LG's schedule (lg_schedule.h) whose wide messages
  * of the slow pairs partly go through a relay cluster, as the planner decided
  * (relay_plan.h). LG's executor runs it (lg.c: gc_alltoall_lg_exchange); this file turns
- * the plan into this rank's routes (lg.h: struct gc_alltoall_lg_route):
+ * the plan into this rank's routes (lg.h: struct gc_alltoall_lg_route), each leg sent in
+ * the plan's nseg parts (relay_plan.h: cut-through):
  *   out:     my wide messages that go to a relay, one leg per relay rank;
  *   in:      the wide messages a relay forwards me, one leg per relay rank;
  *   fwd_in:  as a relay, what each stager sends me to forward, one leg per stager;
@@ -17,15 +18,18 @@
  * is). Why every rank D learns the flag of every rank X before writing recvbuf: X's block
  * for D goes X -> stager S (X's flag in the tag of its staged part, or S = X) -> D, either
  * in S's direct wide message, which leaves only once every block in it is staged, so with
- * S's AND that includes X's flag; or in S's leg to relay R, which leaves likewise, with
- * R's leg to D, which leaves only once every part in it has arrived and carries the AND of
- * their flags. Each flag along the chain is the AND of the one before it, so D's verdict
+ * S's AND that includes X's flag; or in part j of S's leg to relay R, whose parts all
+ * leave likewise, with part j of R's leg to D, which leaves only once part j of every
+ * message in it has arrived and carries the AND of their flags (cut-through, relay_plan.h:
+ * a leg travels in nseg parts). Each flag along the chain is the AND of the one before it,
+ * so D's verdict
  * includes X's; D ANDs only true flags, so it is 0 exactly when some rank could not pack,
  * alike on every rank. X in D's own cluster: its staged part to D, as in LG.
  *
  * Memory (kept with LG's context, made with the communicator's state where relay may run,
- * else at the first relayed run): the routes, O(n + R) ints for R = LG's wide messages of
- * the communicator (gc_alltoall_lg_wide_messages, a bound on what one rank can forward);
+ * else at the first relayed run): the routes, O(nseg (n + R)) ints for R = LG's wide
+ * messages of the communicator (gc_alltoall_lg_wide_messages, a bound on what one rank can
+ * forward);
  * buffers: LG's (3n - n_X - k + 1) m at most, plus F m, F the most blocks any rank
  * forwards for this block size (relay_plan.h spreads a pair's relayed messages over the
  * relay cluster's members, so F is about the relayed blocks of the pairs through a cluster
@@ -68,7 +72,8 @@ static void part_free(void *data)
   struct gc_alltoall_lg_route *rt = &x->rt;
   free(rt->send_leg), free(rt->recv_leg), free(rt->recv_flag), free(rt->out), free(rt->in);
   free(rt->fwd_in), free(rt->fwd_out), free(rt->out_list), free(rt->in_list), free(rt->seg_in);
-  free(rt->seg_offset), free(rt->seg_blocks), free(rt->displs), free(rt->count), free(rt->reqs);
+  free(rt->seg_offset), free(rt->seg_blocks), free(rt->fin_list), free(rt->displs);
+  free(rt->count), free(rt->flags), free(rt->pending), free(rt->reqs);
   free(x->msgs), free(x->mine), free(x->per_rank);
   free(x);
 }
@@ -80,6 +85,7 @@ static struct relay_part *part_make(const struct gc_comm_state *st,
   if (!x)
     return NULL;
   size_t n = (size_t)st->size, ws = (size_t)s->nwide_send + 1, wr = (size_t)s->nwide_recv + 1;
+  size_t parts = GC_ALLTOALL_RELAY_SEGMENTS;
   size_t cap = (size_t)gc_alltoall_lg_wide_messages(&st->layout) + 1;
   size_t most = cap > (size_t)s->stage_blocks ? cap : (size_t)s->stage_blocks;
   most = (most > wr ? most : wr) + 1;
@@ -91,15 +97,17 @@ static struct relay_part *part_make(const struct gc_comm_state *st,
   rt->fwd_in = malloc(sizeof *rt->fwd_in * n), rt->fwd_out = malloc(sizeof *rt->fwd_out * n);
   rt->out_list = malloc(sizeof(int) * ws), rt->in_list = malloc(sizeof(int) * wr);
   rt->seg_in = malloc(sizeof(int) * cap), rt->seg_offset = malloc(sizeof(int) * cap);
-  rt->seg_blocks = malloc(sizeof(int) * cap);
+  rt->seg_blocks = malloc(sizeof(int) * cap), rt->fin_list = malloc(sizeof(int) * cap);
   rt->displs = malloc(sizeof(MPI_Aint) * most), rt->count = malloc(sizeof(int) * most);
-  rt->reqs = malloc(sizeof(MPI_Request) * (wr + 2 * n));
+  rt->flags = malloc(sizeof(int) * (wr + 2 * n) * parts);
+  rt->pending = malloc(sizeof(int) * n * parts);
+  rt->reqs = malloc(sizeof(MPI_Request) * (wr + 2 * n + ws) * parts);
   x->msgs = malloc(sizeof *x->msgs * cap), x->mine = malloc(sizeof *x->mine * (ws + wr));
   x->per_rank = malloc(sizeof(long long) * n);
   if (!rt->send_leg || !rt->recv_leg || !rt->recv_flag || !rt->out || !rt->in ||
       !rt->fwd_in || !rt->fwd_out || !rt->out_list || !rt->in_list || !rt->seg_in ||
-      !rt->seg_offset || !rt->seg_blocks ||
-      !rt->displs || !rt->count || !rt->reqs || !x->msgs || !x->mine || !x->per_rank) {
+      !rt->seg_offset || !rt->seg_blocks || !rt->fin_list || !rt->displs || !rt->count ||
+      !rt->flags || !rt->pending || !rt->reqs || !x->msgs || !x->mine || !x->per_rank) {
     part_free(x);
     return NULL;
   }
@@ -206,6 +214,15 @@ static void routes_make(struct relay_part *x, const struct gc_comm_state *st,
     rt->seg_offset[i] = x->msgs[i].offset;
     rt->seg_blocks[i] = x->msgs[i].blocks;
   }
+  /* Each fwd_in leg's parts in its stager's order, by destination: the parts sorted by
+   * destination, taken stager by stager. */
+  for (int g = 0, at = 0; g < rt->nfwd_in; g++) {
+    rt->fwd_in[g].first = at;
+    for (int i = 0; i < nmsg; i++)
+      if (rt->seg_in[i] == g)
+        rt->fin_list[at++] = i, rt->fwd_in[g].n++;
+  }
+  rt->nseg = p->nseg;
 }
 
 /* The routes' memory in LG's context, made on first use, and LG's schedule (*s); NULL

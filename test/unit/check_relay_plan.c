@@ -39,7 +39,8 @@ static void grid_make(struct grid *x, int k, const int *size, double lat_ms, dou
   }
   x->g = (struct gc_model_grid){.k = k, .size = x->size, .lan = x->lan, .wan_latency = x->lat,
                                 .wan_bandwidth = x->bw, .scratch = gc_test_scratch(64, k)};
-  x->p = (struct gc_alltoall_relay_plan){.k = k, .share = x->share, .via = x->via};
+  x->p = (struct gc_alltoall_relay_plan){.k = k, .share = x->share, .via = x->via,
+                                         .nseg = GC_ALLTOALL_RELAY_SEGMENTS};
 }
 
 static void link_set(struct grid *x, int c, int d, double lat_ms, double mbit)
@@ -137,11 +138,11 @@ START_TEST(model_matches_lg)
   for (int e = 0; e < 9; e++)
     x.share[e] = 0.0, x.via[e] = -1;
   ck_assert_int_eq(gc_model_lg_backbone(&x.g, 65536, &lg), 0);
-  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 65536, x.share, x.via, &relay), 0);
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 65536, x.share, x.via, 1, &relay), 0);
   ck_assert_rel(relay, lg, 1e-9); /* no agreement per call (relay.c) */
   plan(&x, 65536);
   ck_assert(gc_alltoall_relay_plan_relays(&x.p));
-  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 65536, x.share, x.via, &relay), 0);
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 65536, x.share, x.via, x.p.nseg, &relay), 0);
   ck_assert(relay >= x.p.bound);
   ck_assert(relay < lg);
   ck_assert_int_eq(x.g.scratch->used, 0);
@@ -178,22 +179,29 @@ START_TEST(curves_cost_every_leg)
   struct grid x;
   grid3_make(&x);
   plan(&x, 256 * 1024.0);
-  double line_share = x.share[1], line_bound = x.p.bound, line, curved;
+  double line_share = x.share[1], line_bound = x.p.bound, line, curved, stored;
   ck_assert(line_share > 0.0);
-  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 256 * 1024, x.share, x.via, &line), 0);
+  ck_assert_int_eq(
+      gc_model_relay_backbone(&x.g, 256 * 1024, x.share, x.via, x.p.nseg, &line), 0);
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 256 * 1024, x.share, x.via, 1, &stored), 0);
   curves_set(&x, 0.0);
   plan(&x, 256 * 1024.0);
   ck_assert_rel(x.share[1], line_share, 1e-9);
   ck_assert_rel(x.p.bound, line_bound, 1e-9);
-  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 256 * 1024, x.share, x.via, &curved), 0);
+  ck_assert_int_eq(
+      gc_model_relay_backbone(&x.g, 256 * 1024, x.share, x.via, x.p.nseg, &curved), 0);
   ck_assert_rel(curved, line, 1e-9);
-  /* The line's plan, a switch of 0.5 s: the relayed messages cross two links. */
+  /* The line's plan, a switch of 0.5 s: the relayed messages cross two links. Priced
+   * stored (nseg 1), their end is the exchange's, and moves by both switches. */
   curves_set(&x, 0.5);
   double lg;
-  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 256 * 1024, x.share, x.via, &curved), 0);
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 256 * 1024, x.share, x.via, 1, &curved), 0);
   ck_assert_int_eq(gc_model_lg_backbone(&x.g, 256 * 1024, &lg), 0);
-  ck_assert(curved >= line + 2 * 0.5);
-  ck_assert(lg < line + 2 * 0.5);
+  ck_assert(curved >= stored + 2 * 0.5);
+  ck_assert(lg < stored + 2 * 0.5);
+  ck_assert_int_eq(
+      gc_model_relay_backbone(&x.g, 256 * 1024, x.share, x.via, x.p.nseg, &curved), 0);
+  ck_assert(curved >= line + 0.5);
   curves_set(&x, 2.0);
   plan(&x, 256 * 1024.0);
   ck_assert(!gc_alltoall_relay_plan_relays(&x.p));
@@ -299,6 +307,52 @@ START_TEST(routes_relay_what_relay_of_relays)
 }
 END_TEST
 
+/* Cut-through (relay_plan.h): a leg's parts tile each of its messages in order. */
+START_TEST(parts_tile_messages)
+{
+  for (int blocks = 0; blocks <= 40; blocks++)
+    for (int nseg = 1; nseg <= 9; nseg++) {
+      int next = 0;
+      for (int j = 0; j < nseg; j++) {
+        int first, len = gc_alltoall_relay_part(blocks, j, nseg, &first);
+        ck_assert_int_eq(first, next);
+        ck_assert(len >= blocks / nseg && len <= blocks / nseg + 1); /* even */
+        next += len;
+      }
+      ck_assert_int_eq(next, blocks);
+    }
+}
+END_TEST
+
+/* bench-relay's broken3: the relay forwarding each part as it arrives lets the planner
+ * give it more of the broken pair than store and forward (nseg 1) does, and for a lower
+ * bound; relay-backbone prices a plan no higher cut-through than stored, and the
+ * cut-through plan lower than the stored one. */
+START_TEST(cut_through_relays_more)
+{
+  struct grid x;
+  int size[3] = {18, 10, 22};
+  grid_make(&x, 3, size, 10, 1000);
+  link_set(&x, 0, 2, 40, 500);
+  x.p.nseg = 1;
+  plan(&x, 65536);
+  ck_assert_int_eq(x.via[0 * 3 + 2], 1);
+  double stored_share = x.share[0 * 3 + 2], stored_bound = x.p.bound, stored, cut;
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 65536, x.share, x.via, 1, &stored), 0);
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 65536, x.share, x.via, 4, &cut), 0);
+  ck_assert(cut <= stored);
+  x.p.nseg = 4;
+  plan(&x, 65536);
+  ck_assert_int_eq(x.via[0 * 3 + 2], 1);
+  ck_assert(x.share[0 * 3 + 2] > stored_share * 1.05);
+  ck_assert(x.p.bound < stored_bound * 0.95);
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 65536, x.share, x.via, 4, &cut), 0);
+  ck_assert(cut < stored * 0.95);
+  ck_assert(cut >= x.p.bound);
+  ck_assert_int_eq(x.g.scratch->used, 0);
+}
+END_TEST
+
 START_TEST(limits)
 {
   struct grid x;
@@ -308,17 +362,23 @@ START_TEST(limits)
   ck_assert_int_eq(gc_alltoall_relay_plan_make(&x.g, NAN, x.work, &x.p), GC_MODEL_EINVAL);
   ck_assert_int_eq(gc_alltoall_relay_plan_make(&x.g, 1, NULL, &x.p), GC_MODEL_EINVAL);
   ck_assert_int_eq(gc_alltoall_relay_plan_make(NULL, 1, x.work, &x.p), GC_MODEL_EINVAL);
-  x.p.k = 2;
+  x.p.nseg = 0;
+  ck_assert_int_eq(gc_alltoall_relay_plan_make(&x.g, 1, x.work, &x.p), GC_MODEL_EINVAL);
+  x.p.nseg = GC_ALLTOALL_RELAY_SEGMENTS + 1; /* more than relay.c has room for */
+  ck_assert_int_eq(gc_alltoall_relay_plan_make(&x.g, 1, x.work, &x.p), GC_MODEL_EINVAL);
+  x.p.nseg = 1, x.p.k = 2;
   ck_assert_int_eq(gc_alltoall_relay_plan_make(&x.g, 1, x.work, &x.p), GC_MODEL_EINVAL);
   double t = 0;
   for (int e = 0; e < 9; e++)
     x.share[e] = 0.0, x.via[e] = -1;
   x.via[1] = 1; /* a pair relayed through one of its own clusters */
   x.share[1] = 0.5;
-  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 1, x.share, x.via, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 1, x.share, x.via, 1, &t), GC_MODEL_EINVAL);
   x.via[1] = 2, x.share[1] = 1.5;
-  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 1, x.share, x.via, &t), GC_MODEL_EINVAL);
-  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 1, NULL, x.via, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 1, x.share, x.via, 1, &t), GC_MODEL_EINVAL);
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 1, NULL, x.via, 1, &t), GC_MODEL_EINVAL);
+  x.share[1] = 0.5;
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, 1, x.share, x.via, 0, &t), GC_MODEL_EINVAL);
   ck_assert(t == 0);
 }
 END_TEST
@@ -334,6 +394,8 @@ int main(void)
   tcase_add_test(core, curves_cost_every_leg);
   tcase_add_test(core, routes_follow_lg_messages);
   tcase_add_test(core, routes_relay_what_relay_of_relays);
+  tcase_add_test(core, parts_tile_messages);
+  tcase_add_test(core, cut_through_relays_more);
   suite_add_tcase(s, core);
   TCase *lim = tcase_create("limits");
   tcase_add_test(lim, limits);

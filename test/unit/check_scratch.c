@@ -98,7 +98,8 @@ static int declines(const struct gc_network *net, const struct gc_layout *l, dou
   double *work = malloc(sizeof(double) * gc_alltoall_relay_plan_work(k));
   int *via = malloc(sizeof(int) * (size_t)kk);
   ck_assert(share && work && via);
-  struct gc_alltoall_relay_plan p = {.k = k, .share = share, .via = via};
+  struct gc_alltoall_relay_plan p = {.k = k, .share = share, .via = via,
+                                     .nseg = GC_ALLTOALL_RELAY_SEGMENTS};
   ck_assert_int_eq(gc_alltoall_relay_plan_make(&net->grid, m, work, &p), 0);
   yes = gc_alltoall_relay_routes_relay(l, &p);
   free(share), free(work), free(via);

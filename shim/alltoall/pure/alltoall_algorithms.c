@@ -73,7 +73,7 @@ double gc_alltoall_relay_predict(const struct gc_network *net, const struct gc_l
   struct gc_alltoall_relay_plan p;
   if (gc_alltoall_relay_plan_take(&net->grid, shape->m, &p) != 0 ||
       !gc_alltoall_relay_routes_relay(layout, &p) ||
-      gc_model_relay_backbone(&net->grid, (size_t)shape->m, p.share, p.via, &t) != 0)
+      gc_model_relay_backbone(&net->grid, (size_t)shape->m, p.share, p.via, p.nseg, &t) != 0)
     t = -1;
   gc_scratch_release(sc, mark);
   return t;

@@ -24,6 +24,7 @@ struct plan_in {
   double *relayed; /* [kk] the relayed bytes it carries as a second leg */
   double *order; /* [2 kk] (bytes left, pair) */
   double *fwd;   /* [k] bytes each relay cluster forwards */
+  int nseg;      /* the parts of a leg (cut-through: forward_room) */
 };
 
 static double bytes_of(const struct plan_in *in, int c, int d)
@@ -65,13 +66,15 @@ static double fwd_room(const struct plan_in *in, int r, double lat, double T)
   return beta > 0.0 ? (T - lat) * in->g->size[r] / beta - in->fwd[r] : INFINITY;
 }
 
-/* A relay forwards what it received whole (relay.c: store and forward), so relayed bytes
- * x leave r once link (c,r) has carried its load with them, then cross (r,d) after the
- * relayed bytes already there (its own pair's go from the start, alongside):
- *   W_cr + (load_cr + x) / cap_cr + W_rd + (relayed_rd + x) / cap_rd <= T. */
+/* A relay forwards each part of what it receives once the part is in (relay.c:
+ * cut-through in nseg parts), so of relayed bytes x, what is left to cross (r,d) once link
+ * (c,r) has carried its load with them is the last part of x and of the relayed bytes
+ * already there (its own pair's go from the start, alongside):
+ *   W_cr + (load_cr + x) / cap_cr + W_rd + (relayed_rd + x) / (nseg cap_rd) <= T;
+ * nseg 1 is store and forward, the relay receiving what it forwards whole. */
 static double forward_room(const struct plan_in *in, int c, int r, int d, double T)
 {
-  double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d);
+  double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d) * in->nseg;
   double per = (isinf(in_cap) ? 0.0 : 1.0 / in_cap) + (isinf(out_cap) ? 0.0 : 1.0 / out_cap);
   double used = lat_of(in, c, r, c, d) + lat_of(in, r, d, c, d) +
                 (isinf(in_cap) ? 0.0 : in->load[c * in->k + r] / in_cap) +
@@ -149,13 +152,15 @@ int gc_alltoall_relay_plan_make(const struct gc_model_grid *g, double m, double 
                                 struct gc_alltoall_relay_plan *p)
 {
   if (!p || !work || !p->share || !p->via || !(m >= 0.0) || !isfinite(m) || !g ||
+      p->nseg < 1 || p->nseg > GC_ALLTOALL_RELAY_SEGMENTS ||
       g->k < 1 || p->k != g->k || !g->size || !g->lan ||
       (g->k > 1 && (!g->wan_latency || !g->wan_bandwidth)))
     return GC_MODEL_EINVAL;
   int k = g->k;
   size_t kk = (size_t)k * (size_t)k;
   struct plan_in in = {.g = g, .k = k, .m = m, .load = work, .reach = work + kk,
-                       .relayed = work + 2 * kk, .order = work + 3 * kk, .fwd = work + 5 * kk};
+                       .relayed = work + 2 * kk, .order = work + 3 * kk, .fwd = work + 5 * kk,
+                       .nseg = p->nseg};
   double direct = 0.0;
   for (int c = 0; c < k; c++)
     for (int d = 0; d < k; d++) {
@@ -191,7 +196,7 @@ int gc_alltoall_relay_plan_take(const struct gc_model_grid *g, double m,
   if (!g || g->k < 1)
     return GC_MODEL_EINVAL;
   size_t kk = (size_t)g->k * (size_t)g->k;
-  *p = (struct gc_alltoall_relay_plan){.k = g->k};
+  *p = (struct gc_alltoall_relay_plan){.k = g->k, .nseg = GC_ALLTOALL_RELAY_SEGMENTS};
   p->share = gc_scratch_take(g->scratch, kk, sizeof(double));
   p->via = gc_scratch_take(g->scratch, kk, sizeof(int));
   double *work = gc_scratch_take(g->scratch, gc_alltoall_relay_plan_work(g->k), sizeof(double));
@@ -277,4 +282,11 @@ int gc_alltoall_relay_of(const struct gc_layout *l, const struct gc_alltoall_rel
     return -1;
   int nr = l->cluster_size[r];
   return gc_layout_member(l, r, (int)((before + c + d) % nr));
+}
+
+int gc_alltoall_relay_part(int blocks, int j, int nseg, int *first)
+{
+  long long lo = (long long)blocks * j / nseg, hi = (long long)blocks * (j + 1) / nseg;
+  *first = (int)lo;
+  return (int)(hi - lo);
 }

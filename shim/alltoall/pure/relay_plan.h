@@ -38,6 +38,16 @@
 #include "layout.h"
 #include "model.h"
 
+/* Cut-through (relay.c): every leg of a relayed run travels in nseg parts, and a relay
+ * forwards part j to a destination as soon as part j of each message it forwards there is
+ * in, while the later parts still cross the first leg. The relayed bytes then reach the
+ * second leg's end only their last part later than the first leg's, not their whole load
+ * later (store and forward, nseg 1), so the planner can give the relay more. More parts
+ * shorten that delay and cost one message each: under SimGrid, 4 parts beat 1 on every
+ * broken grid of scripts/bench-relay.sh from 1 KiB to 256 KiB, and 8 beat 4 at none
+ * (doc/benchmarks.md). */
+#define GC_ALLTOALL_RELAY_SEGMENTS 4
+
 /* The plan of a k-cluster grid: share[c*k + d] of B_cd goes through via[c*k + d] (-1 and 0
  * where all goes direct); bound: the planned T (s), the latest link's end; direct: T
  * with every share 0 (LG's routes). */
@@ -45,6 +55,7 @@ struct gc_alltoall_relay_plan {
   int k;
   double *share; /* [k*k] */
   int *via;      /* [k*k] */
+  int nseg;      /* the caller's: the parts of each leg, 1 .. GC_ALLTOALL_RELAY_SEGMENTS */
   double bound, direct;
 };
 
@@ -81,5 +92,9 @@ int gc_alltoall_relay_msg_blocks(const struct gc_layout *l, int src, int dst);
  * direct (or there is no such message). */
 int gc_alltoall_relay_of(const struct gc_layout *l, const struct gc_alltoall_relay_plan *p,
                          int src, int dst);
+
+/* Part j of nseg of a message of `blocks` blocks: the blocks from *first on, this many
+ * (blocks j / nseg up to blocks (j + 1) / nseg, so the parts tile the message in order). */
+int gc_alltoall_relay_part(int blocks, int j, int nseg, int *first);
 
 #endif
