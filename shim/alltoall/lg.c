@@ -504,9 +504,9 @@ static int relay_send_part(struct lg_run *r, int o, int j)
 }
 
 /* As a relay: each part j of a leg from a stager, as it arrives, counts off part j of the
- * legs to destinations that carry its blocks; a part whose every piece is in leaves at
- * once, unless an earlier part of its leg is still missing: a leg's parts leave in order,
- * as its destination receives them (cut-through, relay_plan.h). */
+ * legs to destinations that carry its messages; a part j whose messages' parts j are all
+ * in leaves at once, unless an earlier part of its leg is still missing: a leg's parts
+ * leave in order, as its destination receives them (cut-through, relay_plan.h). */
 static int relay_forward(struct lg_run *r)
 {
   struct gc_alltoall_lg_route *rt = r->route;

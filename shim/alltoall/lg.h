@@ -48,14 +48,15 @@ struct gc_alltoall_lg_route {
   struct gc_alltoall_lg_leg *out, *in, *fwd_in, *fwd_out;
   int *out_list;                /* per out leg its wide sends, by destination rank */
   int *in_list;                 /* per in leg its wide receives, by stager rank */
-  int *seg_in, *seg_offset, *seg_blocks; /* per fwd_out leg its parts, by stager rank: the
-                                   fwd_in leg, block offset and blocks in the area */
-  int *fin_list;                /* per fwd_in leg its parts (seg_* entries), by destination */
+  int *seg_in, *seg_offset, *seg_blocks; /* per fwd_out leg its messages, by stager rank:
+                                   the fwd_in leg, block offset and blocks in the area */
+  int *fin_list;                /* per fwd_in leg its messages (seg_*), by destination */
   size_t fwd_blocks;            /* the most blocks any rank forwards: buffers alike */
   MPI_Aint *displs;             /* room for one leg's hindexed type */
   int *count;
   int *flags;                   /* per call, per part: of in, fwd_in, fwd_out legs */
-  int *pending;                 /* per call, per part of a fwd_out leg: its parts not in */
+  int *pending;                 /* per call, per part j of a fwd_out leg: its messages whose
+                                   part j is not in yet */
   MPI_Request *reqs;            /* per part: in, fwd_in, fwd_out, out legs */
 };
 

@@ -22,15 +22,13 @@
  * leave likewise, with part j of R's leg to D, which leaves only once part j of every
  * message in it has arrived and carries the AND of their flags (cut-through, relay_plan.h:
  * a leg travels in nseg parts). Each flag along the chain is the AND of the one before it,
- * so D's verdict
- * includes X's; D ANDs only true flags, so it is 0 exactly when some rank could not pack,
- * alike on every rank. X in D's own cluster: its staged part to D, as in LG.
+ * so D's verdict includes X's; D ANDs only true flags, so it is 0 exactly when some rank
+ * could not pack, alike on every rank. X in D's own cluster: its staged part to D, as in LG.
  *
  * Memory (kept with LG's context, made with the communicator's state where relay may run,
  * else at the first relayed run): the routes, O(nseg (n + R)) ints for R = LG's wide
  * messages of the communicator (gc_alltoall_lg_wide_messages, a bound on what one rank can
- * forward);
- * buffers: LG's (3n - n_X - k + 1) m at most, plus F m, F the most blocks any rank
+ * forward); buffers: LG's (3n - n_X - k + 1) m at most, plus F m, F the most blocks any rank
  * forwards for this block size (relay_plan.h spreads a pair's relayed messages over the
  * relay cluster's members, so F is about the relayed blocks of the pairs through a cluster
  * over its size). The plan and the routes are recomputed when the block size or the
@@ -202,7 +200,7 @@ static void routes_make(struct relay_part *x, const struct gc_comm_state *st,
     x->msgs[i].leg = rt->nfwd_in - 1, x->msgs[i].offset = offset;
     offset += x->msgs[i].blocks;
   }
-  /* fwd_out: one leg per destination, its parts by stager. */
+  /* fwd_out: one leg per destination, its messages by stager. */
   qsort(x->msgs, (size_t)nmsg, sizeof *x->msgs, by_d_then_s);
   rt->nfwd_out = 0;
   for (int i = 0; i < nmsg; i++) {
@@ -214,8 +212,8 @@ static void routes_make(struct relay_part *x, const struct gc_comm_state *st,
     rt->seg_offset[i] = x->msgs[i].offset;
     rt->seg_blocks[i] = x->msgs[i].blocks;
   }
-  /* Each fwd_in leg's parts in its stager's order, by destination: the parts sorted by
-   * destination, taken stager by stager. */
+  /* Each fwd_in leg's messages in its stager's order, by destination: the messages
+   * sorted by destination, taken stager by stager. */
   for (int g = 0, at = 0; g < rt->nfwd_in; g++) {
     rt->fwd_in[g].first = at;
     for (int i = 0; i < nmsg; i++)
