@@ -369,21 +369,35 @@ static int lg_wide_part(const struct lg_run *r, int w, int j, int nseg, MPI_Aint
   return n;
 }
 
+enum { LEG_IN, LEG_FWD_IN, LEG_FWD_OUT, LEG_OUT };
+
 /* Where a routed run keeps each part's request and flag (lg.h: leg g's part j at g nseg +
  * j of its kind): in legs, fwd_in legs, fwd_out legs, then out legs (requests only). */
-static MPI_Request *leg_reqs(const struct gc_alltoall_lg_route *rt, int kind)
+static size_t leg_base(const struct gc_alltoall_lg_route *rt, int kind)
 {
   int before[4] = {0, rt->nin, rt->nin + rt->nfwd_in, rt->nin + rt->nfwd_in + rt->nfwd_out};
-  return rt->reqs + (size_t)before[kind] * (size_t)rt->nseg;
+  return (size_t)before[kind] * (size_t)rt->nseg;
+}
+
+static MPI_Request *leg_reqs(const struct gc_alltoall_lg_route *rt, int kind)
+{
+  return rt->reqs + leg_base(rt, kind);
 }
 
 static int *leg_flags(const struct gc_alltoall_lg_route *rt, int kind)
 {
-  return rt->flags + (size_t)(kind == 0 ? 0 : kind == 1 ? rt->nin : rt->nin + rt->nfwd_in) *
-                         (size_t)rt->nseg;
+  return rt->flags + leg_base(rt, kind); /* no flags of out legs: kind < LEG_OUT */
 }
 
-enum { LEG_IN, LEG_FWD_IN, LEG_FWD_OUT, LEG_OUT };
+/* Part j of nseg of a message of `blocks` blocks at block `at` into displs/count from n on
+ * (nothing where the part is empty); returns the next n. */
+static int add_part(int blocks, int at, int j, int nseg, MPI_Aint *displs, int *count, int n)
+{
+  int first, len = gc_alltoall_relay_part(blocks, j, nseg, &first);
+  if (len > 0)
+    displs[n] = at + first, count[n++] = len;
+  return n;
+}
 
 /* One wide send, to its destination, or counted off the leg that takes it (with the
  * other wide sends to the same relay) to its relay, whose parts leave once all are staged. */
@@ -455,12 +469,10 @@ static int relay_post(struct lg_run *r)
   for (int g = 0; g < rt->nin; g++)
     for (int j = 0; rc == MPI_SUCCESS && j < nseg; j++) {
       const struct gc_alltoall_lg_leg *leg = &rt->in[g];
-      int n = 0, first;
+      int n = 0;
       for (int t = 0; t < leg->n; t++) {
         const struct gc_alltoall_lg_msg *msg = &s->wide_recv[rt->in_list[leg->first + t]];
-        int len = gc_alltoall_relay_part(msg->count, j, nseg, &first);
-        if (len > 0)
-          rt->displs[n] = msg->offset + first, rt->count[n++] = len;
+        n = add_part(msg->count, msg->offset, j, nseg, rt->displs, rt->count, n);
       }
       in_flag[g * nseg + j] = 0;
       rc = lg_post(r, r->wide, rt->displs, rt->count, n, leg->peer, LG_TAG_LEG2, 0,
@@ -469,12 +481,10 @@ static int relay_post(struct lg_run *r)
   for (int g = 0; g < rt->nfwd_in; g++)
     for (int j = 0; rc == MPI_SUCCESS && j < nseg; j++) {
       const struct gc_alltoall_lg_leg *leg = &rt->fwd_in[g];
-      int n = 0, first;
+      int n = 0;
       for (int t = 0; t < leg->n; t++) {
         int p = rt->fin_list[leg->first + t];
-        int len = gc_alltoall_relay_part(rt->seg_blocks[p], j, nseg, &first);
-        if (len > 0)
-          rt->displs[n] = rt->seg_offset[p] + first, rt->count[n++] = len;
+        n = add_part(rt->seg_blocks[p], rt->seg_offset[p], j, nseg, rt->displs, rt->count, n);
       }
       fwd_in_flag[g * nseg + j] = 0;
       rc = lg_post(r, r->fwd, rt->displs, rt->count, n, leg->peer, LG_TAG_LEG1, 0,
@@ -491,13 +501,11 @@ static int relay_send_part(struct lg_run *r, int o, int j)
   const struct gc_alltoall_lg_leg *leg = &rt->fwd_out[o];
   int nseg = rt->nseg, *flag = &leg_flags(rt, LEG_FWD_OUT)[o * nseg + j];
   const int *fwd_in_flag = leg_flags(rt, LEG_FWD_IN);
-  int n = 0, first;
+  int n = 0;
   *flag = r->ok;
   for (int t = leg->first; t < leg->first + leg->n; t++) {
-    int len = gc_alltoall_relay_part(rt->seg_blocks[t], j, nseg, &first);
     *flag &= fwd_in_flag[rt->seg_in[t] * nseg + j];
-    if (len > 0)
-      rt->displs[n] = rt->seg_offset[t] + first, rt->count[n++] = len;
+    n = add_part(rt->seg_blocks[t], rt->seg_offset[t], j, nseg, rt->displs, rt->count, n);
   }
   return lg_post(r, r->fwd, rt->displs, rt->count, n, leg->peer, LG_TAG_LEG2, 1, flag,
                  &leg_reqs(rt, LEG_FWD_OUT)[o * nseg + j]);
@@ -517,12 +525,14 @@ static int relay_forward(struct lg_run *r)
     if ((rc = PMPI_Waitany(rt->nfwd_in * nseg, fwd_in, &i, MPI_STATUS_IGNORE)) !=
             MPI_SUCCESS || i == MPI_UNDEFINED)
       break;
-    int g = i / nseg, j = i % nseg;
-    for (int o = 0; rc == MPI_SUCCESS && o < rt->nfwd_out; o++) {
+    /* Only the legs out that carry a message of the arriving leg (each part of each
+     * fwd_in leg arrives once). */
+    const struct gc_alltoall_lg_leg *in = &rt->fwd_in[i / nseg];
+    for (int t = in->first; rc == MPI_SUCCESS && t < in->first + in->n; t++) {
+      int o = rt->seg_out[rt->fin_list[t]];
       struct gc_alltoall_lg_leg *leg = &rt->fwd_out[o];
-      int *pending = &rt->pending[o * nseg];
-      for (int t = leg->first; t < leg->first + leg->n; t++)
-        pending[j] -= rt->seg_in[t] == g; /* each part of each fwd_in leg arrives once */
+      const int *pending = &rt->pending[o * nseg];
+      rt->pending[o * nseg + i % nseg]--;
       while (rc == MPI_SUCCESS && leg->next < nseg && pending[leg->next] == 0)
         rc = relay_send_part(r, o, leg->next++);
     }

@@ -30,8 +30,6 @@ struct gc_alltoall_lg_leg {
   int peer;    /* the relay (out, in), the stager (fwd_in) or the destination (fwd_out) */
   int first;   /* its first entry in the list it reads (out_list, in_list, fin_list, seg_*) */
   int n;       /* its entries */
-  int blocks;  /* fwd_in: its blocks, at block `offset` of the forwarded area */
-  int offset;
   int pending; /* per call, out: wide sends not staged yet */
   int next;    /* per call, fwd_out: its next part to send (they leave in order) */
   int flag;    /* per call, out: the flag that travels with every part of the leg (lg.c) */
@@ -51,6 +49,7 @@ struct gc_alltoall_lg_route {
   int *seg_in, *seg_offset, *seg_blocks; /* per fwd_out leg its messages, by stager rank:
                                    the fwd_in leg, block offset and blocks in the area */
   int *fin_list;                /* per fwd_in leg its messages (seg_*), by destination */
+  int *seg_out;                 /* per message (seg_*) the fwd_out leg that carries it */
   size_t fwd_blocks;            /* the most blocks any rank forwards: buffers alike */
   MPI_Aint *displs;             /* room for one leg's hindexed type */
   int *count;

@@ -70,7 +70,8 @@ static void part_free(void *data)
   struct gc_alltoall_lg_route *rt = &x->rt;
   free(rt->send_leg), free(rt->recv_leg), free(rt->recv_flag), free(rt->out), free(rt->in);
   free(rt->fwd_in), free(rt->fwd_out), free(rt->out_list), free(rt->in_list), free(rt->seg_in);
-  free(rt->seg_offset), free(rt->seg_blocks), free(rt->fin_list), free(rt->displs);
+  free(rt->seg_offset), free(rt->seg_blocks), free(rt->fin_list), free(rt->seg_out);
+  free(rt->displs);
   free(rt->count), free(rt->flags), free(rt->pending), free(rt->reqs);
   free(x->msgs), free(x->mine), free(x->per_rank);
   free(x);
@@ -96,6 +97,7 @@ static struct relay_part *part_make(const struct gc_comm_state *st,
   rt->out_list = malloc(sizeof(int) * ws), rt->in_list = malloc(sizeof(int) * wr);
   rt->seg_in = malloc(sizeof(int) * cap), rt->seg_offset = malloc(sizeof(int) * cap);
   rt->seg_blocks = malloc(sizeof(int) * cap), rt->fin_list = malloc(sizeof(int) * cap);
+  rt->seg_out = malloc(sizeof(int) * cap);
   rt->displs = malloc(sizeof(MPI_Aint) * most), rt->count = malloc(sizeof(int) * most);
   rt->flags = malloc(sizeof(int) * (wr + 2 * n) * parts);
   rt->pending = malloc(sizeof(int) * n * parts);
@@ -104,7 +106,8 @@ static struct relay_part *part_make(const struct gc_comm_state *st,
   x->per_rank = malloc(sizeof(long long) * n);
   if (!rt->send_leg || !rt->recv_leg || !rt->recv_flag || !rt->out || !rt->in ||
       !rt->fwd_in || !rt->fwd_out || !rt->out_list || !rt->in_list || !rt->seg_in ||
-      !rt->seg_offset || !rt->seg_blocks || !rt->fin_list || !rt->displs || !rt->count ||
+      !rt->seg_offset || !rt->seg_blocks || !rt->fin_list || !rt->seg_out || !rt->displs ||
+      !rt->count ||
       !rt->flags || !rt->pending || !rt->reqs || !x->msgs || !x->mine || !x->per_rank) {
     part_free(x);
     return NULL;
@@ -194,9 +197,7 @@ static void routes_make(struct relay_part *x, const struct gc_comm_state *st,
   rt->nfwd_in = 0;
   for (int i = 0, offset = 0; i < nmsg; i++) {
     if (i == 0 || x->msgs[i].s != x->msgs[i - 1].s)
-      rt->fwd_in[rt->nfwd_in++] = (struct gc_alltoall_lg_leg){.peer = x->msgs[i].s,
-                                                              .offset = offset};
-    rt->fwd_in[rt->nfwd_in - 1].blocks += x->msgs[i].blocks;
+      rt->fwd_in[rt->nfwd_in++] = (struct gc_alltoall_lg_leg){.peer = x->msgs[i].s};
     x->msgs[i].leg = rt->nfwd_in - 1, x->msgs[i].offset = offset;
     offset += x->msgs[i].blocks;
   }
@@ -208,6 +209,7 @@ static void routes_make(struct relay_part *x, const struct gc_comm_state *st,
       rt->fwd_out[rt->nfwd_out++] = (struct gc_alltoall_lg_leg){.peer = x->msgs[i].d,
                                                                 .first = i};
     rt->fwd_out[rt->nfwd_out - 1].n++;
+    rt->seg_out[i] = rt->nfwd_out - 1;
     rt->seg_in[i] = x->msgs[i].leg;
     rt->seg_offset[i] = x->msgs[i].offset;
     rt->seg_blocks[i] = x->msgs[i].blocks;
