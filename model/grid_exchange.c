@@ -349,11 +349,15 @@ int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t)
   return with_uniform_pairs(g, m, t, gc_model_lgv_backbone);
 }
 
-size_t gc_model_relay_row_scratch(int k)
+size_t gc_model_relay_row_scratch(int n, int k)
 {
   size_t kk = (size_t)k * (size_t)k;
   size_t plan = gc_scratch_add(gc_scratch_cost(kk, sizeof(double)), gc_scratch_cost(kk, sizeof(int)));
+  plan = gc_scratch_add(plan, gc_scratch_cost(kk, sizeof(double))); /* the parts' sizes */
   size_t work = gc_scratch_cost(6 * kk + (size_t)k, sizeof(double)); /* the planner's */
+  size_t parts = gc_scratch_add(gc_scratch_cost(kk, sizeof(double)),
+                                gc_scratch_cost((size_t)n, sizeof(int)));
+  work = work > parts ? work : parts;
   size_t model = gc_scratch_add(gc_scratch_cost(4 * kk + (size_t)k, sizeof(double)),
                                 gc_scratch_cost(2 * (size_t)k, sizeof(double)));
   return gc_scratch_add(plan, work > model ? work : model);
@@ -374,6 +378,20 @@ double gc_model_lg_leg(const struct gc_model_grid *g, int x, int y, int c, int d
   return gc_model_wan_message(g, x, y, msg, rate ? rate : &r);
 }
 
+/* A relayed leg's latency on link (x,y) for pair (c,d)'s messages, and its rate: at the
+ * size of the parts crossing that link where the caller knows it (part[x*k + y], the
+ * routes' mean: relay_plan.h, gc_alltoall_relay_part_bytes), else at the pair's wide
+ * message's (gc_model_lg_leg). */
+static double relay_leg(const struct gc_model_grid *g, int x, int y, int c, int d, size_t m,
+                        const double *part, double *rate)
+{
+  double r;
+  size_t e = (size_t)x * (size_t)g->k + (size_t)y;
+  if (part && part[e] > 0.0)
+    return gc_model_wan_message(g, x, y, part[e], rate ? rate : &r);
+  return gc_model_lg_leg(g, x, y, c, d, m, rate);
+}
+
 /* "relay-backbone": LG with part of some pairs' bytes relayed through a third cluster
  * (shim/alltoall/pure/relay_plan.h, issue 27), built from lg-backbone's terms.  The local
  * phase is LG's on every byte (the relayed blocks are staged as LG stages them).  The
@@ -382,7 +400,8 @@ double gc_model_lg_leg(const struct gc_model_grid *g, int x, int y, int c, int d
  *    latencies release their flows, each pair's link), and
  *  - every link's end when it also carries the relayed bytes crossing it: alpha + the
  *    latest latency of the routes ending on it (W_cr + W_rd for a second leg, each leg's
- *    W its message's, gc_model_lg_leg) + its load / gc_model_link_rate (the pair's link,
+ *    W its part's where part gives the routes' part sizes, else its message's: relay_leg)
+ *    + its load / gc_model_link_rate (the pair's link,
  *    max(n_x, n_y) flows of one flow's rate); a relay cluster's n_r interfaces
  *    forwarding their bytes after W_cr + W_rd;
  * plus, for a relayed pair, cut-through in nseg parts (relay_plan.h): a relay forwards a
@@ -393,7 +412,7 @@ double gc_model_lg_leg(const struct gc_model_grid *g, int x, int y, int c, int d
  * makes none once its buffers and routes are agreed (relay.c), as LG.  With every share 0
  * it is lg-backbone. */
 int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
-                            const int *via, int nseg, double *t)
+                            const int *via, int nseg, const double *part, double *t)
 {
   if (!t || !share || !via || nseg < 1 || gc_model_grid_check(g) != GC_MODEL_OK)
     return GC_MODEL_EINVAL;
@@ -431,8 +450,8 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
         continue;
       size_t cr = (size_t)c * (size_t)k + (size_t)r, rd = (size_t)r * (size_t)k + (size_t)d;
       double rate_cr, rate_rd;
-      double l2 = gc_model_lg_leg(g, c, r, c, d, m, &rate_cr) +
-                  gc_model_lg_leg(g, r, d, c, d, m, &rate_rd);
+      double l2 = relay_leg(g, c, r, c, d, m, part, &rate_cr) +
+                  relay_leg(g, r, d, c, d, m, part, &rate_rd);
       load[cr] += x, load[rd] += x, fwd[r] += x;
       reach[rd] = gc_model_max(reach[rd], l2);
       double msg = (double)gc_model_min_int(g->size[c], g->size[d]) * (double)m;
@@ -458,9 +477,9 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
       }
       int f1 = g->size[c] > g->size[r] ? g->size[c] : g->size[r];
       int f2 = g->size[r] > g->size[d] ? g->size[r] : g->size[d];
-      links = gc_model_max(links, g->lan[c].alpha + gc_model_lg_leg(g, c, r, c, d, m, NULL) +
+      links = gc_model_max(links, g->lan[c].alpha + relay_leg(g, c, r, c, d, m, part, NULL) +
                                       load[cr] / gc_model_link_rate(g, c, r, f1) +
-                                      gc_model_lg_leg(g, r, d, c, d, m, NULL) +
+                                      relay_leg(g, r, d, c, d, m, part, NULL) +
                                       fwd_on / nseg / gc_model_link_rate(g, r, d, f2));
     }
   for (int c = 0; rc == GC_MODEL_OK && c < k; c++)

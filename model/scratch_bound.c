@@ -19,7 +19,7 @@ size_t gc_scratch_bound(int n, int k)
     return 0;
   size_t b = gc_model_exchange_scratch(k);
   if (k >= 3 && n > k) /* the relay row plans only where LG applies: a cluster of two */
-    b = max_size(b, gc_model_relay_row_scratch(k));
+    b = max_size(b, gc_model_relay_row_scratch(n, k));
   b = max_size(b, gc_model_binomial_grid_scratch(n, k));
   return max_size(b, gc_tree_row_scratch(k));
 }

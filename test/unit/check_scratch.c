@@ -92,7 +92,7 @@ static int declines(const struct gc_network *net, const struct gc_layout *l, dou
   int k = l->nclusters, kk = k * k, yes;
   if (k < 3 || !gc_alltoall_lg_applies(l))
     return 1;
-  if (net->scratch.size < gc_model_relay_row_scratch(k))
+  if (net->scratch.size < gc_model_relay_row_scratch(l->size, k))
     return 0;
   double *share = malloc(sizeof(double) * (size_t)kk);
   double *work = malloc(sizeof(double) * gc_alltoall_relay_plan_work(k));

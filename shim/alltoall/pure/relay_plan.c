@@ -284,6 +284,65 @@ int gc_alltoall_relay_of(const struct gc_layout *l, const struct gc_alltoall_rel
   return gc_layout_member(l, r, (int)((before + c + d) % nr));
 }
 
+static int pair_relayed(const struct gc_alltoall_relay_plan *p, int c, int d)
+{
+  size_t e = (size_t)c * (size_t)p->k + (size_t)d;
+  return c != d && p->via[e] >= 0 && p->share[e] > 0.0;
+}
+
+/* One relayed message's leg on link e: its bytes, and one more leg when its ends are
+ * new (seen[] holds, per rank at the other end, the end last counted). */
+static void add_leg(double *part, double *legs, int *seen, size_t e, int other, int end,
+                    double bytes)
+{
+  part[e] += bytes;
+  if (seen[other] != end)
+    seen[other] = end, legs[e] += 1.0;
+}
+
+void gc_alltoall_relay_part_bytes(const struct gc_layout *l,
+                                  const struct gc_alltoall_relay_plan *p, double m,
+                                  double *part, double *legs, int *seen)
+{
+  int k = p->k, n = l->size;
+  for (int e = 0; e < k * k; e++)
+    part[e] = legs[e] = 0.0;
+  /* First legs, stager S to relay R: one per (S, R), whatever the destinations. */
+  for (int i = 0; i < n; i++)
+    seen[i] = -1;
+  for (int s = 0; s < n; s++) {
+    int c = l->cluster_of[s];
+    for (int d = 0; d < k; d++) {
+      if (!pair_relayed(p, c, d))
+        continue;
+      size_t e = (size_t)c * (size_t)k + (size_t)p->via[c * k + d];
+      for (int t = l->cluster_start[d]; t < l->cluster_start[d + 1]; t++) {
+        int dst = l->members[t], R = gc_alltoall_relay_of(l, p, s, dst);
+        if (R >= 0)
+          add_leg(part, legs, seen, e, R, s, m * gc_alltoall_relay_msg_blocks(l, s, dst));
+      }
+    }
+  }
+  /* Second legs, relay R to destination D: one per (R, D), whatever the stagers. */
+  for (int i = 0; i < n; i++)
+    seen[i] = -1;
+  for (int dst = 0; dst < n; dst++) {
+    int d = l->cluster_of[dst];
+    for (int c = 0; c < k; c++) {
+      if (!pair_relayed(p, c, d))
+        continue;
+      size_t e = (size_t)p->via[c * k + d] * (size_t)k + (size_t)d;
+      for (int t = l->cluster_start[c]; t < l->cluster_start[c + 1]; t++) {
+        int src = l->members[t], R = gc_alltoall_relay_of(l, p, src, dst);
+        if (R >= 0)
+          add_leg(part, legs, seen, e, R, dst, m * gc_alltoall_relay_msg_blocks(l, src, dst));
+      }
+    }
+  }
+  for (int e = 0; e < k * k; e++)
+    part[e] = legs[e] > 0.0 ? part[e] / legs[e] / p->nseg : 0.0;
+}
+
 int gc_alltoall_relay_part(int blocks, int j, int nseg, int *first)
 {
   long long lo = (long long)blocks * j / nseg, hi = (long long)blocks * (j + 1) / nseg;

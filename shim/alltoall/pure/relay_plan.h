@@ -13,9 +13,10 @@
  *     the latency of the pair's wide message on that link, gc_model_lg_leg: where the
  *     configuration measured the link's curve, the curve's at the message's size),
  *   and the relay cluster's interfaces (n_r of 1/beta_r each) forward their bytes by T;
- *   a relay forwards what it received whole (store and forward), so relayed bytes cross
- *   (r,d) only once (c,r) has carried its load: W_cr + load_cr / cap_cr + W_rd +
- *   relayed_rd / cap_rd <= T, relayed_rd the relayed bytes on (r,d).
+ *   a relay forwards each part of a leg once it is in (cut-through, nseg parts: below),
+ *   so the relayed bytes' last parts cross (r,d) once (c,r) has carried its load:
+ *   W_cr + load_cr / cap_cr + W_rd + relayed_rd / (nseg cap_rd) <= T, relayed_rd the
+ *   relayed bytes on (r,d) (nseg 1: store and forward).
  * cap_e is what LG's model gives a pair's flows (gc_model_link_rate: the shared link, no
  * more than max(n_x, n_y) flows of one flow's rate). Splits are fractional. T is found by
  * bisection; for a given T the direct link of each pair takes all it can, and what it
@@ -92,6 +93,20 @@ int gc_alltoall_relay_msg_blocks(const struct gc_layout *l, int src, int dst);
  * direct (or there is no such message). */
 int gc_alltoall_relay_of(const struct gc_layout *l, const struct gc_alltoall_relay_plan *p,
                          int src, int dst);
+
+/* The mean size (bytes) of a part of the relayed legs crossing each wide link under plan
+ * p on layout l, blocks of m bytes: part[x*k + y] for link (x,y), 0 where no relayed leg
+ * crosses it. A leg (relay.c) merges every message one rank sends another through the
+ * relay (a stager's to one relay rank, a relay rank's to one destination, of every pair
+ * routed so) and travels in p->nseg parts, so a part is the nseg-th of one message or of
+ * several. bench-auto's broken3 at 1 KiB blocks: legs of one wide message each, 8-14 KiB,
+ * in parts of 2-3.5 KiB, which SimGrid's default network (as MPI's eager protocol)
+ * carries at a lower latency than the message (doc/benchmarks.md). Work: legs, k*k
+ * doubles, and seen, l->size ints. O(sum over the relayed pairs of n_c n_d), as the
+ * routes (relay.c). */
+void gc_alltoall_relay_part_bytes(const struct gc_layout *l,
+                                  const struct gc_alltoall_relay_plan *p, double m,
+                                  double *part, double *legs, int *seen);
 
 /* Part j of nseg of a message of `blocks` blocks: the blocks from *first on, this many
  * (blocks j / nseg up to blocks (j + 1) / nseg, so the parts tile the message in order). */
