@@ -353,14 +353,16 @@ size_t gc_model_relay_row_scratch(int n, int k)
 {
   size_t kk = (size_t)k * (size_t)k;
   size_t plan = gc_scratch_add(gc_scratch_cost(kk, sizeof(double)), gc_scratch_cost(kk, sizeof(int)));
-  plan = gc_scratch_add(plan, gc_scratch_cost(kk, sizeof(double))); /* the parts' sizes */
   size_t work = gc_scratch_cost(6 * kk + (size_t)k, sizeof(double)); /* the planner's */
-  size_t parts = gc_scratch_add(gc_scratch_cost(kk, sizeof(double)),
-                                gc_scratch_cost((size_t)n, sizeof(int)));
-  work = work > parts ? work : parts;
+  /* Where the routes relay: the parts' sizes, held while first their work (n times
+   * relay_plan.h's 4 parts, and 2n ints), then the model's need, are taken. */
+  size_t parts = gc_scratch_add(gc_scratch_cost(4 * (size_t)n, sizeof(double)),
+                                gc_scratch_cost(2 * (size_t)n, sizeof(int)));
   size_t model = gc_scratch_add(gc_scratch_cost(4 * kk + (size_t)k, sizeof(double)),
                                 gc_scratch_cost(2 * (size_t)k, sizeof(double)));
-  return gc_scratch_add(plan, work > model ? work : model);
+  size_t relayed = gc_scratch_add(gc_scratch_cost(kk, sizeof(double)),
+                                  parts > model ? parts : model);
+  return gc_scratch_add(plan, work > relayed ? work : relayed);
 }
 
 double gc_model_link_rate(const struct gc_model_grid *g, int c, int d, int flows)
@@ -379,9 +381,9 @@ double gc_model_lg_leg(const struct gc_model_grid *g, int x, int y, int c, int d
 }
 
 /* A relayed leg's latency on link (x,y) for pair (c,d)'s messages, and its rate: at the
- * size of the parts crossing that link where the caller knows it (part[x*k + y], the
- * routes' mean: relay_plan.h, gc_alltoall_relay_part_bytes), else at the pair's wide
- * message's (gc_model_lg_leg). */
+ * size of the largest part crossing that link where the caller knows it (part[x*k + y]:
+ * relay_plan.h, gc_alltoall_relay_part_bytes; a leg's parts leave at once, so the largest
+ * sets its latency), else at the pair's wide message's (gc_model_lg_leg). */
 static double relay_leg(const struct gc_model_grid *g, int x, int y, int c, int d, size_t m,
                         const double *part, double *rate)
 {

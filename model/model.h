@@ -153,15 +153,15 @@ int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t);
 /* LG with share[c*k + d] of pair (c,d)'s bytes relayed through cluster via[c*k + d] (-1:
  * none), the plan of shim/alltoall/pure/relay_plan.h, each leg in nseg parts: lg-backbone's
  * terms with every link carrying the relayed bytes that cross it; equals lg-backbone when
- * every share is 0. part (k x k, or NULL): the mean bytes of a relayed leg's part on each
+ * every share is 0. part (k x k, or NULL): the largest part of a relayed leg on each
  * link, as the routes make them (relay_plan.h: gc_alltoall_relay_part_bytes), at which a
  * leg's latency is charged; NULL or 0: at the pair's wide message's size. */
 int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
                             const int *via, int nseg, const double *part, double *t);
 /* What the all-to-all's relay row takes of g->scratch at once over n ranks in k clusters:
- * its plan (a k x k matrix of doubles and one of ints) and its parts' sizes (k x k
- * doubles), then the planner's work (6 k^2 + k doubles, relay_plan.h), the parts' (k^2
- * doubles and n ints) or gc_model_relay_backbone's need, one after the other. */
+ * its plan (a k x k matrix of doubles and one of ints), then the planner's work (6 k^2 +
+ * k doubles, relay_plan.h) or, where the routes relay, its parts' sizes (k x k doubles)
+ * and on them their work (4n doubles and 2n ints) or gc_model_relay_backbone's need. */
 size_t gc_model_relay_row_scratch(int n, int k);
 /* The latency of one of LG's wide messages of pair (c,d), blocks of m bytes, crossing
  * link (x,y): (c,d) itself, or a leg of its route through a relay (relay_plan.h; the

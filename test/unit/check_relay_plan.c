@@ -5,6 +5,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "layout.h"
 #include "lg_schedule.h"
@@ -341,10 +342,11 @@ static void layout_deal(struct gc_layout *l, int k, const int *size, int interle
   ck_assert_int_eq(gc_layout_build(l, n, ids), 0);
 }
 
-/* A part's size on each link is its legs' bytes over their number and nseg: checked
+/* Each link's largest part is the largest part of its legs, flag included: checked
  * against the legs themselves, rank by rank (a stager's to each relay rank, a relay
- * rank's to each destination, apart even on one link), for random plans and layouts. */
-START_TEST(part_bytes_are_legs_over_nseg)
+ * rank's to each destination, apart even on one link), their parts cut from each
+ * message's blocks, for random plans and layouts. */
+START_TEST(part_bytes_are_largest_parts)
 {
   unsigned seed = 11;
   for (int trial = 0; trial < 120; trial++) {
@@ -356,36 +358,39 @@ START_TEST(part_bytes_are_legs_over_nseg)
     link_set(&x, 0, 1, 20 + rand_r(&seed) % 40, 10 + rand_r(&seed) % 100);
     double m = trial % 3 == 0 ? 1024 : 65536;
     plan(&x, m);
-    x.p.nseg = 1 + trial % GC_ALLTOALL_RELAY_SEGMENTS;
+    int nseg = x.p.nseg = 1 + trial % GC_ALLTOALL_RELAY_SEGMENTS;
     struct gc_layout l;
     layout_deal(&l, k, size, trial % 2);
     int n = l.size;
-    double first[64 * 64] = {0}, second[64 * 64] = {0}, part[K * K], legs[K * K];
-    int seen[64];
+    /* blocks of part j of leg a -> b: [(a n + b) nseg + j], first legs then second */
+    static int first[64 * 64 * GC_ALLTOALL_RELAY_SEGMENTS];
+    static int second[64 * 64 * GC_ALLTOALL_RELAY_SEGMENTS];
+    memset(first, 0, sizeof first), memset(second, 0, sizeof second);
     for (int s = 0; s < n; s++)
       for (int d = 0; d < n; d++) {
-        int R = gc_alltoall_relay_of(&l, &x.p, s, d);
-        if (R >= 0) {
-          double b = m * gc_alltoall_relay_msg_blocks(&l, s, d);
-          first[s * n + R] += b, second[R * n + d] += b;
+        int R = gc_alltoall_relay_of(&l, &x.p, s, d), b = gc_alltoall_relay_msg_blocks(&l, s, d);
+        for (int j = 0; R >= 0 && j < nseg; j++) {
+          int from, len = gc_alltoall_relay_part(b, j, nseg, &from);
+          first[(s * n + R) * nseg + j] += len, second[(R * n + d) * nseg + j] += len;
         }
       }
-    double bytes[K * K] = {0}, count[K * K] = {0};
+    double want[K * K] = {0}, part[K * K], acc[64 * GC_ALLTOALL_RELAY_SEGMENTS];
     for (int a = 0; a < n; a++)
       for (int b = 0; b < n; b++) {
-        int e = l.cluster_of[a] * k + l.cluster_of[b];
-        bytes[e] += first[a * n + b] + second[a * n + b];
-        count[e] += (first[a * n + b] > 0) + (second[a * n + b] > 0);
+        int e = l.cluster_of[a] * k + l.cluster_of[b], one = 0, two = 0;
+        for (int j = 0; j < nseg; j++) {
+          one |= first[(a * n + b) * nseg + j], two |= second[(a * n + b) * nseg + j];
+          double p1 = m * first[(a * n + b) * nseg + j] + sizeof(int);
+          double p2 = m * second[(a * n + b) * nseg + j] + sizeof(int);
+          for (int t = 0; t < 2; t++) /* a leg there, with its parts' flags */
+            if (t == 0 ? one : two)
+              want[e] = fmax(want[e], t == 0 ? p1 : p2);
+        }
       }
-    gc_alltoall_relay_part_bytes(&l, &x.p, m, part, legs, seen);
-    for (int e = 0; e < k * k; e++) {
-      if (count[e] == 0) {
-        ck_assert(part[e] == 0.0);
-        continue;
-      }
-      ck_assert_rel(part[e], bytes[e] / count[e] / x.p.nseg, 1e-12);
-      ck_assert(part[e] >= m / x.p.nseg); /* a leg holds a message of a block at least */
-    }
+    int seen[128];
+    gc_alltoall_relay_part_bytes(&l, &x.p, m, part, acc, seen);
+    for (int e = 0; e < k * k; e++)
+      ck_assert_rel(part[e] + 1.0, want[e] + 1.0, 1e-12);
     gc_layout_free(&l);
   }
 }
@@ -405,9 +410,9 @@ START_TEST(parts_price_their_legs)
   curves_set(&x, 0.5);
   struct gc_layout l;
   layout_deal(&l, 3, x.size, 1);
-  double part[K * K], legs[K * K], whole, parted, big;
-  int seen[64];
-  gc_alltoall_relay_part_bytes(&l, &x.p, 16384, part, legs, seen);
+  double part[K * K], acc[64 * GC_ALLTOALL_RELAY_SEGMENTS], whole, parted, big;
+  int seen[128];
+  gc_alltoall_relay_part_bytes(&l, &x.p, 16384, part, acc, seen);
   for (int e = 0; e < 9; e++)
     if (part[e] > 0.0)
       ck_assert(part[e] < 65536);
@@ -495,7 +500,7 @@ int main(void)
   tcase_add_test(core, routes_relay_what_relay_of_relays);
   tcase_add_test(core, parts_tile_messages);
   tcase_add_test(core, cut_through_relays_more);
-  tcase_add_test(core, part_bytes_are_legs_over_nseg);
+  tcase_add_test(core, part_bytes_are_largest_parts);
   tcase_add_test(core, parts_price_their_legs);
   suite_add_tcase(s, core);
   TCase *lim = tcase_create("limits");

@@ -56,25 +56,28 @@ double gc_alltoall_lg_predict(const struct gc_network *net, const struct gc_layo
   return t;
 }
 
-/* The mean size of a relayed leg's part on each link under plan p (k x k doubles taken
- * from sc, the work given back), or NULL when sc is short. */
+_Static_assert(GC_ALLTOALL_RELAY_SEGMENTS <= 4,
+               "gc_model_relay_row_scratch counts the parts' work for 4 parts a leg");
+
+/* The largest part of a relayed leg on each link under plan p (k x k doubles taken from
+ * sc, the work given back), or NULL when sc is short. */
 static double *part_sizes(struct gc_scratch *sc, const struct gc_layout *layout,
                           const struct gc_alltoall_relay_plan *p, double m)
 {
-  size_t kk = (size_t)p->k * (size_t)p->k;
+  size_t kk = (size_t)p->k * (size_t)p->k, n = (size_t)layout->size;
   double *part = gc_scratch_take(sc, kk, sizeof(double));
   size_t work = gc_scratch_mark(sc);
-  double *legs = gc_scratch_take(sc, kk, sizeof(double));
-  int *seen = gc_scratch_take(sc, (size_t)layout->size, sizeof(int));
-  if (part && legs && seen)
-    gc_alltoall_relay_part_bytes(layout, p, m, part, legs, seen);
+  double *acc = gc_scratch_take(sc, n * GC_ALLTOALL_RELAY_SEGMENTS, sizeof(double));
+  int *seen = gc_scratch_take(sc, 2 * n, sizeof(int));
+  if (part && acc && seen)
+    gc_alltoall_relay_part_bytes(layout, p, m, part, acc, seen);
   gc_scratch_release(sc, work);
-  return legs && seen ? part : NULL;
+  return acc && seen ? part : NULL;
 }
 
 /* "relay-backbone" (model/grid_exchange.c) on the plan of relay_plan.h: LG with the
  * shares the planner routes through a third cluster, each leg's latency at the size of
- * the parts its routes make (gc_alltoall_relay_part_bytes). Where the routes relay
+ * the largest part its routes make (gc_alltoall_relay_part_bytes). Where the routes relay
  * nothing (no share, or shares smaller than one of their pair's messages) the run is LG's
  * exactly and this row predicts nothing, so `auto` (and learning) never spend a call on
  * it there (issue 27: no pick at a loss where no relay helps). */

@@ -290,57 +290,85 @@ static int pair_relayed(const struct gc_alltoall_relay_plan *p, int c, int d)
   return c != d && p->via[e] >= 0 && p->share[e] > 0.0;
 }
 
-/* One relayed message's leg on link e: its bytes, and one more leg when its ends are
- * new (seen[] holds, per rank at the other end, the end last counted). */
-static void add_leg(double *part, double *legs, int *seen, size_t e, int other, int end,
-                    double bytes)
+/* The legs of one end rank (a stager's legs out, or a destination's legs in), each
+ * keyed by its relay rank: their parts' bytes accumulate in acc[R nseg + j]; list holds
+ * the relay ranks seen, seen[R] == end marks them. */
+struct legs_of {
+  int nseg, end, count;
+  double *acc;
+  int *seen, *list;
+};
+
+static void legs_start(struct legs_of *x, int end)
 {
-  part[e] += bytes;
-  if (seen[other] != end)
-    seen[other] = end, legs[e] += 1.0;
+  x->end = end, x->count = 0;
+}
+
+static void legs_add(struct legs_of *x, int R, int blocks, double m)
+{
+  if (x->seen[R] != x->end) {
+    x->seen[R] = x->end, x->list[x->count++] = R;
+    for (int j = 0; j < x->nseg; j++)
+      x->acc[(size_t)R * (size_t)x->nseg + (size_t)j] = 0.0;
+  }
+  for (int j = 0; j < x->nseg; j++) {
+    int first;
+    x->acc[(size_t)R * (size_t)x->nseg + (size_t)j] +=
+        m * gc_alltoall_relay_part(blocks, j, x->nseg, &first);
+  }
+}
+
+/* Each leg's largest part, with its flag (lg.c: an int after the blocks), into part[] of
+ * the link it crosses: from cluster c to R's (out) or from R's to d (in). */
+static void legs_end(const struct legs_of *x, const struct gc_layout *l, int k, int c, int d,
+                     double *part)
+{
+  for (int i = 0; i < x->count; i++) {
+    int R = x->list[i], r = l->cluster_of[R];
+    size_t e = c >= 0 ? (size_t)c * (size_t)k + (size_t)r : (size_t)r * (size_t)k + (size_t)d;
+    for (int j = 0; j < x->nseg; j++) {
+      double b = x->acc[(size_t)R * (size_t)x->nseg + (size_t)j] + sizeof(int);
+      part[e] = b > part[e] ? b : part[e];
+    }
+  }
 }
 
 void gc_alltoall_relay_part_bytes(const struct gc_layout *l,
                                   const struct gc_alltoall_relay_plan *p, double m,
-                                  double *part, double *legs, int *seen)
+                                  double *part, double *acc, int *seen)
 {
   int k = p->k, n = l->size;
+  struct legs_of x = {.nseg = p->nseg, .acc = acc, .seen = seen, .list = seen + n};
   for (int e = 0; e < k * k; e++)
-    part[e] = legs[e] = 0.0;
+    part[e] = 0.0;
   /* First legs, stager S to relay R: one per (S, R), whatever the destinations. */
   for (int i = 0; i < n; i++)
     seen[i] = -1;
   for (int s = 0; s < n; s++) {
     int c = l->cluster_of[s];
-    for (int d = 0; d < k; d++) {
-      if (!pair_relayed(p, c, d))
-        continue;
-      size_t e = (size_t)c * (size_t)k + (size_t)p->via[c * k + d];
-      for (int t = l->cluster_start[d]; t < l->cluster_start[d + 1]; t++) {
+    legs_start(&x, s);
+    for (int d = 0; d < k; d++)
+      for (int t = l->cluster_start[d]; pair_relayed(p, c, d) && t < l->cluster_start[d + 1]; t++) {
         int dst = l->members[t], R = gc_alltoall_relay_of(l, p, s, dst);
         if (R >= 0)
-          add_leg(part, legs, seen, e, R, s, m * gc_alltoall_relay_msg_blocks(l, s, dst));
+          legs_add(&x, R, gc_alltoall_relay_msg_blocks(l, s, dst), m);
       }
-    }
+    legs_end(&x, l, k, c, -1, part);
   }
   /* Second legs, relay R to destination D: one per (R, D), whatever the stagers. */
   for (int i = 0; i < n; i++)
     seen[i] = -1;
   for (int dst = 0; dst < n; dst++) {
     int d = l->cluster_of[dst];
-    for (int c = 0; c < k; c++) {
-      if (!pair_relayed(p, c, d))
-        continue;
-      size_t e = (size_t)p->via[c * k + d] * (size_t)k + (size_t)d;
-      for (int t = l->cluster_start[c]; t < l->cluster_start[c + 1]; t++) {
+    legs_start(&x, dst);
+    for (int c = 0; c < k; c++)
+      for (int t = l->cluster_start[c]; pair_relayed(p, c, d) && t < l->cluster_start[c + 1]; t++) {
         int src = l->members[t], R = gc_alltoall_relay_of(l, p, src, dst);
         if (R >= 0)
-          add_leg(part, legs, seen, e, R, dst, m * gc_alltoall_relay_msg_blocks(l, src, dst));
+          legs_add(&x, R, gc_alltoall_relay_msg_blocks(l, src, dst), m);
       }
-    }
+    legs_end(&x, l, k, -1, d, part);
   }
-  for (int e = 0; e < k * k; e++)
-    part[e] = legs[e] > 0.0 ? part[e] / legs[e] / p->nseg : 0.0;
 }
 
 int gc_alltoall_relay_part(int blocks, int j, int nseg, int *first)

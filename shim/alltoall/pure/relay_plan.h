@@ -94,19 +94,22 @@ int gc_alltoall_relay_msg_blocks(const struct gc_layout *l, int src, int dst);
 int gc_alltoall_relay_of(const struct gc_layout *l, const struct gc_alltoall_relay_plan *p,
                          int src, int dst);
 
-/* The mean size (bytes) of a part of the relayed legs crossing each wide link under plan
- * p on layout l, blocks of m bytes: part[x*k + y] for link (x,y), 0 where no relayed leg
- * crosses it. A leg (relay.c) merges every message one rank sends another through the
- * relay (a stager's to one relay rank, a relay rank's to one destination, of every pair
- * routed so) and travels in p->nseg parts, so a part is the nseg-th of one message or of
- * several. bench-auto's broken3 at 1 KiB blocks: legs of one wide message each, 8-14 KiB,
- * in parts of 2-3.5 KiB, which SimGrid's default network (as MPI's eager protocol)
- * carries at a lower latency than the message (doc/benchmarks.md). Work: legs, k*k
- * doubles, and seen, l->size ints. O(sum over the relayed pairs of n_c n_d), as the
- * routes (relay.c). */
+/* The largest part (bytes, its flag included) of the relayed legs crossing each wide link
+ * under plan p on layout l, blocks of m bytes: part[x*k + y] for link (x,y), 0 where no
+ * relayed leg crosses it. A leg (relay.c) merges every message one rank sends another
+ * through the relay (a stager's to one relay rank, a relay rank's to one destination, of
+ * every pair routed so) and travels in p->nseg parts of whole blocks, so a part is the
+ * nseg-th of one message or of several, rounded to blocks; its legs' parts leave at once,
+ * so a link's latency is its largest part's. bench-auto's broken3 at 16 KiB blocks: legs
+ * of one wide message of 14 blocks, in parts of 3 and 4 blocks; 4 blocks and the flag
+ * are 65540 bytes, past SimGrid's default protocol switch (65472), and pay its latency
+ * (117 ms against 36), which a part of the mean size, 56 KiB, does not
+ * (doc/benchmarks.md). Work: acc, l->size * GC_ALLTOALL_RELAY_SEGMENTS doubles, and
+ * seen, 2 l->size ints (gc_model_relay_row_scratch counts them). O(sum over the relayed
+ * pairs of n_c n_d), as the routes (relay.c). */
 void gc_alltoall_relay_part_bytes(const struct gc_layout *l,
                                   const struct gc_alltoall_relay_plan *p, double m,
-                                  double *part, double *legs, int *seen);
+                                  double *part, double *acc, int *seen);
 
 /* Part j of nseg of a message of `blocks` blocks: the blocks from *first on, this many
  * (blocks j / nseg up to blocks (j + 1) / nseg, so the parts tile the message in order). */
