@@ -299,11 +299,6 @@ struct legs_of {
   int *seen, *list;
 };
 
-static void legs_start(struct legs_of *x, int end)
-{
-  x->end = end, x->count = 0;
-}
-
 static void legs_add(struct legs_of *x, int R, int blocks, double m)
 {
   if (x->seen[R] != x->end) {
@@ -333,41 +328,40 @@ static void legs_end(const struct legs_of *x, const struct gc_layout *l, int k, 
   }
 }
 
+/* The legs of rank `end`: a stager's to its relay ranks (out 1: one per (S, R), whatever
+ * the destinations) or a destination's from them (out 0: one per (R, D), whatever the
+ * stagers). */
+static void legs_at(struct legs_of *x, const struct gc_layout *l,
+                    const struct gc_alltoall_relay_plan *p, double m, int end, int out,
+                    double *part)
+{
+  int k = p->k, me = l->cluster_of[end];
+  x->end = end, x->count = 0;
+  for (int o = 0; o < k; o++) {
+    int c = out ? me : o, d = out ? o : me;
+    for (int t = l->cluster_start[o]; pair_relayed(p, c, d) && t < l->cluster_start[o + 1]; t++) {
+      int src = out ? end : l->members[t], dst = out ? l->members[t] : end;
+      int R = gc_alltoall_relay_of(l, p, src, dst);
+      if (R >= 0)
+        legs_add(x, R, gc_alltoall_relay_msg_blocks(l, src, dst), m);
+    }
+  }
+  legs_end(x, l, k, out ? me : -1, out ? -1 : me, part);
+}
+
 void gc_alltoall_relay_part_bytes(const struct gc_layout *l,
                                   const struct gc_alltoall_relay_plan *p, double m,
                                   double *part, double *acc, int *seen)
 {
-  int k = p->k, n = l->size;
+  int n = l->size;
   struct legs_of x = {.nseg = p->nseg, .acc = acc, .seen = seen, .list = seen + n};
-  for (int e = 0; e < k * k; e++)
+  for (int e = 0; e < p->k * p->k; e++)
     part[e] = 0.0;
-  /* First legs, stager S to relay R: one per (S, R), whatever the destinations. */
-  for (int i = 0; i < n; i++)
-    seen[i] = -1;
-  for (int s = 0; s < n; s++) {
-    int c = l->cluster_of[s];
-    legs_start(&x, s);
-    for (int d = 0; d < k; d++)
-      for (int t = l->cluster_start[d]; pair_relayed(p, c, d) && t < l->cluster_start[d + 1]; t++) {
-        int dst = l->members[t], R = gc_alltoall_relay_of(l, p, s, dst);
-        if (R >= 0)
-          legs_add(&x, R, gc_alltoall_relay_msg_blocks(l, s, dst), m);
-      }
-    legs_end(&x, l, k, c, -1, part);
-  }
-  /* Second legs, relay R to destination D: one per (R, D), whatever the stagers. */
-  for (int i = 0; i < n; i++)
-    seen[i] = -1;
-  for (int dst = 0; dst < n; dst++) {
-    int d = l->cluster_of[dst];
-    legs_start(&x, dst);
-    for (int c = 0; c < k; c++)
-      for (int t = l->cluster_start[c]; pair_relayed(p, c, d) && t < l->cluster_start[c + 1]; t++) {
-        int src = l->members[t], R = gc_alltoall_relay_of(l, p, src, dst);
-        if (R >= 0)
-          legs_add(&x, R, gc_alltoall_relay_msg_blocks(l, src, dst), m);
-      }
-    legs_end(&x, l, k, -1, d, part);
+  for (int out = 1; out >= 0; out--) { /* first legs, then second legs */
+    for (int i = 0; i < n; i++)
+      seen[i] = -1;
+    for (int end = 0; end < n; end++)
+      legs_at(&x, l, p, m, end, out, part);
   }
 }
 
