@@ -402,9 +402,9 @@ static double relay_leg(const struct gc_model_grid *g, int x, int y, int c, int 
  *    latencies release their flows, each pair's link), and
  *  - every link's end when it also carries the relayed bytes crossing it: alpha + the
  *    latest latency of the routes ending on it (W_cr + W_rd for a second leg, each leg's
- *    W its part's where part gives the routes' part sizes, else its message's: relay_leg)
- *    + its load / gc_model_link_rate (the pair's link,
- *    max(n_x, n_y) flows of one flow's rate); a relay cluster's n_r interfaces
+ *    W its largest part's where part gives it, else its message's: relay_leg) + its
+ *    load / gc_model_link_rate (the pair's link, max(n_x, n_y) flows of one flow's
+ *    rate); a relay cluster's n_r interfaces
  *    forwarding their bytes after W_cr + W_rd;
  * plus, for a relayed pair, cut-through in nseg parts (relay_plan.h): a relay forwards a
  * part once it is in, so the relayed bytes' last parts cross (r,d) once (c,r) has carried
