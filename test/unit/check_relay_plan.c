@@ -376,17 +376,16 @@ START_TEST(part_bytes_are_largest_parts)
       }
     double want[K * K] = {0}, part[K * K], acc[64 * GC_ALLTOALL_RELAY_SEGMENTS];
     for (int a = 0; a < n; a++)
-      for (int b = 0; b < n; b++) {
-        int e = l.cluster_of[a] * k + l.cluster_of[b], one = 0, two = 0;
-        for (int j = 0; j < nseg; j++) {
-          one |= first[(a * n + b) * nseg + j], two |= second[(a * n + b) * nseg + j];
-          double p1 = m * first[(a * n + b) * nseg + j] + sizeof(int);
-          double p2 = m * second[(a * n + b) * nseg + j] + sizeof(int);
-          for (int t = 0; t < 2; t++) /* a leg there, with its parts' flags */
-            if (t == 0 ? one : two)
-              want[e] = fmax(want[e], t == 0 ? p1 : p2);
+      for (int b = 0; b < n; b++)
+        for (int t = 0; t < 2; t++) { /* the leg a -> b of each kind, where there is one */
+          const int *leg = (t == 0 ? first : second) + (a * n + b) * nseg;
+          int blocks = 0, most = 0;
+          for (int j = 0; j < nseg; j++)
+            blocks += leg[j], most = leg[j] > most ? leg[j] : most;
+          int e = l.cluster_of[a] * k + l.cluster_of[b];
+          if (blocks > 0) /* its largest part, with the part's flag */
+            want[e] = fmax(want[e], m * most + sizeof(int));
         }
-      }
     int seen[128];
     gc_alltoall_relay_part_bytes(&l, &x.p, m, part, acc, seen);
     for (int e = 0; e < k * k; e++)

@@ -314,13 +314,13 @@ static void legs_add(struct legs_of *x, int R, int blocks, double m)
 }
 
 /* Each leg's largest part, with its flag (lg.c: an int after the blocks), into part[] of
- * the link it crosses: from cluster c to R's (out) or from R's to d (in). */
-static void legs_end(const struct legs_of *x, const struct gc_layout *l, int k, int c, int d,
-                     double *part)
+ * the link it crosses: from cluster me to R's (out) or from R's to me. */
+static void legs_end(const struct legs_of *x, const struct gc_layout *l, int k, int me,
+                     int out, double *part)
 {
   for (int i = 0; i < x->count; i++) {
     int R = x->list[i], r = l->cluster_of[R];
-    size_t e = c >= 0 ? (size_t)c * (size_t)k + (size_t)r : (size_t)r * (size_t)k + (size_t)d;
+    size_t e = out ? (size_t)me * (size_t)k + (size_t)r : (size_t)r * (size_t)k + (size_t)me;
     for (int j = 0; j < x->nseg; j++) {
       double b = x->acc[(size_t)R * (size_t)x->nseg + (size_t)j] + sizeof(int);
       part[e] = b > part[e] ? b : part[e];
@@ -346,7 +346,7 @@ static void legs_at(struct legs_of *x, const struct gc_layout *l,
         legs_add(x, R, gc_alltoall_relay_msg_blocks(l, src, dst), m);
     }
   }
-  legs_end(x, l, k, out ? me : -1, out ? -1 : me, part);
+  legs_end(x, l, k, me, out, part);
 }
 
 void gc_alltoall_relay_part_bytes(const struct gc_layout *l,
