@@ -12,11 +12,17 @@
 # `auto` REPS_AUTO, its last call is its steady state, its pick from rank 0's log).
 # Network setting: SMPI's factors off (platforms/README.md: the platform's numbers are the
 # numbers simulated), or FACTORS=default for SMPI's latency and bandwidth factors.
+# SimGrid also charges every flow's TCP acknowledgements to the links of its way back
+# (network/crosstraffic, on by default): CROSSTRAFFIC=0 turns that off, so that a link
+# carries nothing but data, as the planner's bound counts (doc/benchmarks.md: what it
+# costs each algorithm).
 # Prints one line per grid and size: grid,m,native,lg,relay,auto,auto_ran,bound,
-# relay_over_bound,lg_over_relay (seconds; bound: gridcoll-predict --bound).
+# relay_over_bound,lg_over_relay,native_over_relay (seconds; bound: gridcoll-predict
+# --bound).
 #   BUILD=build SMPIRUN=smpirun scripts/bench-relay.sh    (after `make smpi` and `all`)
 # Knobs: GRIDS (names above), SIZES (bytes, default 65536,262144,1048576), JOBS (2),
-# REPS_AUTO (15), OUT (out/bench-relay), ALGORITHMS (native lg relay auto).
+# REPS_AUTO (15), OUT (out/bench-relay), ALGORITHMS (native lg relay auto), FACTORS and
+# CROSSTRAFFIC (above).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -35,6 +41,11 @@ export TMPDIR=$work # smpirun -tmpdir is broken in SimGrid 3.32
 FLAGS=(--cfg=smpi/simulate-computation:no --log=root.thres:critical
        --cfg=smpi/auto-shared-malloc-thresh:1048576) # algorithms' buffers shared: timing only
 [ "${FACTORS:-off}" = default ] || FLAGS+=(--cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1)
+CROSSTRAFFIC=${CROSSTRAFFIC:-1}
+case $CROSSTRAFFIC in
+0 | 1) FLAGS+=(--cfg=network/crosstraffic:"$CROSSTRAFFIC") ;;
+*) echo "bench-relay: CROSSTRAFFIC=$CROSSTRAFFIC: expected 0 or 1" >&2; exit 2 ;;
+esac
 
 declare -A SIZE=([broken3]=18,10,22 [broken4]=12,6,14,8 [grid3]=12,12,6 [even3]=16,16,16)
 declare -A ARGS=([broken3]="--link 0-2:40ms:500Mbps"
@@ -76,7 +87,7 @@ echo "grid,algorithm,m,rep,seconds,ran" >"$OUT/raw.csv"
 for g in $GRIDS; do for a in ${ALGORITHMS:-native lg relay auto}; do echo "$g $a"; done; done |
   xargs -P "$JOBS" -L 1 bash -c 'eval "$FLAGS_DECL"; one "$0" "$1"'
 cat "$work"/*/rows >>"$OUT/raw.csv" # each simulation's own file: parallel lines never mix
-echo "bench-relay: $(($(wc -l <"$OUT/raw.csv") - 1)) timings in $((SECONDS - start)) s (wall), factors ${FACTORS:-off}" >&2
+echo "bench-relay: $(($(wc -l <"$OUT/raw.csv") - 1)) timings in $((SECONDS - start)) s (wall), factors ${FACTORS:-off}, crosstraffic $CROSSTRAFFIC" >&2
 
 echo "grid,m,bound" >"$OUT/bound.csv"
 for g in $GRIDS; do
@@ -86,14 +97,16 @@ for g in $GRIDS; do
 done >>"$OUT/bound.csv"
 
 # The table: each algorithm's time (auto: its last call, and what ran it), the bound.
-awk -F, 'FNR == 1 { next }
+awk -F, 'function ratio(a, b) { return a == "" || b == "" || b == 0 ? "" : sprintf("%.2f", a / b) }
+  FNR == 1 { next }
   FILENAME ~ /bound/ { bound[$1 "," $2] = $3; next }
   { key = $1 "," $3; t[key "," $2] = $5; if ($2 == "auto") ran[key] = $6; keys[key] = 1 }
   END {
     for (key in keys)
-      printf "%s,%s,%s,%s,%s,%s,%s,%.2f,%.2f\n", key, t[key ",native"], t[key ",lg"],
-        t[key ",relay"], t[key ",auto"], ran[key], bound[key], t[key ",relay"] / bound[key],
-        t[key ",lg"] / t[key ",relay"]
+      printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", key, t[key ",native"], t[key ",lg"],
+        t[key ",relay"], t[key ",auto"], ran[key], bound[key],
+        ratio(t[key ",relay"], bound[key]), ratio(t[key ",lg"], t[key ",relay"]),
+        ratio(t[key ",native"], t[key ",relay"])
   }' "$OUT/bound.csv" "$OUT/raw.csv" | sort -t, -k1,1 -k2,2n |
-  { echo "grid,m,native,lg,relay,auto,auto_ran,bound,relay_over_bound,lg_over_relay"; cat; } |
+  { echo "grid,m,native,lg,relay,auto,auto_ran,bound,relay_over_bound,lg_over_relay,native_over_relay"; cat; } |
   tee "$OUT/results.csv"
