@@ -58,7 +58,10 @@
 # parameter wrong, issue 26's "configuration wrong by 5x": words PARAMxN multiply it by N,
 # PARAMdN divide it, PARAM one of bw (every wide-area bandwidth), lat (every wide-area
 # latency), eager (bcast.native_eager, 64 KiB unless the configuration states it);
-# scenario korea8-WORD). What learning costs with a wrong configuration over 1000 calls:
+# scenario korea8-WORD), CROSSTRAFFIC=0 (every setting without the TCP acknowledgements
+# SimGrid charges to the links of each flow's way back, platforms/README.md: under fluid,
+# every byte a link carries is then data, as the formulas count). What learning costs
+# with a wrong configuration over 1000 calls:
 #   NETS=fluid SCENARIOS=korea8 KOREA8_ROOTS=0,16 KOREA8_SEG=0 SIZES=65536,1048576 \
 #     REPS_AUTO=1000 WRONG="bwx5 bwd5 latx5 latd5 eagerx5 eagerd5" JOBS=1 scripts/bench-auto.sh
 set -uo pipefail
@@ -70,6 +73,8 @@ P=$(realpath -m "${PLATFORMS:-platforms}")
 OUT=${OUT:-out/bench-auto}
 SIZES=${SIZES:-1024,4096,16384,65536,262144,1048576}
 A2A_SIZES=${A2A_SIZES:-1024,4096,16384,65536,262144,1048576}
+CROSSTRAFFIC=${CROSSTRAFFIC:-1}
+[[ $CROSSTRAFFIC == [01] ]] || { echo "bench-auto: CROSSTRAFFIC=$CROSSTRAFFIC: expected 0 or 1" >&2; exit 1; }
 SCENARIOS=${SCENARIOS:-"demo gen3 gen4 gen8 broken3"}
 NETS=${NETS:-"default fluid"}
 CALIBRATE=${CALIBRATE:-default}
@@ -91,6 +96,7 @@ net_flags() { # NET
   echo --cfg=smpi/simulate-computation:no --cfg=smpi/auto-shared-malloc-thresh:33554432 \
     --log=root.thres:critical
   [ "$1" = fluid ] && echo --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
+  echo --cfg=network/crosstraffic:"$CROSSTRAFFIC"
   return 0
 }
 
@@ -301,7 +307,7 @@ one() {
                print pre "," $2 "," alg "," $4 "," $5 "," $6 "," $7 "," (i < n ? p[i] : ",") }' "$dir/out"
 }
 export -f one net_flags
-export A2A_SIZES SIZES REPS_AUTO BENCH SMPIRUN work
+export A2A_SIZES SIZES REPS_AUTO BENCH SMPIRUN work CROSSTRAFFIC
 # associative arrays do not cross `export`: pass them as a declaration
 export DECL="$(declare -p ROOTS)"
 
