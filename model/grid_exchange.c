@@ -440,6 +440,9 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
     }
   }
   double t1, t2, t1_direct, links = 0.0;
+  int n_all = 0;
+  for (int c = 0; c < k; c++)
+    n_all += g->size[c];
   int rc = lgv_phases(g, bytes, 0, &t1, &t2);
   if (rc == GC_MODEL_OK)
     rc = lgv_phases(g, direct, 1, &t1_direct, &t2);
@@ -459,7 +462,10 @@ int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const doubl
       double msg = (double)gc_model_min_int(g->size[c], g->size[d]) * (double)m;
       links = gc_model_max(links, l2 + msg / fmin(rate_cr, rate_rd));
       double nic = g->lan[r].beta > 0.0 ? g->size[r] / g->lan[r].beta : INFINITY;
-      links = gc_model_max(links, l2 + fwd[r] / nic);
+      /* r's interfaces: what it forwards from l2 on, and beside it its own wide bytes
+       * (each way, whatever their route) from the start. */
+      double own = (double)g->size[r] * (double)(n_all - g->size[r]) * (double)m;
+      links = gc_model_max(links, gc_model_max(l2 + fwd[r] / nic, (own + fwd[r]) / nic));
     }
   /* Cut-through: the relayed bytes cross (r,d) as their parts arrive at r, so what is
    * left once (c,r) carried its whole load is the last part of each (fwd_on: the second

@@ -456,6 +456,39 @@ START_TEST(cut_through_relays_more)
 }
 END_TEST
 
+/* make bench-auto's gen8 shape on 4 clusters (1, 2, 7 and 8 ranks, links alike): the big
+ * pair spills onto relays, but a relay cluster's interfaces carry its own wide bytes
+ * (each way, n_r (n - n_r) m) beside what it forwards, so by the bound they have carried
+ * both; and relay-backbone charges them too. */
+START_TEST(relay_interfaces_carry_own_bytes)
+{
+  struct grid x;
+  int size[4] = {1, 2, 7, 8}, n = 18, k = 4;
+  double m = 1 << 20;
+  grid_make(&x, k, size, 10, 1000);
+  plan(&x, m);
+  ck_assert(gc_alltoall_relay_plan_relays(&x.p));
+  double fwd[4] = {0};
+  for (int e = 0; e < k * k; e++)
+    if (x.via[e] >= 0)
+      fwd[x.via[e]] += x.share[e] * size[e / k] * size[e % k] * m;
+  double worst = 0.0;
+  for (int r = 0; r < k; r++) {
+    if (fwd[r] <= 0.0)
+      continue;
+    double own = (double)size[r] * (n - size[r]) * m, nic = size[r] / x.lan[r].beta;
+    ck_assert_msg((own + fwd[r]) / nic <= x.p.bound * (1 + 1e-9),
+                  "cluster %d: own %.0f + forwarded %.0f bytes need %.4f s of its interfaces, "
+                  "bound %.4f s", r, own, fwd[r], (own + fwd[r]) / nic, x.p.bound);
+    worst = fmax(worst, (own + fwd[r]) / nic);
+  }
+  double t;
+  ck_assert_int_eq(gc_model_relay_backbone(&x.g, m, x.share, x.via, x.p.nseg, NULL, &t), 0);
+  ck_assert(t >= worst);
+  ck_assert_int_eq(x.g.scratch->used, 0);
+}
+END_TEST
+
 START_TEST(limits)
 {
   struct grid x;
@@ -501,6 +534,7 @@ int main(void)
   tcase_add_test(core, cut_through_relays_more);
   tcase_add_test(core, part_bytes_are_largest_parts);
   tcase_add_test(core, parts_price_their_legs);
+  tcase_add_test(core, relay_interfaces_carry_own_bytes);
   suite_add_tcase(s, core);
   TCase *lim = tcase_create("limits");
   tcase_add_test(lim, limits);

@@ -57,13 +57,28 @@ static double room(const struct plan_in *in, int x, int y, double lat, double T)
   return isinf(cap) ? INFINITY : (T - reach) * cap - in->load[e];
 }
 
-/* The interfaces of relay cluster r: n_r of them, 1/beta_r each, in and out at once. */
+/* The bytes cluster r's own pairs send over the wide area, each way (the all-to-all is
+ * symmetric): they leave and enter through r's interfaces whatever their route. */
+static double own_wide(const struct plan_in *in, int r)
+{
+  double sum = 0.0;
+  for (int d = 0; d < in->k; d++)
+    if (d != r)
+      sum += bytes_of(in, r, d);
+  return sum;
+}
+
+/* The interfaces of relay cluster r: n_r of them, 1/beta_r each, in and out at once. What
+ * it forwards crosses them from `lat` on, beside its own wide bytes from the start. */
 static double fwd_room(const struct plan_in *in, int r, double lat, double T)
 {
   double beta = in->g->lan[r].beta;
   if (T <= lat)
     return 0.0;
-  return beta > 0.0 ? (T - lat) * in->g->size[r] / beta - in->fwd[r] : INFINITY;
+  if (!(beta > 0.0))
+    return INFINITY;
+  double nic = in->g->size[r] / beta;
+  return fmin((T - lat) * nic, T * nic - own_wide(in, r)) - in->fwd[r];
 }
 
 /* A relay forwards each part of what it receives once the part is in (relay.c:
