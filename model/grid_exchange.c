@@ -405,7 +405,8 @@ static double relay_leg(const struct gc_model_grid *g, int x, int y, int c, int 
  *    W its largest part's where part gives it, else its message's: relay_leg) + its
  *    load / gc_model_link_rate (the pair's link, max(n_x, n_y) flows of one flow's
  *    rate); a relay cluster's n_r interfaces
- *    forwarding their bytes after W_cr + W_rd;
+ *    forwarding their bytes after W_cr + W_rd, and carrying them beside the cluster's
+ *    own wide bytes, n_r (n - n_r) m each way, from the start;
  * plus, for a relayed pair, cut-through in nseg parts (relay_plan.h): a relay forwards a
  * part once it is in, so the relayed bytes' last parts cross (r,d) once (c,r) has carried
  * its load: W_cr + load_cr / rate + W_rd + (relayed bytes on (r,d)) / (nseg rate) (nseg
