@@ -353,7 +353,7 @@ size_t gc_model_relay_row_scratch(int n, int k)
 {
   size_t kk = (size_t)k * (size_t)k;
   size_t plan = gc_scratch_add(gc_scratch_cost(kk, sizeof(double)), gc_scratch_cost(kk, sizeof(int)));
-  size_t work = gc_scratch_cost(6 * kk + (size_t)k, sizeof(double)); /* the planner's */
+  size_t work = gc_scratch_cost(8 * kk + 2 * (size_t)k, sizeof(double)); /* the planner's */
   /* Where the routes relay: the parts' sizes, held while first their work (n times
    * relay_plan.h's 4 parts, and 2n ints), then the model's need, are taken. */
   size_t parts = gc_scratch_add(gc_scratch_cost(4 * (size_t)n, sizeof(double)),

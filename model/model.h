@@ -159,8 +159,8 @@ int gc_model_lg_backbone(const struct gc_model_grid *g, size_t m, double *t);
 int gc_model_relay_backbone(const struct gc_model_grid *g, size_t m, const double *share,
                             const int *via, int nseg, const double *part, double *t);
 /* What the all-to-all's relay row takes of g->scratch at once over n ranks in k clusters:
- * its plan (a k x k matrix of doubles and one of ints), then the planner's work (6 k^2 +
- * k doubles, relay_plan.h) or, where the routes relay, its parts' sizes (k x k doubles)
+ * its plan (a k x k matrix of doubles and one of ints), then the planner's work (8 k^2 +
+ * 2k doubles, relay_plan.h) or, where the routes relay, its parts' sizes (k x k doubles)
  * and on them their work (4n doubles and 2n ints) or gc_model_relay_backbone's need. */
 size_t gc_model_relay_row_scratch(int n, int k);
 /* The latency of one of LG's wide messages of pair (c,d), blocks of m bytes, crossing

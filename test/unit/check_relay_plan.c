@@ -19,7 +19,7 @@ struct grid {
   struct gc_lan lan[K];
   double lat[K * K], bw[K * K];
   struct gc_model_grid g;
-  double share[K * K], work[6 * K * K + K];
+  double share[K * K], work[8 * K * K + 2 * K];
   int via[K * K];
   struct gc_alltoall_relay_plan p;
   struct gc_curve curve[K * K];
@@ -52,6 +52,7 @@ static void link_set(struct grid *x, int c, int d, double lat_ms, double mbit)
 
 static void plan(struct grid *x, double m)
 {
+  ck_assert_uint_le(gc_alltoall_relay_plan_work(x->k), sizeof x->work / sizeof x->work[0]);
   ck_assert_int_eq(gc_alltoall_relay_plan_make(&x->g, m, x->work, &x->p), 0);
 }
 

@@ -12,7 +12,9 @@
 size_t gc_alltoall_relay_plan_work(int k)
 {
   size_t kk = (size_t)k * (size_t)k;
-  return 6 * kk + (size_t)k; /* load, reach, relayed, 2 per pair for the order; per relay */
+  /* per link: load, reach, relayed, 2 for the order, the rate and the direct latency;
+   * per cluster: what it forwards and its own wide bytes */
+  return 8 * kk + 2 * (size_t)k;
 }
 
 struct plan_in {
@@ -24,6 +26,11 @@ struct plan_in {
   double *relayed; /* [kk] the relayed bytes it carries as a second leg */
   double *order; /* [2 kk] (bytes left, pair) */
   double *fwd;   /* [k] bytes each relay cluster forwards */
+  /* What no T changes, computed once before the bisection (each step asks for them
+   * O(k^3) times): */
+  double *cap;    /* [kk] the rate LG's model gives each link (cap_of) */
+  double *direct; /* [kk] the latency of each pair's own messages on its own link */
+  double *own;    /* [k] each cluster's own wide bytes, each way (own_wide) */
   int nseg;      /* the parts of a leg (cut-through: forward_room) */
 };
 
@@ -32,10 +39,15 @@ static double bytes_of(const struct plan_in *in, int c, int d)
   return (double)in->g->size[c] * (double)in->g->size[d] * in->m;
 }
 
+static double rate_of(const struct gc_model_grid *g, int c, int d)
+{
+  int flows = g->size[c] > g->size[d] ? g->size[c] : g->size[d];
+  return gc_model_link_rate(g, c, d, flows);
+}
+
 static double cap_of(const struct plan_in *in, int c, int d)
 {
-  int flows = in->g->size[c] > in->g->size[d] ? in->g->size[c] : in->g->size[d];
-  return gc_model_link_rate(in->g, c, d, flows);
+  return in->cap[(size_t)c * (size_t)in->k + (size_t)d];
 }
 
 /* The latency of pair (c,d)'s wide messages on link (x,y): (c,d) itself or a leg of
@@ -78,7 +90,7 @@ static double fwd_room(const struct plan_in *in, int r, double lat, double T)
   if (!(beta > 0.0))
     return INFINITY;
   double nic = in->g->size[r] / beta;
-  return fmin((T - lat) * nic, T * nic - own_wide(in, r)) - in->fwd[r];
+  return fmin((T - lat) * nic, T * nic - in->own[r]) - in->fwd[r];
 }
 
 /* A relay forwards each part of what it receives once the part is in (relay.c:
@@ -87,11 +99,12 @@ static double fwd_room(const struct plan_in *in, int r, double lat, double T)
  * already there (its own pair's go from the start, alongside):
  *   W_cr + (load_cr + x) / cap_cr + W_rd + (relayed_rd + x) / (nseg cap_rd) <= T;
  * nseg 1 is store and forward, the relay receiving what it forwards whole. */
-static double forward_room(const struct plan_in *in, int c, int r, int d, double T)
+/* l2: the two legs' latencies, W_cr + W_rd. */
+static double forward_room(const struct plan_in *in, int c, int r, int d, double l2, double T)
 {
   double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d) * in->nseg;
   double per = (isinf(in_cap) ? 0.0 : 1.0 / in_cap) + (isinf(out_cap) ? 0.0 : 1.0 / out_cap);
-  double used = lat_of(in, c, r, c, d) + lat_of(in, r, d, c, d) +
+  double used = l2 +
                 (isinf(in_cap) ? 0.0 : in->load[c * in->k + r] / in_cap) +
                 (isinf(out_cap) ? 0.0 : in->relayed[r * in->k + d] / out_cap);
   if (T <= used)
@@ -127,7 +140,7 @@ static int feasible(struct plan_in *in, double T, double *share, int *via)
       double B = bytes_of(in, c, d);
       if (c == d || B <= 0.0)
         continue;
-      double lat = lat_of(in, c, d, c, d), direct = fmin(B, fmax(0.0, room(in, c, d, lat, T)));
+      double lat = in->direct[c * k + d], direct = fmin(B, fmax(0.0, room(in, c, d, lat, T)));
       if (direct > 0.0)
         place(in, c, d, lat, direct);
       if (B - direct > B * 1e-12) {
@@ -146,7 +159,7 @@ static int feasible(struct plan_in *in, double T, double *share, int *via)
         continue;
       double l1 = lat_of(in, c, r, c, d), l2 = l1 + lat_of(in, r, d, c, d);
       double x = fmin(room(in, c, r, l1, T), fmin(room(in, r, d, l2, T), fwd_room(in, r, l2, T)));
-      x = fmin(x, forward_room(in, c, r, d, T));
+      x = fmin(x, forward_room(in, c, r, d, l2, T));
       if (x > best_room)
         best = r, best_room = x;
     }
@@ -174,15 +187,22 @@ int gc_alltoall_relay_plan_make(const struct gc_model_grid *g, double m, double 
   int k = g->k;
   size_t kk = (size_t)k * (size_t)k;
   struct plan_in in = {.g = g, .k = k, .m = m, .load = work, .reach = work + kk,
-                       .relayed = work + 2 * kk, .order = work + 3 * kk, .fwd = work + 5 * kk,
-                       .nseg = p->nseg};
+                       .relayed = work + 2 * kk, .order = work + 3 * kk, .cap = work + 5 * kk,
+                       .direct = work + 6 * kk, .fwd = work + 7 * kk,
+                       .own = work + 7 * kk + (size_t)k, .nseg = p->nseg};
   double direct = 0.0;
-  for (int c = 0; c < k; c++)
+  for (int c = 0; c < k; c++) {
     for (int d = 0; d < k; d++) {
+      size_t e = (size_t)c * (size_t)k + (size_t)d;
+      in.cap[e] = c != d ? rate_of(g, c, d) : 0.0;
+      in.direct[e] = c != d ? lat_of(&in, c, d, c, d) : 0.0;
       double B = bytes_of(&in, c, d);
       if (c != d && B > 0.0)
-        direct = fmax(direct, lat_of(&in, c, d, c, d) + B / cap_of(&in, c, d));
+        direct = fmax(direct, in.direct[e] + B / in.cap[e]);
     }
+  }
+  for (int c = 0; c < k; c++)
+    in.own[c] = own_wide(&in, c);
   p->direct = p->bound = direct;
   for (size_t e = 0; e < kk; e++)
     p->share[e] = 0.0, p->via[e] = -1;
