@@ -29,7 +29,7 @@ struct plan_in {
   /* What no T changes, computed once before the bisection (each step asks for them
    * O(k^3) times): */
   double *cap;    /* [kk] the rate LG's model gives each link (cap_of) */
-  double *direct; /* [kk] the latency of each pair's own messages on its own link */
+  double *direct_lat; /* [kk] the latency of each pair's own messages on its own link */
   double *own;    /* [k] each cluster's own wide bytes, each way (own_wide) */
   int nseg;      /* the parts of a leg (cut-through: forward_room) */
 };
@@ -98,8 +98,8 @@ static double fwd_room(const struct plan_in *in, int r, double lat, double T)
  * (c,r) has carried its load with them is the last part of x and of the relayed bytes
  * already there (its own pair's go from the start, alongside):
  *   W_cr + (load_cr + x) / cap_cr + W_rd + (relayed_rd + x) / (nseg cap_rd) <= T;
- * nseg 1 is store and forward, the relay receiving what it forwards whole. */
-/* l2: the two legs' latencies, W_cr + W_rd. */
+ * nseg 1 is store and forward, the relay receiving what it forwards whole. l2: the two
+ * legs' latencies, W_cr + W_rd (the caller's, already computed). */
 static double forward_room(const struct plan_in *in, int c, int r, int d, double l2, double T)
 {
   double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d) * in->nseg;
@@ -140,7 +140,7 @@ static int feasible(struct plan_in *in, double T, double *share, int *via)
       double B = bytes_of(in, c, d);
       if (c == d || B <= 0.0)
         continue;
-      double lat = in->direct[c * k + d], direct = fmin(B, fmax(0.0, room(in, c, d, lat, T)));
+      double lat = in->direct_lat[c * k + d], direct = fmin(B, fmax(0.0, room(in, c, d, lat, T)));
       if (direct > 0.0)
         place(in, c, d, lat, direct);
       if (B - direct > B * 1e-12) {
@@ -188,19 +188,18 @@ int gc_alltoall_relay_plan_make(const struct gc_model_grid *g, double m, double 
   size_t kk = (size_t)k * (size_t)k;
   struct plan_in in = {.g = g, .k = k, .m = m, .load = work, .reach = work + kk,
                        .relayed = work + 2 * kk, .order = work + 3 * kk, .cap = work + 5 * kk,
-                       .direct = work + 6 * kk, .fwd = work + 7 * kk,
+                       .direct_lat = work + 6 * kk, .fwd = work + 7 * kk,
                        .own = work + 7 * kk + (size_t)k, .nseg = p->nseg};
   double direct = 0.0;
-  for (int c = 0; c < k; c++) {
+  for (int c = 0; c < k; c++)
     for (int d = 0; d < k; d++) {
       size_t e = (size_t)c * (size_t)k + (size_t)d;
       in.cap[e] = c != d ? rate_of(g, c, d) : 0.0;
-      in.direct[e] = c != d ? lat_of(&in, c, d, c, d) : 0.0;
+      in.direct_lat[e] = c != d ? lat_of(&in, c, d, c, d) : 0.0;
       double B = bytes_of(&in, c, d);
       if (c != d && B > 0.0)
-        direct = fmax(direct, in.direct[e] + B / in.cap[e]);
+        direct = fmax(direct, in.direct_lat[e] + B / in.cap[e]);
     }
-  }
   for (int c = 0; c < k; c++)
     in.own[c] = own_wide(&in, c);
   p->direct = p->bound = direct;
