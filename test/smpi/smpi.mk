@@ -33,7 +33,8 @@ SMPI_PROGRAMS := $(SMPI_BUILD)/alltoall $(SMPI_BUILD)/bcast $(SMPI_BUILD)/bcast_
                  $(SMPI_BUILD)/alltoallv $(SMPI_BUILD)/fft_transpose \
                  $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/alltoallv_bench $(SMPI_BUILD)/auto_bench \
                  $(SMPI_BUILD)/gridcoll-calibrate $(SMPI_BUILD)/bcast_bench $(SMPI_BUILD)/sweep \
-                 $(SMPI_BUILD)/skew $(SMPI_BUILD)/nbcbench $(SMPI_BUILD)/nb_basic
+                 $(SMPI_BUILD)/skew $(SMPI_BUILD)/nbcbench $(SMPI_BUILD)/nb_basic \
+                 $(SMPI_BUILD)/crosstraffic
 # Packages only these targets need (scripts/deps.sh installs what is missing).
 SMPI_DEPS  := libsimgrid-dev
 BENCH_DEPS := $(SMPI_DEPS) python3-matplotlib
@@ -59,6 +60,11 @@ $(SMPI_BUILD)/sweep: test/mpi/sweep.c $(SMPI_OBJ)
 $(SMPI_BUILD)/alltoall_bench $(SMPI_BUILD)/alltoallv_bench $(SMPI_BUILD)/bcast_bench \
 $(SMPI_BUILD)/auto_bench: $(SMPI_BUILD)/%: test/bench/%.c test/bench/bench.h tools/start_together.h $(SMPI_OBJ)
 	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< $(SMPI_OBJ) -o $@ $(LIBCONFIG_LIBS) -lm
+
+# SimGrid's acknowledgement traffic alone (scripts/bench-crosstraffic.sh): no gridcoll in it.
+$(SMPI_BUILD)/crosstraffic: test/bench/crosstraffic.c test/bench/bench.h tools/start_together.h
+	@mkdir -p $(@D)
+	$(SMPICC) $(STD) $(WARN) $(CFLAGS) $< -o $@
 
 # The nonblocking schedules against their blocking forms (scripts/bench-nbc-smpi.sh): the
 # namespace rig's benchmark, its computation simulated.
