@@ -9,13 +9,16 @@
 # smaller cluster's size divides the larger's; the library's pairwise exchange sends as
 # many each way.
 #   BUILD=build scripts/bench-crosstraffic.sh     (after `make smpi`; about 10 s)
-# Knobs: PAIRS ("A:B ...", default 1:1 1:2 1:4 2:2 22:36 22:22), BYTES (64 MiB a direction).
+# Knobs: PAIRS ("A:B ...", each side N equal messages or NxU[+NxU...], N messages of U
+# units: test/bench/crosstraffic.c; default 1:1 1:2 1:4 2:2 22:22 22:36 and LG's pair of
+# 18 and 22 ranks, 22x18:18x18+18x4, then its larger side mirrored), BYTES (64 MiB a
+# direction).
 # Prints: flows_0to1,flows_1to0,dir,seconds_off,seconds_on,on_over_off
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
-PAIRS=${PAIRS:-1:1 1:2 1:4 2:2 22:36 22:22}
+PAIRS=${PAIRS:-1:1 1:2 1:4 2:2 22:22 22:36 22x18:18x18+18x4 18x18+18x4:18x18+18x4}
 BYTES=${BYTES:-67108864}
 PROG=$(realpath "$BUILD/smpi/crosstraffic") || exit 1
 work=$(mktemp -d)
@@ -37,17 +40,14 @@ cat >"$work/p.xml" <<'XML'
 XML
 printf 'h0\nh1\n' >"$work/hosts"
 
-# One run: A B crosstraffic; prints "rank0_in,rank1_in" (seconds).
+# One run: A B crosstraffic; prints "seconds_0to1,seconds_1to0" (rank 1 receives the first).
 one() {
   local out
   out=$("$SMPIRUN" -np 2 -platform "$work/p.xml" -hostfile "$work/hosts" \
     --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 --cfg=network/crosstraffic:"$3" \
     --cfg=smpi/simulate-computation:no --log=root.thres:critical "$PROG" "$1" "$2" "$BYTES" 2>&1)
-  # A line "in,out,seconds" per rank: rank 0 receives B flows, rank 1 A (equal counts: both).
-  awk -F, -v a="$1" -v b="$2" '
-    NF == 3 && $1 == b && $2 == a && !got0 { in0 = $3; got0 = 1; next }
-    NF == 3 && $1 == a && $2 == b { in1 = $3; got1 = 1 }
-    END { if (!got0 || !got1) exit 1; print in0 "," in1 }' <<<"$out" ||
+  awk -F, '/^[01],/ { t[$1] = $2; got[$1] = 1 }
+    END { if (!got[0] || !got[1]) exit 1; print t[1] "," t[0] }' <<<"$out" ||
     { echo "bench-crosstraffic: $1:$2 crosstraffic $3 failed:" >&2; tail -3 <<<"$out" >&2; exit 1; }
 }
 
@@ -57,6 +57,6 @@ for p in $PAIRS; do
   off=$(one "$a" "$b" 0) && on=$(one "$a" "$b" 1) || exit 1
   awk -F, -v a="$a" -v b="$b" -v off="$off" -v on="$on" 'BEGIN {
     split(off, f, ","); split(on, n, ",")
-    printf "%d,%d,1to0,%.4f,%.4f,%.2f\n", a, b, f[1], n[1], n[1] / f[1]
-    printf "%d,%d,0to1,%.4f,%.4f,%.2f\n", a, b, f[2], n[2], n[2] / f[2] }'
+    printf "%s,%s,0to1,%.4f,%.4f,%.2f\n", a, b, f[1], n[1], n[1] / f[1]
+    printf "%s,%s,1to0,%.4f,%.4f,%.2f\n", a, b, f[2], n[2], n[2] / f[2] }'
 done
