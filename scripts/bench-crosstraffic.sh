@@ -8,7 +8,7 @@
 # and a*ceil(b/a) the other (shim/alltoall/pure/lg_schedule.h), equal only where the
 # smaller cluster's size divides the larger's; the library's pairwise exchange sends as
 # many each way.
-#   BUILD=build scripts/bench-crosstraffic.sh     (after `make smpi`; about 10 s)
+#   BUILD=build scripts/bench-crosstraffic.sh     (after `make smpi`; a few seconds)
 # Knobs: PAIRS ("A:B ...", each side N equal messages or NxU[+NxU...], N messages of U
 # units: test/bench/crosstraffic.c; default 1:1 1:2 1:4 2:2 22:22 22:36 and LG's pair of
 # 18 and 22 ranks, 22x18:18x18+18x4, then its larger side mirrored), BYTES (64 MiB a
