@@ -84,7 +84,7 @@ $(SMPI_BUILD)/gridcoll-calibrate: $(CALIBRATE_SRC) tools/calibrate/calibrate.h t
 # converges to the fastest measured broadcast under a configuration wrong by 2x (~20 s);
 # drift.sh: auto moves to the new best when a wide-area link slows under a running job
 # (~25 s); nonblocking.sh: the schedules behind plain generalized requests (~10 s);
-# random-grids.sh: every grid algorithm on 8 random grids, byte for byte (~90 s).
+# random-grids.sh: every grid algorithm on 8 random grids, byte for byte (~50 s).
 check-smpi:
 	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
 	$(MAKE) smpi $(TOOLS)
