@@ -9,16 +9,15 @@
 # spt again in 100-byte segments. Each run must print 0 failures, and rank 0's log must
 # show the forced algorithm ran on the world communicator across every cluster (relay:
 # how many of its calls relayed is printed, not required: on some grids no relay helps).
-#   BUILD=build SMPIRUN=smpirun test/smpi/random-grids.sh     (about a minute)
+# Then the nonblocking schedules (GRIDCOLL_NONBLOCKING=grid): test/mpi/nb_basic.c with
+# each tree and LG, and test/mpi/alltoallv.c's nonblocking cases with LG-v; rank 0's log
+# must name the forced tree's schedule (LG-v's) on the world communicator (how many
+# MPI_Ialltoall LG ran is printed: it serves no communicator without a cluster of two).
+#   BUILD=build SMPIRUN=smpirun test/smpi/random-grids.sh     (about a minute and a half)
 # GRIDS (how many, default 8), SEED (default 27).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-BUILD=${BUILD:-build}
-SMPIRUN=${SMPIRUN:-smpirun}
-T=$(realpath "$BUILD/smpi")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TMPDIR=$tmp # smpirun -tmpdir is broken in SimGrid 3.32
+. test/smpi/setup.sh
 passed=0
 failed=0
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
@@ -56,14 +55,16 @@ one() {
   # shellcheck disable=SC2086 # env: NAME=VALUE words
   (cd "$tmp/g" && env $env GRIDCOLL_CONFIG="$tmp/g/g.cfg" GRIDCOLL_LOG="$tmp/g/rec-%r.csv" \
     GRIDCOLL_SUMMARY=0 timeout 600 "$SMPIRUN" -platform "$tmp/g/g.xml" -hostfile "$tmp/g/hosts" \
-    "${FLAGS[@]}" "$T/$prog" $arg >"$tmp/out" 2>&1)
+    "${FLAGS[@]}" "$T/smpi/$prog" $arg >"$tmp/out" 2>&1)
   used=$(awk -F, -v a="$a" -v c="$clusters" 'NR > 1 && $3 == '"$ranks"' && $9 == c && $6 == a' \
     "$tmp/g/rec-0.csv" 2>/dev/null | wc -l)
   if grep -q "^$prog: [0-9]* checks, 0 failed" "$tmp/out" && ! grep -q '^FAIL' "$tmp/out" &&
      [ "$used" -gt 0 ]; then
     pass "$name, $prog $a ($((SECONDS - t0)) s)$(
       [ "$a" = relay ] && awk -F, 'NR > 1 && $6 == "relay" { n++; if ($11 > 0) r++ }
-        END { printf " (%d of %d calls relayed)", r, n }' "$tmp/g/rec-0.csv")"
+        END { printf " (%d of %d calls relayed)", r, n }' "$tmp/g/rec-0.csv"
+      [ "$prog" = nb_basic ] && awk -F, 'NR > 1 && $5 == "ialltoall" { n++; if ($6 == "lg-nb") l++ }
+        END { printf " (%d of %d MPI_Ialltoall by LG)", l, n }' "$tmp/g/rec-0.csv")"
   else
     fail "$name, $prog $a"
   fi
@@ -90,6 +91,12 @@ while read -r k sizes rest; do
   for b in hlot spt; do
     one "$name, 100 B segments" GRIDCOLL_BCAST=$b bcast 4096 "$k" "$b"
   done
+  for b in flat binomial hlot spt greedy multilevel; do
+    one "$name, nonblocking" "GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=$b GRIDCOLL_ALLTOALL=lg" \
+      nb_basic 100 "$k" "$b-nb"
+  done
+  one "$name, nonblocking" "GRIDCOLL_NONBLOCKING=grid GRIDCOLL_ALLTOALLV=lg" alltoallv \
+    "nonblocking quick" "$k" lg-nb
 done <<<"$grids"
 echo "smpi random grids: $passed passed, $failed failed ($((SECONDS - start)) s)"
 [ "$failed" = 0 ]

@@ -18,8 +18,8 @@
 #                     auto learning under a configuration wrong by 2x (test/smpi/learn.sh),
 #                     auto moving when a wide-area link slows mid-run (test/smpi/drift.sh),
 #                     the nonblocking schedules byte-correct (test/smpi/nonblocking.sh)
-#                     and every grid algorithm on 8 grids drawn at random from a fixed
-#                     seed (test/smpi/random-grids.sh)
+#                     and every grid algorithm and nonblocking schedule on 8 grids drawn
+#                     at random from a fixed seed (test/smpi/random-grids.sh)
 #   make bench-grid   simulated timings, tables, CSVs and PNGs: all-to-all (scripts/bench-grid.sh)
 #                     then broadcast (scripts/bench-grid-bcast.sh)
 #   make bench-grid-bcast  the broadcast part alone
@@ -84,7 +84,8 @@ $(SMPI_BUILD)/gridcoll-calibrate: $(CALIBRATE_SRC) tools/calibrate/calibrate.h t
 # converges to the fastest measured broadcast under a configuration wrong by 2x (~20 s);
 # drift.sh: auto moves to the new best when a wide-area link slows under a running job
 # (~25 s); nonblocking.sh: the schedules behind plain generalized requests (~10 s);
-# random-grids.sh: every grid algorithm on 8 random grids, byte for byte (~50 s).
+# random-grids.sh: every grid algorithm and schedule on 8 random grids, byte for byte
+# (~90 s).
 check-smpi:
 	GRIDCOLL_DEPS_EXTRA="$(SMPI_DEPS)" scripts/deps.sh
 	$(MAKE) smpi $(TOOLS)
