@@ -8,17 +8,8 @@
 #   BUILD=build SMPIRUN=smpirun PLATFORMS=/path/to/platforms test/smpi/alltoallv.sh
 set -u
 cd "$(dirname "$0")/../.."
-BUILD=${BUILD:-build}
-SMPIRUN=${SMPIRUN:-smpirun}
+. test/smpi/setup.sh
 P=${PLATFORMS:-$PWD/platforms}
-T=$(realpath "$BUILD/smpi")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TMPDIR=$tmp # smpirun -tmpdir is broken in SimGrid 3.32
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "PASS $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; grep -v '^\[' "$tmp/out" | head -20 | sed 's/^/     | /'; }
 # As test/smpi/run.sh (its comment says why the reference all-to-all is pair).
 FLAGS=(--cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
        --cfg=smpi/alltoall:pair --log=root.thres:warning)
@@ -36,7 +27,7 @@ vcase() {
   rm -f "$tmp"/rec-*.csv
   (cd "$tmp" && GRIDCOLL_CONFIG=$cfg GRIDCOLL_ALLTOALLV=$a GRIDCOLL_LOG="$tmp/rec-%r.csv" \
     GRIDCOLL_SUMMARY=0 timeout 900 "$SMPIRUN" -platform "$platform" -hostfile "$hosts" \
-    "${FLAGS[@]}" "$T/$prog" $arg >"$tmp/out" 2>&1)
+    "${FLAGS[@]}" "$T/smpi/$prog" $arg >"$tmp/out" 2>&1)
   # world (column 3) across every cluster (column 9) ran the forced algorithm (column 6)
   used=$(awk -F, -v a="$a" -v c="$clusters" 'NR > 1 && $3 == '"$ranks"' && $9 == c && (a == "auto" || $6 == a)' "$tmp/rec-0.csv" 2>/dev/null | wc -l)
   if grep -q "^$prog: [0-9]* checks, 0 failed" "$tmp/out" && ! grep -q '^FAIL' "$tmp/out" && [ "$used" -gt 0 ]; then

@@ -18,10 +18,6 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . test/smpi/setup.sh
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "PASS $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; grep -v '^\[' "$tmp/out" | head -20 | sed 's/^/     | /'; }
 # As test/smpi/run.sh (its comment says why the reference all-to-all is ring).
 FLAGS=(--cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
        --cfg=smpi/alltoall:ring --log=root.thres:warning)

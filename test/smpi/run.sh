@@ -12,18 +12,8 @@
 # CASES=REGEX runs only the cases whose name matches (e.g. CASES=interleaved).
 set -u
 cd "$(dirname "$0")/../.."
-BUILD=${BUILD:-build}
-SMPIRUN=${SMPIRUN:-smpirun}
+. test/smpi/setup.sh
 P=${PLATFORMS:-$PWD/platforms} # platforms/README.md
-T=$(realpath "$BUILD/smpi")
-ROOT=$PWD
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TMPDIR=$tmp # smpirun -tmpdir is broken in SimGrid 3.32
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "PASS $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; grep -v '^\[' "$tmp/out" | head -20 | sed 's/^/     | /'; }
 
 # The platform flags of platforms/README.md: platform numbers as simulated.
 # The reference PMPI_Alltoall is SMPI's ring algorithm (step i: send to rank + i, receive
@@ -62,7 +52,7 @@ run_case() {
     t0=$SECONDS
     (cd "$tmp" && GRIDCOLL_CONFIG=$cfg GRIDCOLL_ALLTOALL=$a GRIDCOLL_LOG="$tmp/rec-%r.csv" \
       GRIDCOLL_SUMMARY=0 timeout 600 "$SMPIRUN" -platform "$platform" -hostfile "$hosts" \
-      "${FLAGS[@]}" "$T/alltoall" "$big" >"$tmp/out" 2>&1)
+      "${FLAGS[@]}" "$T/smpi/alltoall" "$big" >"$tmp/out" 2>&1)
     # lg on world must have run (column 6) with every cluster seen (column 9).
     lg_calls=$(awk -F, -v c="$clusters" -v a="$a" 'NR > 1 && $3 == '"$ranks"' && $6 == a && $9 == c &&
       (a != "relay" || $11 > 0)' "$tmp/rec-0.csv" 2>/dev/null | wc -l)
@@ -88,7 +78,7 @@ bcast_case() {
     t0=$SECONDS
     (cd "$tmp" && GRIDCOLL_CONFIG=$cfg GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" \
       GRIDCOLL_SUMMARY=0 timeout 600 "$SMPIRUN" -platform "$platform" -hostfile "$hosts" \
-      "${FLAGS[@]}" "$T/bcast" $arg >"$tmp/out" 2>&1)
+      "${FLAGS[@]}" "$T/smpi/bcast" $arg >"$tmp/out" 2>&1)
     used=$(awk -F, -v b="$b" -v c="$clusters" 'NR > 1 && $3 == '"$ranks"' && $9 == c && (b == "auto" || $6 == b)' "$tmp/rec-0.csv" 2>/dev/null | wc -l)
     if grep -q "^bcast: [0-9]* checks, 0 failed" "$tmp/out" && ! grep -q '^FAIL' "$tmp/out" && [ "$used" -gt 0 ]; then
       pass "$name: $ranks ranks, $clusters clusters, bcast $b ($(sed -n 's/^bcast: \([0-9]*\) checks.*/\1/p' "$tmp/out") checks, $((SECONDS - t0)) s)"
@@ -130,7 +120,7 @@ for seg in "3 B|240" "1000 B|2400"; do
     rm -f "$tmp"/rec-*.csv
     (cd "$tmp" && GRIDCOLL_CONFIG="$tmp/mixed.cfg" GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" \
       GRIDCOLL_SUMMARY=0 timeout 600 "$SMPIRUN" -platform "$P/korea8.xml" -hostfile "$tmp/hosts_mixed.txt" \
-      "${FLAGS[@]}" "$T/bcast_mixed" "$ints" >"$tmp/out" 2>&1)
+      "${FLAGS[@]}" "$T/smpi/bcast_mixed" "$ints" >"$tmp/out" 2>&1)
     used=$(awk -F, -v b="$b" 'NR > 1 && $9 == 3 && $6 == b' "$tmp/rec-0.csv" 2>/dev/null | wc -l)
     if grep -q "^bcast_mixed: [0-9]* checks, 0 failed" "$tmp/out" && ! grep -q '^FAIL' "$tmp/out" && [ "$used" -gt 0 ]; then
       pass "korea8 A,G,H 6 ranks: bcast $b, mixed datatypes, $size segments"

@@ -10,6 +10,13 @@ tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "keeping $tmp" || trap 'rm -rf "$tmp"' EXIT
 export TMPDIR=$tmp
 
+# The byte-for-byte scripts' verdicts: pass NAME, fail NAME (with the head of the run's
+# output, $tmp/out), counted in passed and failed.
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "PASS $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; grep -v '^\[' "$tmp/out" | head -20 | sed 's/^/     | /'; }
+
 # tally NAME MIN MODEL PCT: the verdict on `results` of a script that sets a calibrated
 # table against the simpler MODEL it replaces (lines "PASS ..." / "FAIL ...", those where
 # MODEL is PCT% off or more ending "MODEL off"): a failure when fewer than MIN comparisons
