@@ -9,7 +9,7 @@
  * U units each ("22x18" against "18x18+18x4": LG's cluster pair of 18 and 22 ranks,
  * shim/alltoall/pure/lg_schedule.h). Each direction carries `bytes` (default 64 MiB)
  * spread over its units; all messages are posted at once from one shared instant, and
- * each rank prints the time until its receives completed: "seconds". With the
+ * each rank prints the time until its receives completed: "rank,seconds". With the
  * acknowledgements on, SimGrid adds every flow to the links of its way back at 5% of its
  * rate, and max-min sharing gives every flow on a saturated link the same rate, the
  * acknowledgement's own included: a direction with fewer flows than its reverse is held
