@@ -1,7 +1,7 @@
 /* The log's file (log.h): created with its header at MPI_Init, so that an unwritable
  * path is reported at once; the settled calls' lines (span.h gives each one, with its
- * completion time) kept in the spool until MPI_Finalize or exit, then written as text;
- * comm rank 0's calls into the summary. */
+ * completion time) kept in the spool until MPI_Finalize or exit, then written as text,
+ * comm rank 0's added to the summary on their way out. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -185,45 +185,6 @@ static void put_line(unsigned long long comm_id, int comm_size, const struct gc_
   free(heap);
 }
 
-/* The spool's lines into the text: at the end, or when the spool fails (then every later
- * line is formatted as it comes). */
-static void put_line_open(unsigned long long comm_id, int comm_size,
-                          const struct gc_call_line *l, const struct gc_span_time *t,
-                          const struct gc_candidate *cand)
-{
-  if (lg.file)
-    put_line(comm_id, comm_size, l, t, cand);
-}
-
-static void drain_spool(void)
-{
-  const char *why;
-  if (gc_spool_drain(put_line_open, &why) != 0)
-    write_failed(why);
-}
-
-/* A settled line: into the spool, else into the text at once. */
-static void keep_line(unsigned long long comm_id, int comm_size, const struct gc_call_line *l,
-                      const struct gc_span_time *t, const struct gc_candidate *cand)
-{
-  if (gc_spool_on()) {
-    if (gc_spool_put(comm_id, comm_size, l, t, cand) == 0)
-      return;
-    gc_debug(1, "the log's spool could not be written; lines are formatted as they come");
-    drain_spool();
-  }
-  put_line_open(comm_id, comm_size, l, t, cand);
-}
-
-/* Written out (the spool, the chunk, the file's buffer), at MPI_Finalize and at exit. */
-static void flush_records(void)
-{
-  drain_spool();
-  out_flush();
-  if (lg.file && (ferror(lg.file) || fflush(lg.file) != 0))
-    write_failed(strerror(errno));
-}
-
 /* gridcoll's log state is touched by one thread at a time unless the application may
  * call MPI from several at once: a lock per record only then (~55 instructions a call
  * otherwise, for nothing). */
@@ -241,25 +202,66 @@ static void summary_add(int comm_size, const struct gc_call_line *l,
                  t->own, l->root >= 0 ? t->root_late : t->spread, l->explored);
 }
 
-/* The window's reader (span.h): settled calls' lines into the text, and comm rank 0's
- * timed blocking calls into the summary (a nonblocking call's time runs to the
- * completion the application chose to look for: nothing a model predicts). */
+/* A settled line where it goes: comm rank 0's timed blocking calls into the summary (a
+ * nonblocking call's time runs to the completion the application chose to look for:
+ * nothing a model predicts), the line into the text. Where the spool keeps the lines,
+ * this is at the end, as they are drained, so that neither costs the calls anything (the
+ * summary's sums are the same in any order); else as each call settles. Called with the
+ * lock held where one is needed. */
+static void line_out(unsigned long long comm_id, int comm_size, int comm_rank,
+                     const struct gc_call_line *l, const struct gc_span_time *t,
+                     const struct gc_candidate *cand)
+{
+  if (comm_rank == 0 && lg.summary && t->actual >= 0 && l->entry == GC_ENTRY_BLOCKING)
+    summary_add(comm_size, l, t);
+  if (lg.file)
+    put_line(comm_id, comm_size, l, t, cand);
+}
+
+static void drain_spool(void)
+{
+  const char *why;
+  if (gc_spool_drain(line_out, &why) != 0)
+    write_failed(why);
+}
+
+/* A settled line: into the spool, else where it goes at once. */
+static void keep_line(unsigned long long comm_id, int comm_size, int comm_rank,
+                      const struct gc_call_line *l, const struct gc_span_time *t,
+                      const struct gc_candidate *cand)
+{
+  if (gc_spool_on()) {
+    if (gc_spool_put(comm_id, comm_size, comm_rank, l, t, cand) == 0)
+      return;
+    gc_debug(1, "the log's spool could not be written; lines are formatted as they come");
+    drain_spool();
+  }
+  line_out(comm_id, comm_size, comm_rank, l, t, cand);
+}
+
+/* Written out (the spool, the chunk, the file's buffer), at MPI_Finalize and at exit. */
+static void flush_records(void)
+{
+  drain_spool();
+  out_flush();
+  if (lg.file && (ferror(lg.file) || fflush(lg.file) != 0))
+    write_failed(strerror(errno));
+}
+
+/* The window's reader (span.h): settled calls' lines kept (keep_line), for the text and
+ * comm rank 0's for the summary. */
 static void read_settled(const struct gc_span_settled *s)
 {
-  if (!s->logged)
+  if (!s->logged || !(lg.file || lg.summary || gc_spool_on()))
     return;
   int lock = locked();
   if (lock)
     pthread_mutex_lock(&lg.lock);
-  for (int i = 0; lg.file && i < s->n; i++)
-    keep_line(s->comm_id, s->comm_size, &s->line[i], &s->time[i],
+  for (int i = 0; i < s->n; i++)
+    keep_line(s->comm_id, s->comm_size, s->comm_rank, &s->line[i], &s->time[i],
               s->candidates ? s->candidates[i] : NULL);
   if (lock)
     pthread_mutex_unlock(&lg.lock);
-  if (s->comm_rank == 0 && lg.summary)
-    for (int i = 0; i < s->n; i++)
-      if (s->time[i].actual >= 0 && s->line[i].entry == GC_ENTRY_BLOCKING)
-        summary_add(s->comm_size, &s->line[i], &s->time[i]);
 }
 
 void gc_log_finalize(void)

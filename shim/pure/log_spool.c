@@ -17,7 +17,7 @@ struct spooled {
   int kind; /* FULL */
   int comm_size;
   int ncand;
-  int pad;
+  int comm_rank;
   unsigned long long comm_id;
   struct gc_call_line line;
   struct gc_span_time time;
@@ -98,11 +98,13 @@ static int fill_out(void)
 }
 
 /* 1 when l, on communicator comm_id, is the call after the last one, all else the same. */
-static int is_next(unsigned long long comm_id, int comm_size, const struct gc_call_line *l)
+static int is_next(unsigned long long comm_id, int comm_size, int comm_rank,
+                   const struct gc_call_line *l)
 {
   const struct spooled *p = &sp.last;
   const struct gc_call_line *k = &p->line;
-  return p->kind && p->comm_id == comm_id && p->comm_size == comm_size && !p->ncand &&
+  return p->kind && p->comm_id == comm_id && p->comm_size == comm_size &&
+         p->comm_rank == comm_rank && !p->ncand &&
          l->call == k->call + 1 && l->bytes == k->bytes && l->op_name == k->op_name &&
          l->algorithm_name == k->algorithm_name && l->model == k->model &&
          gc_same_bits(l->predicted, k->predicted) && l->root == k->root &&
@@ -111,10 +113,11 @@ static int is_next(unsigned long long comm_id, int comm_size, const struct gc_ca
          l->entry == k->entry;
 }
 
-int gc_spool_put(unsigned long long comm_id, int comm_size, const struct gc_call_line *l,
-                 const struct gc_span_time *t, const struct gc_candidate *cand)
+int gc_spool_put(unsigned long long comm_id, int comm_size, int comm_rank,
+                 const struct gc_call_line *l, const struct gc_span_time *t,
+                 const struct gc_candidate *cand)
 {
-  int ncand = cand ? l->ncandidates : 0, next = !ncand && is_next(comm_id, comm_size, l);
+  int ncand = cand ? l->ncandidates : 0, next = !ncand && is_next(comm_id, comm_size, comm_rank, l);
   size_t need = next ? sizeof(struct spooled_next)
                      : sizeof(struct spooled) + sizeof *cand * (size_t)ncand;
   if (sp.n + need > sizeof sp.fill && fill_out() != 0)
@@ -127,7 +130,7 @@ int gc_spool_put(unsigned long long comm_id, int comm_size, const struct gc_call
     sp.last.line.call++;
   } else {
     struct spooled *s = (struct spooled *)(sp.fill + sp.n);
-    *s = (struct spooled){FULL, comm_size, ncand, 0, comm_id, *l, *t};
+    *s = (struct spooled){FULL, comm_size, ncand, comm_rank, comm_id, *l, *t};
     if (ncand)
       memcpy(s + 1, cand, sizeof *cand * (size_t)ncand);
     sp.last = *s;
@@ -147,10 +150,10 @@ static void replay(const unsigned char *p, size_t n, struct spooled *last,
       const struct spooled_next *x = (const struct spooled_next *)s;
       last->line.call++;
       last->line.elapsed = x->elapsed;
-      writer(last->comm_id, last->comm_size, &last->line, &x->time, NULL);
+      writer(last->comm_id, last->comm_size, last->comm_rank, &last->line, &x->time, NULL);
       at += sizeof *x;
     } else if (s->kind == FULL && at + sizeof *s <= n) {
-      writer(s->comm_id, s->comm_size, &s->line, &s->time,
+      writer(s->comm_id, s->comm_size, s->comm_rank, &s->line, &s->time,
              s->ncand ? (const struct gc_candidate *)(s + 1) : NULL);
       *last = *s;
       at += sizeof *s + sizeof(struct gc_candidate) * (size_t)s->ncand;

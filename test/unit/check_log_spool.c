@@ -29,7 +29,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t at)
 /* What went in, and what came back. */
 struct seen {
   unsigned long long comm_id;
-  int comm_size;
+  int comm_size, comm_rank;
   struct gc_call_line line;
   struct gc_span_time time;
   int ncand;
@@ -40,12 +40,13 @@ enum { CALLS = 5000 };
 static struct seen put[CALLS], got[CALLS];
 static int nput, ngot;
 
-static void collect(unsigned long long comm_id, int comm_size, const struct gc_call_line *l,
-                    const struct gc_span_time *t, const struct gc_candidate *cand)
+static void collect(unsigned long long comm_id, int comm_size, int comm_rank,
+                    const struct gc_call_line *l, const struct gc_span_time *t,
+                    const struct gc_candidate *cand)
 {
   ck_assert_int_lt(ngot, CALLS);
   struct seen *s = &got[ngot++];
-  *s = (struct seen){comm_id, comm_size, *l, *t, cand ? l->ncandidates : 0, {{0}}};
+  *s = (struct seen){comm_id, comm_size, comm_rank, *l, *t, cand ? l->ncandidates : 0, {{0}}};
   if (cand)
     memcpy(s->cand, cand, sizeof *cand * (size_t)l->ncandidates);
 }
@@ -75,7 +76,7 @@ static struct seen call_of(int i)
 {
   unsigned long long *next = next_call;
   int other = i % 97 == 50;
-  struct seen s = {.comm_id = other ? 9 : 7, .comm_size = other ? 3 : 4};
+  struct seen s = {.comm_id = other ? 9 : 7, .comm_size = other ? 3 : 4, .comm_rank = other ? 2 : 0};
   s.line = (struct gc_call_line){next[other]++, i % 500 == 499 ? 65536 : 8, "bcast", "hlot",
                                  "hlot-link", 1e-5, i * 1e-6, 2, 2, 0, 3, 0, 0, 0};
   s.time = (struct gc_span_time){i * 2e-6, i * 1.5e-6, i % 3 ? 1e-7 : 0, -1};
@@ -91,7 +92,7 @@ static int put_call(int i)
 {
   put[nput] = call_of(i);
   const struct seen *s = &put[nput];
-  int rc = gc_spool_put(s->comm_id, s->comm_size, &s->line, &s->time, s->ncand ? s->cand : NULL);
+  int rc = gc_spool_put(s->comm_id, s->comm_size, s->comm_rank, &s->line, &s->time, s->ncand ? s->cand : NULL);
   if (rc == 0)
     nput++;
   return rc;
@@ -103,6 +104,7 @@ static void same_calls(void)
   for (int i = 0; i < nput; i++) {
     const struct seen *a = &put[i], *b = &got[i];
     ck_assert_msg(a->comm_id == b->comm_id && a->comm_size == b->comm_size &&
+                      a->comm_rank == b->comm_rank &&
                       a->line.call == b->line.call && a->line.bytes == b->line.bytes &&
                       a->line.elapsed == b->line.elapsed && a->line.predicted == b->line.predicted &&
                       a->line.op_name == b->line.op_name && a->line.root == b->line.root &&
