@@ -168,18 +168,27 @@ check-mpi: $(LIB) $(MPI_TESTS) $(TOOLS) $(CALIBRATE)
 # Where cppcheck is wrong, the line says so in an inline suppression with its reason.
 # cppcheck 2.10 does not read C11's _Noreturn (it then follows predict_bad_usage's
 # return, which never happens): it is told the GNU spelling it does read.
+# Then ShellCheck over every shell script, at its warning level (a second or two): where
+# a warning is wrong for a line (commas inside an array's values, a variable its sourcing
+# script sets), the line or the file's first line says so in a directive with its reason.
+# SC2155 (`local x=$(cmd)` hides cmd's status) is left out: the scripts' substitutions
+# are basename, realpath and declare -p, whose status nobody reads.
 CPPCHECK ?= cppcheck
+SHELLCHECK ?= shellcheck
+SHELL_SCRIPTS := $(wildcard scripts/*.sh test/*/*.sh) scripts/grid-up scripts/grid-down \
+  scripts/grid-exec scripts/grid-mpiexec .ci/run
 lint:
 	$(CPPCHECK) -q --error-exitcode=1 --enable=warning,portability,performance --std=c11 \
 	  --inline-suppr -D_POSIX_C_SOURCE=200809L '-D_Noreturn=__attribute__((noreturn))' \
 	  $(filter-out -I.,$(INCLUDES)) \
 	  -Itools/predict -Itools/calibrate config model shim tools
+	$(SHELLCHECK) -x -S warning -e SC2155 $(SHELL_SCRIPTS)
 
 # Packages only some targets need (scripts/deps.sh installs them when asked):
 # python3-matplotlib draws scripts/gridcoll-report's plots (check-mpi tests one);
-# cppcheck runs make lint.
+# cppcheck and shellcheck run make lint.
 TOOLS_DEPS := python3-matplotlib
-LINT_DEPS  := cppcheck
+LINT_DEPS  := cppcheck shellcheck
 
 # The two commands of the README: both install what is missing first.
 check:

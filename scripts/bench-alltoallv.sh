@@ -11,7 +11,7 @@
 # PLATFORMS (the platform files; default platforms/),
 # RESUME=1 (run only the layout/algorithm pairs raw.csv lacks).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
 P=${PLATFORMS:-$PWD/platforms}

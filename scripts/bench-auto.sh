@@ -65,7 +65,7 @@
 #   NETS=fluid SCENARIOS=korea8 KOREA8_ROOTS=0,16 KOREA8_SEG=0 SIZES=65536,1048576 \
 #     REPS_AUTO=1000 WRONG="bwx5 bwd5 latx5 latd5 eagerx5 eagerd5" JOBS=1 scripts/bench-auto.sh
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
 P=$(realpath -m "${PLATFORMS:-platforms}")
@@ -192,6 +192,7 @@ prepare() { # SCENARIO
     *) echo "bench-auto: unknown scenario $1" >&2; return 1 ;;
   esac
 }
+# shellcheck disable=SC2054 # the commas are in the values: a scenario's roots
 declare -A ROOTS=([demo]=0,8 [gen3]=0,1 [gen4]=0,1 [gen8]=0,1 [broken3]=0,1 [g5k2]=0 [g5k2-16x48]=0
   [korea8]=$KOREA8_ROOTS [korea8-seg]=$KOREA8_ROOTS)
 for w in $WRONG; do ROOTS[korea8-$w]=$KOREA8_ROOTS; done

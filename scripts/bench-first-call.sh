@@ -31,7 +31,7 @@ settings=(
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 printf '%-24s %-9s %9s %9s %9s %9s   (us, 3 ranks, %s B, medians)\n' setting op dup first second free "$BYTES"
-for run in $(seq "$RUNS"); do
+for _ in $(seq "$RUNS"); do
   for i in "${!settings[@]}"; do
     IFS='|' read -r name op env <<<"${settings[$i]}"
     args=()

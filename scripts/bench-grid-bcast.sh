@@ -11,7 +11,7 @@
 # (default "0 8 16"), JOBS (parallel runs, default 2), ALGORITHMS (names as below), OUT,
 # PYTHON (for the report; default Debian's /usr/bin/python3, which has matplotlib).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
 P=${PLATFORMS:-$PWD/platforms} # platforms/README.md

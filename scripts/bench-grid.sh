@@ -9,7 +9,7 @@
 # ALGORITHMS (names as below), LAYOUTS (g5k2 16x48), OUT (out/bench-grid), RESUME=1 (keep
 # raw.csv and run only the layout/algorithm pairs it lacks).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
 P=${PLATFORMS:-$PWD/platforms} # platforms/README.md
@@ -19,13 +19,16 @@ MIN=${MIN:-1024} MAX=${MAX:-1048576} FACTOR=${FACTOR:-4} JOBS=${JOBS:-2}
 # every algorithm at every call; mpich and ompi run as selectors (smpi/coll-selector).
 # The default run leaves out the barrier variants of pair and ring and pair_rma (the same
 # exchanges with extra synchronisation, never faster in simulation) to stay near 20 minutes
-# on 2 cores; ALGORITHMS="$SMPI_ALL" runs them all.
+# on 2 cores; ALGORITHMS=all runs them all.
 SMPI_ALL="default 2dmesh 3dmesh basic_linear bruck pair pair_rma pair_light_barrier
   pair_mpi_barrier pair_one_barrier rdb ring ring_light_barrier ring_mpi_barrier
   ring_one_barrier mvapich2 mvapich2_scatter_dest impi"
 SMPI_ALGORITHMS="default 2dmesh 3dmesh basic_linear bruck pair rdb ring mvapich2
   mvapich2_scatter_dest impi"
-ALGORITHMS=${ALGORITHMS:-"lg auto selector:mpich selector:ompi $SMPI_ALGORITHMS"}
+case ${ALGORITHMS:-} in
+  all) ALGORITHMS="lg auto selector:mpich selector:ompi $SMPI_ALL" ;;
+  '') ALGORITHMS="lg auto selector:mpich selector:ompi $SMPI_ALGORITHMS" ;;
+esac
 LAYOUTS=${LAYOUTS:-"g5k2 16x48"}
 BENCH=$(realpath "$BUILD/smpi/alltoall_bench")
 mkdir -p "$OUT"

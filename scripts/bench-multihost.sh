@@ -159,6 +159,7 @@ echo "bench-multihost: $((SECONDS - start)) s" >&2
 # bench-multihost installs) where a python3 earlier on PATH may not.
 py=python3
 python3 -c 'import matplotlib' 2>/dev/null || [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
+# shellcheck disable=SC2046 # one word a grid
 "$py" "$GRID_ROOT/scripts/bench-multihost-report.py" "$OUT" $(for g in $GRIDS; do basename "$g"; done)
 [ "$finalize_hangs" = 0 ] || echo "note: $finalize_hangs run(s) ended by the harness after their results: a rank hung in MPI_Finalize (UCX over TCP, like openucx/ucx#8738)"
 echo "logs, results.csv and bench-multihost.png in $OUT"

@@ -23,7 +23,7 @@
 #   env: GRIDS="grid3 grid3x6", RUNS (the four above), MAX=262144, REPS=1, SLICE_US=1000,
 #        ROOT=0, TEST=1e-7, OUT=out/bench-nbc-smpi
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 source scripts/nbc-lib.sh
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}

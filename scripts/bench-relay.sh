@@ -24,7 +24,7 @@
 # REPS_AUTO (15), OUT (out/bench-relay), ALGORITHMS (native lg relay auto), FACTORS and
 # CROSSTRAFFIC (above).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
 GRIDS=${GRIDS:-broken3 broken4 grid3 even3}
@@ -47,6 +47,7 @@ case $CROSSTRAFFIC in
 *) echo "bench-relay: CROSSTRAFFIC=$CROSSTRAFFIC: expected 0 or 1" >&2; exit 2 ;;
 esac
 
+# shellcheck disable=SC2054 # the commas are in the values: the clusters' sizes
 declare -A SIZE=([broken3]=18,10,22 [broken4]=12,6,14,8 [grid3]=12,12,6 [even3]=16,16,16)
 declare -A ARGS=([broken3]="--link 0-2:40ms:500Mbps"
   [broken4]="--link 0-2:40ms:500Mbps --link 1-3:40ms:500Mbps"

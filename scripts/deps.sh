@@ -7,7 +7,7 @@
 # libopenmpi-dev (mk/openmpi.mk); `make check`, `make check-openmpi` and `make check-clients`
 # also pass CLIENT_DEPS, real clients run under gridcoll: ptscotch (PT-Scotch's dgord,
 # test/openmpi/ptscotch.sh), scalapack-mpi-test and hpcc (test/clients/run.sh).
-# `make check` passes cppcheck (make lint).
+# `make check` passes cppcheck and shellcheck (make lint).
 # `make bench-overhead` passes valgrind (its instruction counts).
 # `make fuzz` passes clang and libclang-rt-dev (libFuzzer: with --no-install-recommends,
 # clang alone lacks its runtime libraries). `make check-fuzz-regress` needs only gcc.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Launcher-agnostic mpiexec for the test and demo scripts (sourced, not run).
 #
 # MPICH's hydra and Open MPI's mpirun take the same job in different words: hydra

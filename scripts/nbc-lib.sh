@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # What the nonblocking benches share (scripts/bench-nbc-multihost.sh on the namespace rig,
 # scripts/bench-nbc-smpi.sh under SimGrid), sourced by both.
 

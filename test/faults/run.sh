@@ -167,7 +167,7 @@ where() {
 
 # judge: what went wrong in the last run, or nothing (every assertion of the header).
 judge() {
-  local why=() lines oom
+  local why=() lines
   if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
     why+=("hang (killed after ${limit}s)")
   elif [ "$rc" != 0 ]; then

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # sourced: tmp, rc and the helpers are test/mpi/run.sh's
 # MPI_Alltoallv cases of test/mpi/run.sh (sourced: its helpers, $T, topologies and
 # used_as). test/mpi/alltoallv.c compares against PMPI_Alltoallv byte for byte;
 # test/mpi/fft_transpose.c is an application-style client checked against a serial

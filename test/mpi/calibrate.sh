@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # sourced: tmp, rc and the helpers are test/mpi/run.sh's
 # gridcoll-calibrate under the real MPI library (sourced by test/mpi/run.sh, in its
 # working directory; ONLY=calibrate runs these alone). It runs without gridcoll: it
 # measures the MPI library itself.

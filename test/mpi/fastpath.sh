@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # sourced: tmp, rc and the helpers are test/mpi/run.sh's
 # Sourced by test/mpi/run.sh (ONLY=fastpath runs these cases alone): what gridcoll does
 # on calls whose outcome it already knows.
 #

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # sourced: tmp, rc and the helpers are test/mpi/run.sh's
 # Sourced by test/mpi/run.sh (ONLY=files runs these cases alone): the files gridcoll
 # reads and writes. Whatever the file is (a FIFO, a device, huge, binary, not strict
 # where it looks strict), the program finishes unharmed, with one clear warning, within

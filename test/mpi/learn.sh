@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # sourced: tmp, rc and the helpers are test/mpi/run.sh's
 # Sourced by test/mpi/run.sh (ONLY=learn runs these cases alone): `auto` learning from
 # measured calls (shim/pure/learn.h, shim/span.h), on two clusters.
 #

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # sourced: tmp, rc and the helpers are test/mpi/run.sh's
 # The per-call log (sourced by test/mpi/run.sh; ONLY=log runs these alone).
 # One record per call and rank, a header, the same communicator id for the same call on
 # every rank; in sync mode every rank holds the same actual_s, the collective's completion

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # sourced: tmp, rc and the helpers are test/mpi/run.sh's
 # The nonblocking and persistent cases (sourced by test/mpi/run.sh; ONLY=nonblocking
 # runs them alone): the schedules against the MPI library's own, and every door into
 # the two collectives (entry_points).
@@ -233,6 +234,7 @@ fi
 # --- every door into the two collectives ------------------------------------------------
 # 3 ranks in two clusters (0 | 1-2) with LG and the flat tree forced: a call that reaches
 # gridcoll's algorithms says so in the log (lg, flat), one that passes through does not.
+# shellcheck disable=SC2054 # the commas are in the values
 grid3=(GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=lg GRIDCOLL_ALLTOALLV=lg GRIDCOLL_BCAST=flat GRIDCOLL_SUMMARY=0)
 # ops_in FILE: "op,algorithm=count ..." over the records of a log, sorted.
 

@@ -92,6 +92,7 @@ used_as() {
 case ${ONLY:-} in
   '' | alltoallv) ;;
   files | fastpath | calibrate | log | learn | nonblocking)
+    # shellcheck disable=SC1090 # one of the group files beside this one
     . "$ROOT/test/mpi/$ONLY.sh"
     echo "mpi $ONLY ($GC_LAUNCHER): $passed passed, $failed failed"
     [ "$failed" = 0 ]
@@ -134,7 +135,7 @@ done
 # in place, on the test's communicators; rank 0's log shows relay ran with a prediction
 # (relay-backbone predicts only where the routes relay a message).
 relay_net() { # the latency and bandwidth matrices of k clusters, a-b (and c-d) broken
-  local k=$1 c d lat bw sep row
+  local k=$1 c d lat sep row
   printf 'network = { wan = {\n  latency = ('
   for lat in latency bandwidth; do
     [ "$lat" = bandwidth ] && printf '  bandwidth = ('

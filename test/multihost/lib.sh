@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # sourced: rc and LIB are for its callers
 # Shared by test/multihost/run.sh and scripts/bench-multihost.sh (sourced, bash):
 # running an MPI program across the hosts of scripts/grid-up.
 #

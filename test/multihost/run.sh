@@ -55,7 +55,7 @@ calc() { awk "BEGIN { $1 }"; }
 
 # measure_links: every ordered pair of clusters of the grid up, as described above.
 measure_links() {
-  local a b delay rate queue back server client rtt want tol g1 g8 goodput sent got d0 s0 dropped lost expect try
+  local a b delay rate queue back server client rtt want tol g1 g8 goodput sent got d0 s0 dropped lost expect
   for a in $(awk '$1 == "cluster" { print $2 }' "$STATE/grid"); do
     grid_exec_bg "$(first_host "$a")" "$NET serve 5001"
   done
@@ -68,7 +68,7 @@ measure_links() {
     # Up to 3 tries: a measuring instrument is judged by what it can show, and one try can
     # land on a moment when the scheduler delays delayd's release or a TCP window (seen
     # on an idle 2-core machine: 1 run in 4 off by more than the tolerance).
-    for try in 1 2 3; do
+    for _ in 1 2 3; do
       "$GRID_ROOT/scripts/grid-exec" "$client" "$NET ping $server 5001 30" >out 2>err
       rtt=$(awk '{ print $5 }' out)
       [ -n "$rtt" ] && calc "e = $rtt - $want; exit !(e <= $tol && -e <= $tol)" && break
@@ -87,7 +87,7 @@ measure_links() {
     goodput_ok() {
       calc "exit !($g1 > 0.5 * $goodput && $g1 < 1.1 * $goodput && $g8 > 0.9 * $goodput && $g8 < 1.1 * $goodput)"
     }
-    for try in 1 2 3; do
+    for _ in 1 2 3; do
       "$GRID_ROOT/scripts/grid-exec" "$client" "$NET tcp $server 5001 1 1 2" >out 2>err
       g1=$(awk '{ print $2 }' out)
       d0=$(backbone_drops)

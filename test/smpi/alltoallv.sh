@@ -7,7 +7,7 @@
 # Platforms: g5k2 (two sites, 32+32), g5k2_64 (uneven, 16+48), korea8 (8 clusters of 4).
 #   BUILD=build SMPIRUN=smpirun PLATFORMS=/path/to/platforms test/smpi/alltoallv.sh
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . test/smpi/setup.sh
 P=${PLATFORMS:-$PWD/platforms}
 # As test/smpi/run.sh (its comment says why the reference all-to-all is pair).

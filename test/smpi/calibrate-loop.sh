@@ -26,7 +26,7 @@
 #      curves the calibration measured (lan.curve, network.wan.curves).
 #   BUILD=build SMPIRUN=smpirun test/smpi/calibrate-loop.sh    (NETS="default fluid")
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . test/smpi/setup.sh # BUILD, SMPIRUN, T, ROOT, tmp, TMPDIR
 BASE=(--cfg=smpi/simulate-computation:no --cfg=smpi/auto-shared-malloc-thresh:33554432
       --log=root.thres:critical)
@@ -34,7 +34,7 @@ FLUID=(--cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1)
 passed=0
 failed=0
 start=$SECONDS
-cd "$tmp"
+cd "$tmp" || exit 1
 
 # loop NET: calibrate, run and compare under one network setting, in a folder of its own.
 loop() {

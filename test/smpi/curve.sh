@@ -15,13 +15,13 @@
 #      must miss 5% somewhere (else the test shows nothing).
 #   BUILD=build SMPIRUN=smpirun test/smpi/curve.sh   (KEEP=1: keep its folder)
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . test/smpi/setup.sh # BUILD, SMPIRUN, T, ROOT, tmp, TMPDIR
 # SimGrid's default network: no lat-factor, no bw-factor.
 FLAGS=(--cfg=smpi/simulate-computation:no --cfg=smpi/auto-shared-malloc-thresh:33554432
        --log=root.thres:critical)
 start=$SECONDS
-cd "$tmp"
+cd "$tmp" || exit 1
 
 python3 "$ROOT/scripts/gen-platform.py" 2 2 . --wan-bw 1Gbps --wan-lat 10ms >/dev/null
 if ! "$SMPIRUN" -platform grid2x2.xml -hostfile hosts_grid2x2.txt "${FLAGS[@]}" \

@@ -20,7 +20,7 @@
 #     flag for every call.
 #   BUILD=build SMPIRUN=smpirun test/smpi/drift.sh   (about 25 s)
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . test/smpi/setup.sh
 P=${PLATFORMS:-$PWD/platforms}
 BENCH=$T/smpi/auto_bench

@@ -13,7 +13,7 @@
 # algorithm from measurements, one whose forced time is the best.
 #   BUILD=build SMPIRUN=smpirun test/smpi/learn.sh   (about 20 s)
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
 P=${PLATFORMS:-$PWD/platforms}

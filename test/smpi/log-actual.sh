@@ -9,7 +9,7 @@
 # g5k2 cluster, a rank 20 ms late; spread_s and root_late_s hold the 20 ms, own_s not.
 #   BUILD=build SMPIRUN=smpirun test/smpi/log-actual.sh   (a few seconds)
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}
 SMPIRUN=${SMPIRUN:-smpirun}
 P=${PLATFORMS:-$PWD/platforms}

@@ -14,12 +14,12 @@
 #      formula's must miss 10% somewhere (else the test shows nothing).
 #   BUILD=build SMPIRUN=smpirun test/smpi/native.sh   (KEEP=1: keep its folder)
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . test/smpi/setup.sh # BUILD, SMPIRUN, T, ROOT, tmp, TMPDIR
 FLAGS=(--cfg=smpi/simulate-computation:no --cfg=smpi/auto-shared-malloc-thresh:33554432
        --log=root.thres:critical)
 start=$SECONDS
-cd "$tmp"
+cd "$tmp" || exit 1
 
 fail() {
   echo "FAIL native: $1"

@@ -9,7 +9,7 @@
 # hosts, ranks interleaved. Then MPI_Ialltoallv by LG-v on both.
 #   BUILD=build SMPIRUN=smpirun test/smpi/nonblocking.sh   (about 10 s)
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . test/smpi/setup.sh
 PROG=$T/smpi/nb_basic
 passed=0

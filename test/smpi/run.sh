@@ -11,7 +11,7 @@
 #   BUILD=build SMPIRUN=smpirun test/smpi/run.sh
 # CASES=REGEX runs only the cases whose name matches (e.g. CASES=interleaved).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . test/smpi/setup.sh
 P=${PLATFORMS:-$PWD/platforms} # platforms/README.md
 

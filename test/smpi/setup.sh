@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034,SC2154 # sourced: T and ROOT are for its callers, start is theirs
 # What every SimGrid test script starts with, sourced from the repository's root:
 # BUILD and SMPIRUN (the environment's or the defaults), T the build folder's full path,
 # ROOT the repository, tmp a folder of the script's own, removed at exit (KEEP=1: kept, and

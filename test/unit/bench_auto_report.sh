@@ -4,7 +4,7 @@
 # loss, its first 15 and first 1000 calls, the models' errors) come from this script.
 #   test/unit/bench_auto_report.sh        (part of make check-unit)
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fails=0
