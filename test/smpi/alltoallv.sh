@@ -22,15 +22,11 @@ printf 'clusters = (\n%s\n);\n' "$(for c in A B C D E F G H; do
 
 # vcase NAME PLATFORM HOSTFILE CONFIG CLUSTERS ALGORITHM PROGRAM ARG
 vcase() {
-  local name=$1 platform=$2 hosts=$3 cfg=$4 clusters=$5 a=$6 prog=$7 arg=$8 ranks used t0=$SECONDS
+  local name=$1 platform=$2 hosts=$3 cfg=$4 clusters=$5 a=$6 prog=$7 arg=$8 ranks t0=$SECONDS
   ranks=$(grep -c . "$hosts")
-  rm -f "$tmp"/rec-*.csv
-  (cd "$tmp" && GRIDCOLL_CONFIG=$cfg GRIDCOLL_ALLTOALLV=$a GRIDCOLL_LOG="$tmp/rec-%r.csv" \
-    GRIDCOLL_SUMMARY=0 timeout 900 "$SMPIRUN" -platform "$platform" -hostfile "$hosts" \
-    "${FLAGS[@]}" "$T/smpi/$prog" $arg >"$tmp/out" 2>&1)
-  # world (column 3) across every cluster (column 9) ran the forced algorithm (column 6)
-  used=$(awk -F, -v a="$a" -v c="$clusters" 'NR > 1 && $3 == '"$ranks"' && $9 == c && (a == "auto" || $6 == a)' "$tmp/rec-0.csv" 2>/dev/null | wc -l)
-  if grep -q "^$prog: [0-9]* checks, 0 failed" "$tmp/out" && ! grep -q '^FAIL' "$tmp/out" && [ "$used" -gt 0 ]; then
+  # shellcheck disable=SC2086 # arg: none, or the program's words
+  LIMIT=900 forced_run "$platform" "$hosts" "$cfg" "GRIDCOLL_ALLTOALLV=$a" "$prog" $arg
+  if forced_ran "$prog" "$ranks" "$clusters" "$a"; then
     pass "$name: $ranks ranks, $clusters clusters, $prog, alltoallv $a ($((SECONDS - t0)) s)"
   else
     fail "$name: $ranks ranks, $clusters clusters, $prog, alltoallv $a"

@@ -45,22 +45,15 @@ PY
 # holds a call on world (column 3) across every cluster (column 9) that ALGORITHM ran
 # (column 6).
 one() {
-  local name=$1 env=$2 prog=$3 arg=$4 clusters=$5 a=$6 ranks used t0=$SECONDS
-  ranks=$(grep -c . "$tmp/g/hosts")
-  rm -f "$tmp"/g/rec-*.csv
-  # shellcheck disable=SC2086 # env: NAME=VALUE words
-  (cd "$tmp/g" && env $env GRIDCOLL_CONFIG="$tmp/g/g.cfg" GRIDCOLL_LOG="$tmp/g/rec-%r.csv" \
-    GRIDCOLL_SUMMARY=0 timeout 600 "$SMPIRUN" -platform "$tmp/g/g.xml" -hostfile "$tmp/g/hosts" \
-    "${FLAGS[@]}" "$T/smpi/$prog" $arg >"$tmp/out" 2>&1)
-  used=$(awk -F, -v a="$a" -v c="$clusters" 'NR > 1 && $3 == '"$ranks"' && $9 == c && $6 == a' \
-    "$tmp/g/rec-0.csv" 2>/dev/null | wc -l)
-  if grep -q "^$prog: [0-9]* checks, 0 failed" "$tmp/out" && ! grep -q '^FAIL' "$tmp/out" &&
-     [ "$used" -gt 0 ]; then
+  local name=$1 env=$2 prog=$3 arg=$4 clusters=$5 a=$6 t0=$SECONDS
+  # shellcheck disable=SC2086 # arg: none, or the program's words
+  forced_run "$tmp/g/g.xml" "$tmp/g/hosts" "$tmp/g/g.cfg" "$env" "$prog" $arg
+  if forced_ran "$prog" "$(grep -c . "$tmp/g/hosts")" "$clusters" "$a"; then
     pass "$name, $prog $a ($((SECONDS - t0)) s)$(
       [ "$a" = relay ] && awk -F, 'NR > 1 && $6 == "relay" { n++; if ($11 > 0) r++ }
-        END { printf " (%d of %d calls relayed)", r, n }' "$tmp/g/rec-0.csv"
+        END { printf " (%d of %d calls relayed)", r, n }' "$tmp/rec-0.csv"
       [ "$prog" = nb_basic ] && awk -F, 'NR > 1 && $5 == "ialltoall" { n++; if ($6 == "lg-nb") l++ }
-        END { printf " (%d of %d MPI_Ialltoall by LG)", l, n }' "$tmp/g/rec-0.csv")"
+        END { printf " (%d of %d MPI_Ialltoall by LG)", l, n }' "$tmp/rec-0.csv")"
   else
     fail "$name, $prog $a"
   fi

@@ -44,22 +44,17 @@ done
 # the big runs; ALGORITHMS default "lg native". relay must have relayed on world: its
 # record carries relay-backbone's prediction only where its routes relay a message.
 run_case() {
-  local name=$1 platform=$2 hosts=$3 cfg=$4 clusters=$5 big=$6 a ranks lg_calls
+  local name=$1 platform=$2 hosts=$3 cfg=$4 clusters=$5 big=$6 a ranks
   [[ $name =~ ${CASES:-.} ]] || return 0
   ranks=$(grep -c . "$hosts")
   for a in ${7:-lg native}; do
-    rm -f "$tmp"/rec-*.csv
     t0=$SECONDS
-    (cd "$tmp" && GRIDCOLL_CONFIG=$cfg GRIDCOLL_ALLTOALL=$a GRIDCOLL_LOG="$tmp/rec-%r.csv" \
-      GRIDCOLL_SUMMARY=0 timeout 600 "$SMPIRUN" -platform "$platform" -hostfile "$hosts" \
-      "${FLAGS[@]}" "$T/smpi/alltoall" "$big" >"$tmp/out" 2>&1)
-    # lg on world must have run (column 6) with every cluster seen (column 9).
-    lg_calls=$(awk -F, -v c="$clusters" -v a="$a" 'NR > 1 && $3 == '"$ranks"' && $6 == a && $9 == c &&
-      (a != "relay" || $11 > 0)' "$tmp/rec-0.csv" 2>/dev/null | wc -l)
-    if grep -q "^alltoall: [0-9]* checks, 0 failed" "$tmp/out" && ! grep -q '^FAIL' "$tmp/out" &&
-       { [ "$a" = native ] || [ "$lg_calls" -gt 0 ]; } &&
+    forced_run "$platform" "$hosts" "$cfg" "GRIDCOLL_ALLTOALL=$a" alltoall "$big"
+    # the forced algorithm ran on world with every cluster seen, relay with a prediction
+    # (relay-backbone predicts only where the routes relay a message)
+    if forced_ran alltoall "$ranks" "$clusters" "$a" '$6 != "relay" || $11 > 0' &&
        [ "$(awk -F, 'NR == 2 { print $9 }' "$tmp/rec-0.csv" 2>/dev/null)" = "$clusters" ]; then
-      pass "$name: $ranks ranks, $clusters clusters, alltoall $a ($(sed -n 's/^alltoall: \([0-9]*\) checks.*/\1/p' "$tmp/out") checks, $((SECONDS - t0)) s)"
+      pass "$name: $ranks ranks, $clusters clusters, alltoall $a ($(checks_of alltoall) checks, $((SECONDS - t0)) s)"
     else
       fail "$name: $ranks ranks, $clusters clusters, alltoall $a"
     fi
@@ -70,18 +65,15 @@ run_case() {
 # every datatype case, four communicators) with each tree forced, then native and auto;
 # the log shows the forced tree ran on the world communicator across every cluster.
 bcast_case() {
-  local name=$1 platform=$2 hosts=$3 cfg=$4 clusters=$5 arg=$6 b ranks used
+  local name=$1 platform=$2 hosts=$3 cfg=$4 clusters=$5 arg=$6 b ranks
   [[ $name =~ ${CASES:-.} ]] || return 0
   ranks=$(grep -c . "$hosts")
   for b in ${BCAST_ALGORITHMS:-flat binomial hlot spt greedy multilevel native auto}; do
-    rm -f "$tmp"/rec-*.csv
     t0=$SECONDS
-    (cd "$tmp" && GRIDCOLL_CONFIG=$cfg GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" \
-      GRIDCOLL_SUMMARY=0 timeout 600 "$SMPIRUN" -platform "$platform" -hostfile "$hosts" \
-      "${FLAGS[@]}" "$T/smpi/bcast" $arg >"$tmp/out" 2>&1)
-    used=$(awk -F, -v b="$b" -v c="$clusters" 'NR > 1 && $3 == '"$ranks"' && $9 == c && (b == "auto" || $6 == b)' "$tmp/rec-0.csv" 2>/dev/null | wc -l)
-    if grep -q "^bcast: [0-9]* checks, 0 failed" "$tmp/out" && ! grep -q '^FAIL' "$tmp/out" && [ "$used" -gt 0 ]; then
-      pass "$name: $ranks ranks, $clusters clusters, bcast $b ($(sed -n 's/^bcast: \([0-9]*\) checks.*/\1/p' "$tmp/out") checks, $((SECONDS - t0)) s)"
+    # shellcheck disable=SC2086 # arg: none, or the program's words
+    forced_run "$platform" "$hosts" "$cfg" "GRIDCOLL_BCAST=$b" bcast $arg
+    if forced_ran bcast "$ranks" "$clusters" "$b"; then
+      pass "$name: $ranks ranks, $clusters clusters, bcast $b ($(checks_of bcast) checks, $((SECONDS - t0)) s)"
     else
       fail "$name: $ranks ranks, $clusters clusters, bcast $b"
     fi
@@ -117,12 +109,8 @@ for seg in "3 B|240" "1000 B|2400"; do
   IFS='|' read -r size ints <<<"$seg"
   { cat "$tmp/korea8.cfg"; printf 'bcast = { segment = "%s"; };\n' "$size"; } >"$tmp/mixed.cfg"
   for b in flat binomial hlot spt greedy multilevel; do
-    rm -f "$tmp"/rec-*.csv
-    (cd "$tmp" && GRIDCOLL_CONFIG="$tmp/mixed.cfg" GRIDCOLL_BCAST=$b GRIDCOLL_LOG="$tmp/rec-%r.csv" \
-      GRIDCOLL_SUMMARY=0 timeout 600 "$SMPIRUN" -platform "$P/korea8.xml" -hostfile "$tmp/hosts_mixed.txt" \
-      "${FLAGS[@]}" "$T/smpi/bcast_mixed" "$ints" >"$tmp/out" 2>&1)
-    used=$(awk -F, -v b="$b" 'NR > 1 && $9 == 3 && $6 == b' "$tmp/rec-0.csv" 2>/dev/null | wc -l)
-    if grep -q "^bcast_mixed: [0-9]* checks, 0 failed" "$tmp/out" && ! grep -q '^FAIL' "$tmp/out" && [ "$used" -gt 0 ]; then
+    forced_run "$P/korea8.xml" "$tmp/hosts_mixed.txt" "$tmp/mixed.cfg" "GRIDCOLL_BCAST=$b" bcast_mixed "$ints"
+    if forced_ran bcast_mixed 0 3 "$b"; then
       pass "korea8 A,G,H 6 ranks: bcast $b, mixed datatypes, $size segments"
     else
       fail "korea8 A,G,H 6 ranks: bcast $b, mixed datatypes, $size segments"
