@@ -161,6 +161,24 @@ check_commsizes "$tmp/slow.cfg" && ! grep -q 'network: defaults' err &&
   pass "summary: over-prediction (a 1 s start-up) reads as a positive signed median" ||
   fail "summary: over-prediction (a 1 s start-up) reads as a positive signed median"
 
+# The summary counts the same calls whichever way the log's lines go: through the spool
+# (a log file: comm rank 0's lines reach the summary as they leave it, at MPI_Finalize),
+# at once (a device, /dev/null: no spool), or nowhere (no file, GRIDCOLL_SUMMARY=1).
+summary_calls() { # WAY...: "phase op algorithm procs bucket calls" of every row, sorted
+  # (algorithms forced: `auto` would explore by times, another way each run)
+  mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALL=lg GRIDCOLL_BCAST=flat "$@" -- "$T/sweep" 4096 3
+  [ "$rc" = 0 ] && [ "$(warnings)" = 0 ] && summary_rows err | awk '{ print $1, $2, $3, $4, $5, $6 }' | sort
+}
+spooled=$(summary_calls GRIDCOLL_LOG="$tmp/way-%r.csv")
+at_once=$(summary_calls GRIDCOLL_LOG=/dev/null)
+nowhere=$(summary_calls GRIDCOLL_SUMMARY=1)
+if [ "$(echo "$spooled" | wc -l)" -ge 4 ] && [ "$spooled" = "$at_once" ] && [ "$spooled" = "$nowhere" ] &&
+   [ "$(awk 'NR > 1' way-0.csv | wc -l)" = "$(echo "$spooled" | awk '{ n += $6 } END { print n }')" ]; then
+  pass "summary: the same calls through the spool, at once (/dev/null) and without a file"
+else
+  fail "summary: the same calls through the spool, at once (/dev/null) and without a file"
+fi
+
 # Every record once and in call order, whatever the path: 48 bytes a repeated call in the
 # spool and ~110 a line of text, so 2900 and 3000 calls fill more than one spool chunk of 64
 # KiB and several of text; sync mode's windows of 128 calls
