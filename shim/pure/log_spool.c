@@ -97,14 +97,13 @@ static int fill_out(void)
   return 0;
 }
 
-/* 1 when l, on communicator comm_id, is the call after the last one, all else the same. */
-static int is_next(unsigned long long comm_id, int comm_size, int comm_rank,
-                   const struct gc_call_line *l)
+/* 1 when l, on communicator comm_id, is the call after the last one, all else the same
+ * (the rank in it too: one communicator, one rank of this process). */
+static int is_next(unsigned long long comm_id, int comm_size, const struct gc_call_line *l)
 {
   const struct spooled *p = &sp.last;
   const struct gc_call_line *k = &p->line;
-  return p->kind && p->comm_id == comm_id && p->comm_size == comm_size &&
-         p->comm_rank == comm_rank && !p->ncand &&
+  return p->kind && p->comm_id == comm_id && p->comm_size == comm_size && !p->ncand &&
          l->call == k->call + 1 && l->bytes == k->bytes && l->op_name == k->op_name &&
          l->algorithm_name == k->algorithm_name && l->model == k->model &&
          gc_same_bits(l->predicted, k->predicted) && l->root == k->root &&
@@ -117,7 +116,7 @@ int gc_spool_put(unsigned long long comm_id, int comm_size, int comm_rank,
                  const struct gc_call_line *l, const struct gc_span_time *t,
                  const struct gc_candidate *cand)
 {
-  int ncand = cand ? l->ncandidates : 0, next = !ncand && is_next(comm_id, comm_size, comm_rank, l);
+  int ncand = cand ? l->ncandidates : 0, next = !ncand && is_next(comm_id, comm_size, l);
   size_t need = next ? sizeof(struct spooled_next)
                      : sizeof(struct spooled) + sizeof *cand * (size_t)ncand;
   if (sp.n + need > sizeof sp.fill && fill_out() != 0)

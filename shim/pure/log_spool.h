@@ -4,7 +4,7 @@
  * Formatting a line costs about as much as the rest of the log put together (~170 ns a
  * call on one node, doc/benchmarks.md): kept out of the calls, the whole log adds about
  * 4% to a 64 KiB broadcast through shared memory instead of 6% (issue 24's goal is 2%;
- * the timing alone is 1.2-1.9%); taking the summary's sums here too saves a logged call
+ * the timing alone is 1.2-2.1%); taking the summary's sums here too saves a logged call
  * 80 instructions more. A record is copied into a 64 KiB
  * chunk, and a full chunk is written to a spool file beside the log, unlinked as soon as
  * it is made: nothing is left behind, whatever way the program ends. The price: a program
