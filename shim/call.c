@@ -72,6 +72,7 @@ void gc_call_issued(struct gc_comm_state *st, struct gc_record *rec,
    * record, or MPI_Init for MPI_COMM_WORLD, named it): it may not wait for the others. */
   if (rec->entry == GC_ENTRY_NONBLOCKING ? !st->id : gc_comm_named(st, &priv) != MPI_SUCCESS)
     return;
+  gc_span_issued(st);
   rec->elapsed = -1;
   struct gc_call_line l;
   gc_call_line_of(rec, &l);

@@ -17,7 +17,9 @@
  * MPI_Comm_free is collective) or at MPI_Finalize (one exchange over the world for the
  * communicators still alive); at an exit without MPI_Finalize each call keeps the
  * rank's own time. Every member adds the same calls in the same order, so the i-th
- * pair is the same call everywhere, and every member settles the same times.
+ * pair is the same call everywhere, and every member settles the same times. The same
+ * reductions carry the nonblocking and persistent calls seen complete since the last
+ * one (gc_span_own).
  *
  * A settled call reaches its readers, the log's line writer and learning's books,
  * through the functions they registered (gc_span_reader_add): this file names neither. */
@@ -37,6 +39,11 @@
  * can run: its watch wants the kept algorithm's times within a window (span.c). */
 #define GC_SPAN_WINDOW 128
 #define GC_SPAN_WINDOW_MAX 1024
+
+/* Nonblocking and persistent calls a point carries (sync mode: gc_span_own): the first
+ * this many posted on a communicator since its last point, two sets of numbers each in
+ * the point's reduction (512 bytes); those after them keep each rank's own times. */
+#define GC_SPAN_NB 32
 
 /* Calls settled, as their readers see them: a half window at a time (one call in local
  * mode, an untimed record, or learning alone), in call order. */
@@ -95,15 +102,30 @@ void gc_span_leave(struct gc_comm_state *st, double t0, double t1,
  * completion gridcoll cannot follow: issued.h), as call `call`, to the readers at once. */
 void gc_span_untimed(const struct gc_call_pending *p, unsigned long long call);
 
+/* A nonblocking or persistent call is issued on st, named (call.h: gc_call_issued): its
+ * completions may find the window from now on (st->id is read by the thread that makes
+ * st's collectives only; a completion may come in another). */
+void gc_span_issued(struct gc_comm_state *st);
+
 /* A nonblocking or persistent call that gridcoll ran as a schedule, or followed to its
  * completion (record.h: struct gc_call_pending; issued.h), as call `call`, seen complete
  * by the application at `seen`, its schedule's last step done at `ended` (< 0: unknown,
- * the MPI library's), both this rank's clock: to the
- * readers at once with this rank's own times (actual = elapsed: post to seen; own: post
- * to ended), as local mode gives a blocking call. Not in the window: a window's calls
- * must be added on every member in one order, and each rank sees its requests complete
- * in an order of its own. No MPI call: the executor calls it inside the application's
- * MPI_Wait or MPI_Test. */
+ * the MPI library's), both this rank's clock.
+ * In sync mode it waits for its communicator's next point: a half window's post (in a
+ * blocking call), MPI_Comm_free or MPI_Finalize, the places every member reaches in one
+ * order and may wait at (a nonblocking call may not: doc/design.md). Each rank sees its
+ * requests complete in an order of its own, but every member posts them in one order, so
+ * the first GC_SPAN_NB call indices posted since the last point that no blocking call
+ * took are the same calls everywhere: the point's reduction carries them, each rank's
+ * numbers for its post and completion seen, and for its post and schedule's end, or a
+ * mark where it has not seen the call complete (or had no room to keep it). Where no
+ * member marked it, every member's line has the assembled times (span_time.h, exit =
+ * the completion seen; own from the schedule's end); else each rank's own, at the point
+ * or, where it saw the call complete only later, then. Elsewhere (local mode, no window,
+ * a call past the first GC_SPAN_NB, its point passed) to the readers at once with this
+ * rank's own times (actual = elapsed: post to seen; own: post to ended), as local mode
+ * gives a blocking call. Learning reads none of them (their st is NULL). No MPI call: the
+ * executor calls it inside the application's MPI_Wait or MPI_Test. */
 void gc_span_own(const struct gc_call_pending *p, unsigned long long call, double seen,
                  double ended);
 

@@ -15,11 +15,14 @@
 # MPI_Start for a persistent schedule), and every member logs a call alike (op,
 # algorithm, root, bytes, clusters, model, prediction) and does log it. A schedule's line
 # (op ibcast, ialltoall, bcast_init or alltoall_init; algorithm <name>-nb or
-# <name>-persistent) has a
-# prediction and its rank's own times: actual_s = elapsed_s (post to the completion the
-# application saw), own_s (post to the schedule's last step) at most that, no spread nor
-# lateness; one the MPI library ran (native-nb, native-persistent) the same but own_s, the
-# library's progress being unseen (issued.h). At least one such line.
+# <name>-persistent) has a prediction and either its rank's own times (actual_s =
+# elapsed_s, post to the completion the application saw; own_s, post to the schedule's
+# last step, at most that; no spread nor lateness) or times assembled over the ranks at
+# the communicator's next point (sync mode: doc/log.md): a spread, a broadcast's root
+# lateness, own_s at most actual_s, and the same three times on every rank. One the MPI
+# library ran (native-nb, native-persistent) the same but own_s, the library's progress
+# being unseen (issued.h). At least one such line. NB_ASSEMBLED=N: at least N of rank
+# 0's such lines assembled (default 0).
 nb_log_ok() {
   awk -F, '
     FNR == 1 { next }
@@ -34,20 +37,30 @@ nb_log_ok() {
       if (k in call && call[k] != what) { print FILENAME ":" FNR ": ranks disagree: " what " / " call[k]; bad = 1 }
       call[k] = what; ranks[k]++; size[k] = $3
       t = "^[0-9]+[.][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]$"
-      if ($6 ~ /^native-/) {
-        sched++
-        if ($5 !~ /^i|_init$/ || $12 !~ t || $14 != $12 || $15 != "" || $16 != "" || $17 != "") { print FILENAME ":" FNR ": " $0; bad = 1 }
-      } else if ($6 ~ /-nb$|-persistent$/) {
-        sched++
-        if ($5 !~ /^(ibcast|ialltoall|bcast_init|alltoall_init)$/ || $11 !~ t || $12 !~ t || $14 != $12 ||
-            $15 !~ t || $15 + 0 > $12 + 0 || $16 != "" || $17 != "") { print FILENAME ":" FNR ": " $0; bad = 1 }
+      if ($6 !~ /^native-|-nb$|-persistent$/) next
+      sched++
+      rooted = $5 ~ /bcast/
+      if ($16 == "") { # the times of its rank alone
+        ok = $12 ~ t && $14 == $12 && $17 == ""
+      } else { # assembled: the same on every rank
+        ok = $16 ~ t && (rooted ? $17 ~ t : $17 == "")
+        if (k in times && times[k] != $12 "," $15 "," $16) { print FILENAME ":" FNR ": assembled times differ: " $12 "," $15 "," $16 " / " times[k]; bad = 1 }
+        times[k] = $12 "," $15 "," $16
+        if ($1 == 0) assembled++
       }
+      if ($6 ~ /^native-/)
+        ok = ok && $5 ~ /^i|_init$/ && $12 ~ t && $15 == ""
+      else
+        ok = ok && $5 ~ /^(ibcast|ialltoall|bcast_init|alltoall_init)$/ && $11 ~ t && $12 ~ t &&
+             $15 ~ t && $15 + 0 <= $12 + 0
+      if (!ok) { print FILENAME ":" FNR ": " $0; bad = 1 }
     }
     END {
+      if (assembled < want) { print "rank 0: " assembled + 0 " nonblocking lines assembled, " want " wanted"; bad = 1 }
       for (rc in n) if (n[rc] != last[rc] + 1) { split(rc, p, SUBSEP); print "rank " p[1] " comm " p[2] ": " n[rc] " lines for calls 0.." last[rc]; bad = 1 }
       for (k in ranks) if (ranks[k] != size[k]) { split(k, p, SUBSEP); print "comm " p[1] " call " p[2] ": logged by " ranks[k] " of " size[k] " ranks"; bad = 1 }
       exit bad || !sched
-    }' "$@" >&2
+    }' want="${NB_ASSEMBLED:-0}" "$@" >&2
 }
 # lines_of OP [ALGORITHM-REGEX]: rank 0's lines for OP.
 lines_of() { awk -F, -v op="$1" -v a="${2:-.}" 'NR > 1 && $5 == op && $6 ~ a' rec-0.csv | wc -l; }
@@ -166,13 +179,14 @@ CFG
 # with MPI_Request_get_status, then 300 ms of sleep before the MPI_Wait that completes it:
 # the sleep is in actual_s (post to the completion the application saw: at least 0.25 s)
 # and not in own_s (post to the schedule's last step: at least 0.2 s less). Its
-# collectives are all nonblocking or persistent: the summary says it timed none.
+# collectives are all nonblocking or persistent: the summary says it timed none. In sync
+# mode every line is assembled over the ranks at MPI_Finalize (NB_ASSEMBLED).
 seen_ops="bcast_init,hlot-persistent=1 ialltoall,lg-nb=1 ibcast,hlot-nb=1 " seen_checks=3
 [ "$persistent" = 1 ] || seen_ops="ialltoall,lg-nb=1 ibcast,hlot-nb=1 " seen_checks=2
 {
   rm -f rec-*.csv
   mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=1 -- "$T/nb_seen" 300
-  no_failures && grep -q "^nb_seen: $seen_checks checks, 0 failed" out && [ "$(warnings)" = 0 ] && nb_log_ok rec-*.csv &&
+  no_failures && grep -q "^nb_seen: $seen_checks checks, 0 failed" out && [ "$(warnings)" = 0 ] && NB_ASSEMBLED=$seen_checks nb_log_ok rec-*.csv &&
     [ "$(grep -c '^gridcoll: summary of 0 call(s) on 3 rank(s): no blocking collective was timed' err)" = 1 ] &&
     [ "$(ops_in rec-0.csv)" = "$seen_ops" ] &&
     awk -F, 'FNR > 1 && !($12 >= 0.25 && $15 <= $12 - 0.2) { bad = 1 } END { exit bad }' rec-*.csv &&
@@ -182,7 +196,7 @@ seen_ops="bcast_init,hlot-persistent=1 ialltoall,lg-nb=1 ibcast,hlot-nb=1 " seen
   # completion the application saw (issued.h): the sleep in actual_s, own_s empty.
   rm -f rec-*.csv
   mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=1 -- "$T/nb_seen" 300
-  no_failures && grep -q "^nb_seen: $seen_checks checks, 0 failed" out && [ "$(warnings)" = 0 ] && nb_log_ok rec-*.csv &&
+  no_failures && grep -q "^nb_seen: $seen_checks checks, 0 failed" out && [ "$(warnings)" = 0 ] && NB_ASSEMBLED=$seen_checks nb_log_ok rec-*.csv &&
     [ "$(ops_in rec-0.csv)" = "$(sed 's/hlot-persistent/native-persistent/; s/[a-z]*-nb=/native-nb=/g' <<<"$seen_ops")" ] &&
     awk -F, 'FNR > 1 && !($12 >= 0.25) { bad = 1 } END { exit bad }' rec-*.csv &&
     pass "nonblocking log: the library's own calls from the post to the completion seen (actual_s)" ||
@@ -200,6 +214,32 @@ seen_ops="bcast_init,hlot-persistent=1 ialltoall,lg-nb=1 ibcast,hlot-nb=1 " seen
                    exit bad || ok != 3 || files != 3 }' rec-*.csv &&
     pass "nonblocking log: past 64 of the library's calls in flight, the rest untimed, none lost" ||
     fail "nonblocking log: past 64 of the library's calls in flight, the rest untimed, none lost"
+  # Times assembled over the ranks at the communicator's next point (test/mpi/nb_points.c,
+  # span.h: gc_span_own): an MPI_Ialltoall carried by a half window's post, an MPI_Ibcast
+  # whose last rank posted 100 ms late carried by MPI_Comm_free (a spread of at least
+  # 0.08 s, its root on time), and, by the library's own calls only, an MPI_Ibcast no
+  # member saw complete before its communicator was freed (each rank's own times).
+  for nb in native grid; do
+    rm -f rec-*.csv
+    if [ $nb = grid ]; then
+      mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_NONBLOCKING=grid GRIDCOLL_BCAST=hlot GRIDCOLL_ALLTOALL=lg GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/nb_points" seen
+      checks=3 sched='(lg|hlot)-nb'
+    else
+      mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/nb_points"
+      checks=4 sched='native-nb'
+    fi
+    no_failures && grep -q "^nb_points: $checks checks, 0 failed" out && [ "$(warnings)" = 0 ] &&
+      NB_ASSEMBLED=2 nb_log_ok rec-*.csv &&
+      awk -F, -v a="^$sched\$" 'FNR == 1 { files++ } FNR > 1 && $5 != "bcast" {
+                 if ($6 !~ a) bad = 1
+                 if ($5 == "ialltoall") { all++; if ($16 == "") bad = 1 }
+                 else if ($8 == 256) { late++; if (!($16 >= 0.08 && $17 != "" && $17 < 0.05)) bad = 1 }
+                 else if ($8 == 8) { unseen++; if ($16 != "" || $12 != $14) bad = 1 }
+                 else bad = 1 }
+               END { exit bad || files != 3 || all != 3 || late != 3 || unseen != (a ~ /native/ ? 3 : 0) }' rec-*.csv &&
+      pass "nonblocking log ($nb): times assembled at a half window's post and at MPI_Comm_free, own where unseen" ||
+      fail "nonblocking log ($nb): times assembled at a half window's post and at MPI_Comm_free, own where unseen"
+  done
 }
 
 # Every root, the world and a split, MPI_Wait, MPI_Test loops and MPI_Waitall
