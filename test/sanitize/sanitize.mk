@@ -48,7 +48,7 @@ $(ASAN_BUILD)/.built: FORCE
 
 $(TSAN_BUILD)/.built: FORCE
 	$(MAKE) BUILD=$(TSAN_BUILD) CFLAGS="-O1 -g $(TSAN_FLAGS)" MPICC="$(MPICC) $(TSAN_FLAGS)" \
-	  $(TSAN_BUILD)/libgridcoll.so $(TSAN_BUILD)/test/mpi/threads
+	  $(TSAN_BUILD)/libgridcoll.so $(TSAN_BUILD)/test/mpi/threads $(TSAN_BUILD)/test/mpi/nb_threads
 	@touch $@
 
 .PHONY: FORCE
