@@ -416,7 +416,11 @@ void gc_span_leave(struct gc_comm_state *st, double t0, double t1,
     h->teach = teach;
     h->taught = taught;
   }
-  if (h->n == h->cap || teach)
+  /* Posted early, too, once the nonblocking calls posted since the last point fill what a
+   * point carries (their count is the same on every member: the calls indexed since then
+   * that are not this half's), so that a loop of nonblocking and blocking calls has them
+   * all assembled, not the first GC_SPAN_NB of each half. */
+  if (h->n == h->cap || teach || (sp.lines && st->calls - w->nb_from - (unsigned)h->n >= GC_SPAN_NB))
     post(w);
 }
 

@@ -42,7 +42,9 @@
 
 /* Nonblocking and persistent calls a point carries (sync mode: gc_span_own): the first
  * this many posted on a communicator since its last point, two sets of numbers each in
- * the point's reduction (512 bytes); those after them keep each rank's own times. */
+ * the point's reduction (512 bytes); those after them keep each rank's own times. A
+ * blocking call that finds this many posted since the last point posts its half early,
+ * so that a loop of both kinds has every nonblocking call carried. */
 #define GC_SPAN_NB 32
 
 /* Calls settled, as their readers see them: a half window at a time (one call in local
