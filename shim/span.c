@@ -327,7 +327,10 @@ static int carry(struct gc_span_window *w, struct half *h)
   unsigned long long end = w->st->calls;
   int i = 0, m = 0, nleft = 0;
   pthread_mutex_lock(&sp.lock);
-  for (unsigned long long k = w->nb_from; k < end && m < GC_SPAN_NB; k++) {
+  /* None posted since the last point (the calls indexed since are all h's): nothing to
+   * walk, nothing kept (a completion is kept only for a call posted since). */
+  unsigned long long from = end - w->nb_from > (unsigned)h->n ? w->nb_from : end;
+  for (unsigned long long k = from; k < end && m < GC_SPAN_NB; k++) {
     while (i < h->n && h->line[i].call < k)
       i++;
     if (i < h->n && h->line[i].call == k)
