@@ -36,13 +36,15 @@ done
 
 # The nonblocking and persistent calls run natively, equal PMPI_Alltoallv, and are logged
 # once per call and per MPI_Start (two inits started twice), timed to the completion the
-# application saw, own_s empty (issued.h; Open MPI 4.1, MPI 3.1, has MPI_Ialltoallv only).
+# application saw (in sync mode assembled over the ranks where all saw it complete by the
+# next point: a spread then), own_s empty (issued.h; Open MPI 4.1, MPI 3.1, has
+# MPI_Ialltoallv only).
 nb_ops="alltoallv_init,native-persistent=4 ialltoallv,native-nb=2 "
 [ "$GC_LAUNCHER" = openmpi ] && nb_ops="ialltoallv,native-nb=1 "
 rm -f rec-*.csv
 mpirun 3 GRIDCOLL_CLUSTERS=0,1-2 GRIDCOLL_ALLTOALLV=lg GRIDCOLL_LOG="$tmp/rec-%r.csv" GRIDCOLL_SUMMARY=0 -- "$T/alltoallv" nb
 no_failures && [ "$(warnings)" = 0 ] && [ "$(ops_in rec-0.csv)" = "$nb_ops" ] && [ "$(ops_in rec-2.csv)" = "$nb_ops" ] &&
-  awk -F, 'FNR > 1 && ($12 !~ /^[0-9]+[.][0-9]+$/ || $14 != $12 || $15 != "") { bad = 1 } END { exit bad }' rec-*.csv &&
+  awk -F, 'FNR > 1 && ($12 !~ /^[0-9]+[.][0-9]+$/ || $15 != "" || ($16 == "" ? $14 != $12 : $16 !~ /^[0-9]+[.][0-9]+$/)) { bad = 1 } END { exit bad }' rec-*.csv &&
   pass "alltoallv: nonblocking and persistent calls native, logged with their time" ||
   fail "alltoallv: nonblocking and persistent calls native, logged with their time"
 
