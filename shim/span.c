@@ -301,14 +301,8 @@ static void own_times(struct half *h)
 /* Calls seen complete, one at a time to the readers with this rank's own times. */
 static void read_own(const struct gc_comm_state *st, const struct nb_call *c, int n)
 {
-  for (int i = 0; i < n; i++) {
-    struct gc_call_line l = c[i].line;
-    l.elapsed = c[i].seen - c[i].posted;
-    struct gc_span_time t = nb_own(&c[i]);
-    struct gc_span_settled s = {st->id, st->size, st->rank, 1, &l, NULL, &t, NULL, 0,
-                                sp.lines, NULL};
-    read_all(&s);
-  }
+  for (int i = 0; i < n; i++)
+    read_one(st, &c[i].line, c[i].line.call, c[i].seen - c[i].posted, NULL, nb_own(&c[i]));
 }
 
 /* At a point (the filling half h about to be reduced, at a half's post, MPI_Comm_free or
