@@ -136,3 +136,20 @@ with=$(sed -n 's/^commcost: 500 communicators, heap +\([0-9-]*\) bytes each, 0 f
 [ -n "$base" ] && [ -n "$with" ] && [ $((with - base)) -lt 8192 ] &&
   pass "a one-cluster communicator's state: $((with - base)) bytes of heap (< 8 KiB)" ||
   fail "a one-cluster communicator's state: ${with:-?} - ${base:-?} bytes of heap (< 8 KiB)"
+
+# Two clusters, learning on against learning off (the same layout, the same trees and
+# buffers): what learning adds, its tables (78,528 bytes for the three ops,
+# shim/pure/learn.h) and a completion-time window for its measured calls, which carries
+# no room for the log's nonblocking calls (shim/span.c: under 1 KiB in all; 10 KiB more
+# when every window carried that room): under the tables and 8 KiB.
+# MPICH only: Open MPI's heap moved by 8 KiB between two runs of the same setting here
+# (96,043 and 104,685 bytes a communicator), more than this bounds.
+if [ "$GC_LAUNCHER" != openmpi ]; then
+  mpirun 2 GRIDCOLL_CLUSTERS=0,1 GRIDCOLL_LEARN=0 -- "$T/commcost" 500
+  off=$(sed -n 's/^commcost: 500 communicators, heap +\([0-9-]*\) bytes each, 0 failed$/\1/p' out)
+  mpirun 2 GRIDCOLL_CLUSTERS=0,1 -- "$T/commcost" 500
+  on=$(sed -n 's/^commcost: 500 communicators, heap +\([0-9-]*\) bytes each, 0 failed$/\1/p' out)
+  [ -n "$off" ] && [ -n "$on" ] && [ $((on - off)) -lt $((78528 + 8192)) ] &&
+    pass "what learning adds to a two-cluster communicator: $((on - off)) bytes of heap (< 78,528 + 8 KiB)" ||
+    fail "what learning adds to a two-cluster communicator: ${on:-?} - ${off:-?} bytes of heap (< 78,528 + 8 KiB)"
+fi
