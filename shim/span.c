@@ -494,10 +494,10 @@ int gc_span_make(struct gc_comm_state *st)
   int cap = sp.lines ? GC_SPAN_WINDOW : 1;
   size_t half = half_bytes(cap, sp.candidates);
   size_t nb = sp.lines ? sizeof(struct nb_call) * 3 * GC_SPAN_NB : 0;
-  /* One block: the window, its two halves, then the nonblocking calls' room (~41 KiB
-   * with the log's lines, 10 KiB of them for the nonblocking calls: their lines and
-   * their numbers, in the room and in the halves' times; under 1 KiB for learning alone).
-   * Every part is a multiple of 8 bytes (half_bytes), so each stays aligned. */
+  /* One block: the window, its two halves, then the nonblocking calls' room (~40 KiB
+   * with the log's lines: 10 KiB of them that room, 4 KiB the nonblocking calls' numbers
+   * in the halves' times; under 1 KiB for learning alone). Every part is a multiple of 8
+   * bytes (half_bytes, struct nb_call), so each stays aligned. */
   struct gc_span_window *w = calloc(1, sizeof *w + 2 * half + nb);
   if (!w)
     return -1;
