@@ -52,15 +52,15 @@ struct gc_span_window {
   struct gc_span_window *next, *prev; /* every live one, for MPI_Finalize and exit */
   /* Nonblocking calls (sync mode): the first call index the next point carries, and the
    * calls from it on seen complete here, in the order seen (sp.lock: the completion may
-   * come in another thread); each half's carried ones. The room for them (kept and
-   * carried: 3 GC_SPAN_NB calls, ~10 KiB) follows the window in its block only where the
-   * log keeps lines: learning reads no nonblocking call (NULL otherwise). */
+   * come in another thread). kept is the room for them, GC_SPAN_NB calls, and then for
+   * each half's carried ones (half.nb), 3 GC_SPAN_NB calls in all (~10 KiB): it follows
+   * the window in its block only where the log keeps lines, as learning reads no
+   * nonblocking call (NULL otherwise). */
   unsigned long long nb_from;
   unsigned long long id; /* the communicator's, once a nonblocking call was issued on it
                             (gc_span_issued): what a completion finds the window by */
   int nkept;
-  struct nb_call *kept;       /* [GC_SPAN_NB] */
-  struct nb_call *carried[2]; /* [GC_SPAN_NB] each */
+  struct nb_call *kept; /* [GC_SPAN_NB], then the halves' [GC_SPAN_NB] each */
 };
 
 enum { GC_SPAN_READERS = 2 }; /* the log, learning */
@@ -493,22 +493,19 @@ int gc_span_make(struct gc_comm_state *st)
    * as it is in). */
   int cap = sp.lines ? GC_SPAN_WINDOW : 1;
   size_t half = half_bytes(cap, sp.candidates);
-  size_t nb = sp.lines ? sizeof(struct nb_call) * 3 * GC_SPAN_NB : 0;
+  size_t room = sp.lines ? sizeof(struct nb_call) * 3 * GC_SPAN_NB : 0;
   /* One block: the window, its two halves, then the nonblocking calls' room (~40 KiB
    * with the log's lines: 10 KiB of them that room, 4 KiB the nonblocking calls' numbers
    * in the halves' times; under 1 KiB for learning alone). Every part is a multiple of 8
    * bytes (half_bytes, struct nb_call), so each stays aligned. */
-  struct gc_span_window *w = calloc(1, sizeof *w + 2 * half + nb);
+  struct gc_span_window *w = calloc(1, sizeof *w + 2 * half + room);
   if (!w)
     return -1;
-  if (nb) {
+  if (room)
     w->kept = (struct nb_call *)((char *)(w + 1) + 2 * half);
-    w->carried[0] = w->kept + GC_SPAN_NB;
-    w->carried[1] = w->kept + 2 * GC_SPAN_NB;
-  }
   for (int k = 0; k < 2; k++) {
     w->h[k].req = MPI_REQUEST_NULL;
-    w->h[k].nb = w->carried[k];
+    w->h[k].nb = room ? w->kept + (k + 1) * GC_SPAN_NB : NULL;
     half_carve(&w->h[k], (char *)(w + 1) + (size_t)k * half, cap, sp.candidates);
   }
   w->nb_from = st->calls;

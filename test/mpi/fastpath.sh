@@ -125,14 +125,19 @@ no_failures && grep -q '^typereuse: 240 calls per rank, 0 failed, [1-9][0-9]* ha
   pass "logged fast path, lg and flat forced: a reused handle's new type, results and records right" ||
   fail "logged fast path, lg and flat forced: a reused handle's new type, results and records right"
 
+# commcost's heap bytes a communicator, from its line in out (empty: no such line).
+commcost_heap() {
+  sed -n 's/^commcost: 500 communicators, heap +\([0-9-]*\) bytes each, 0 failed$/\1/p' out
+}
+
 # What a live one-cluster communicator costs (test/mpi/commcost: 500 duplicates, each with
 # a broadcast and an all-to-all): its state, without the learning tables it cannot use
 # (shim/comm_state.h), under 8 KiB of heap beyond what the library itself keeps (22 KiB
 # when every state carried them).
 mpirun 2 LD_PRELOAD= -- "$T/commcost" 500
-base=$(sed -n 's/^commcost: 500 communicators, heap +\([0-9-]*\) bytes each, 0 failed$/\1/p' out)
+base=$(commcost_heap)
 mpirun 2 -- "$T/commcost" 500
-with=$(sed -n 's/^commcost: 500 communicators, heap +\([0-9-]*\) bytes each, 0 failed$/\1/p' out)
+with=$(commcost_heap)
 [ -n "$base" ] && [ -n "$with" ] && [ $((with - base)) -lt 8192 ] &&
   pass "a one-cluster communicator's state: $((with - base)) bytes of heap (< 8 KiB)" ||
   fail "a one-cluster communicator's state: ${with:-?} - ${base:-?} bytes of heap (< 8 KiB)"
@@ -146,9 +151,9 @@ with=$(sed -n 's/^commcost: 500 communicators, heap +\([0-9-]*\) bytes each, 0 f
 # (96,043 and 104,685 bytes a communicator), more than this bounds.
 if [ "$GC_LAUNCHER" != openmpi ]; then
   mpirun 2 GRIDCOLL_CLUSTERS=0,1 GRIDCOLL_LEARN=0 -- "$T/commcost" 500
-  off=$(sed -n 's/^commcost: 500 communicators, heap +\([0-9-]*\) bytes each, 0 failed$/\1/p' out)
+  off=$(commcost_heap)
   mpirun 2 GRIDCOLL_CLUSTERS=0,1 -- "$T/commcost" 500
-  on=$(sed -n 's/^commcost: 500 communicators, heap +\([0-9-]*\) bytes each, 0 failed$/\1/p' out)
+  on=$(commcost_heap)
   [ -n "$off" ] && [ -n "$on" ] && [ $((on - off)) -lt $((78528 + 8192)) ] &&
     pass "what learning adds to a two-cluster communicator: $((on - off)) bytes of heap (< 78,528 + 8 KiB)" ||
     fail "what learning adds to a two-cluster communicator: ${on:-?} - ${off:-?} bytes of heap (< 78,528 + 8 KiB)"
