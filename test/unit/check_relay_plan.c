@@ -520,6 +520,103 @@ START_TEST(limits)
 }
 END_TEST
 
+/* Whole messages (relay_plan.c: whole_messages). The rig's grid3 as test/multihost/
+ * grid3.cfg (2, 2 and 1 ranks) at 1 MiB: a-b has 2 wide messages a direction and the plan
+ * less than half its bytes, so floor relays none (LG's routes); one relayed ran 1.40x
+ * faster there (doc/benchmarks.md), and whole plans take it. bench-relay's broken4 at
+ * 256 KiB: c0 -> c2 keeps floor's 6 of 14 (6.71 planned), which SimGrid runs 5% faster
+ * than 7. The bound is the fractional plan's either way. */
+START_TEST(whole_messages_where_they_end_earlier)
+{
+  struct grid x;
+  int rig[3] = {2, 2, 1};
+  grid_make(&x, 3, rig, 3, 100);
+  link_set(&x, 0, 1, 20, 50);
+  link_set(&x, 1, 2, 4, 100);
+  plan(&x, 1 << 20);
+  double bound = x.p.bound;
+  ck_assert(x.share[0 * 3 + 1] > 0.0 && x.share[0 * 3 + 1] < 0.5);
+  int ids[5] = {0, 0, 1, 1, 2};
+  struct gc_layout l;
+  ck_assert_int_eq(gc_layout_build(&l, 5, ids), 0);
+  ck_assert(!gc_alltoall_relay_routes_relay(&l, &x.p));
+  x.p.whole = 1;
+  plan(&x, 1 << 20);
+  ck_assert(x.share[0 * 3 + 1] == 0.5 && x.share[1 * 3 + 0] == 0.5);
+  ck_assert_int_eq(x.via[0 * 3 + 1], 2);
+  ck_assert(gc_alltoall_relay_routes_relay(&l, &x.p));
+  ck_assert_rel(x.p.bound, bound, 1e-12);
+  gc_layout_free(&l);
+
+  int b4[4] = {12, 6, 14, 8};
+  grid_make(&x, 4, b4, 10, 1000);
+  link_set(&x, 0, 2, 40, 500);
+  link_set(&x, 1, 3, 40, 500);
+  plan(&x, 256 * 1024.0);
+  ck_assert(x.share[0 * 4 + 2] * 14 > 6.5 && x.share[0 * 4 + 2] * 14 < 7);
+  x.p.whole = 1;
+  plan(&x, 256 * 1024.0);
+  ck_assert_rel(x.share[0 * 4 + 2], 6.0 / 14, 1e-12);
+}
+END_TEST
+
+/* On random grids and layouts, a whole plan relays through the fractional plan's relay
+ * floor(Q f) or one more of each pair's Q messages, and exactly that many: share n / Q is
+ * n messages whichever way the division rounded. */
+START_TEST(whole_plans_relay_their_count)
+{
+  unsigned seed = 11;
+  for (int trial = 0; trial < 200; trial++) {
+    struct grid x;
+    int k = 3 + trial % 2, size[K], n = 0, ids[64];
+    for (int c = 0; c < k; c++)
+      size[c] = 1 + (int)(rand_r(&seed) % 12), n += size[c];
+    grid_make(&x, k, size, 5, 100);
+    link_set(&x, 0, 1, 20 + rand_r(&seed) % 40, 10 + rand_r(&seed) % 100);
+    double m = trial % 3 == 0 ? 4096 : 1 << 20, frac[K * K];
+    int frac_via[K * K];
+    plan(&x, m);
+    memcpy(frac, x.share, sizeof frac), memcpy(frac_via, x.via, sizeof frac_via);
+    x.p.whole = 1;
+    plan(&x, m);
+    int left[K];
+    memcpy(left, size, sizeof left);
+    for (int r = 0, c = 0; r < n; r++, c = (c + 1) % k) { /* interleaved */
+      while (left[c] == 0)
+        c = (c + 1) % k;
+      ids[r] = c, left[c]--;
+    }
+    struct gc_layout l;
+    ck_assert_int_eq(gc_layout_build(&l, n, ids), 0);
+    int relayed[K * K] = {0}, total[K * K] = {0};
+    for (int s = 0; s < n; s++)
+      for (int d = 0; d < n; d++)
+        if (gc_alltoall_relay_msg_blocks(&l, s, d) > 0) {
+          int e = l.cluster_of[s] * k + l.cluster_of[d], R = gc_alltoall_relay_of(&l, &x.p, s, d);
+          total[e]++;
+          if (R >= 0) {
+            ck_assert_int_eq(l.cluster_of[R], x.via[e]);
+            relayed[e]++;
+          }
+        }
+    for (int e = 0; e < k * k; e++) {
+      if (x.via[e] < 0) {
+        ck_assert(x.share[e] == 0.0);
+        ck_assert(frac_via[e] < 0 || floor(total[e] * frac[e]) == 0);
+        continue;
+      }
+      ck_assert_int_eq(x.via[e], frac_via[e]);
+      ck_assert(relayed[e] >= 1);
+      ck_assert_rel(x.share[e] * total[e], relayed[e], 1e-12);
+      int lo = (int)floor(total[e] * frac[e]);
+      ck_assert(relayed[e] == lo || relayed[e] == lo + 1);
+    }
+    ck_assert_int_eq(gc_alltoall_relay_routes_relay(&l, &x.p), gc_alltoall_relay_plan_relays(&x.p));
+    gc_layout_free(&l);
+  }
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("relay_plan");
@@ -536,6 +633,8 @@ int main(void)
   tcase_add_test(core, part_bytes_are_largest_parts);
   tcase_add_test(core, parts_price_their_legs);
   tcase_add_test(core, relay_interfaces_carry_own_bytes);
+  tcase_add_test(core, whole_messages_where_they_end_earlier);
+  tcase_add_test(core, whole_plans_relay_their_count);
   suite_add_tcase(s, core);
   TCase *lim = tcase_create("limits");
   tcase_add_test(lim, limits);

@@ -120,6 +120,23 @@ static void place(struct plan_in *in, int x, int y, double lat, double bytes)
     in->reach[e] = lat;
 }
 
+/* How many wide messages LG sends from cluster c to cluster d (sizes: the clusters'):
+ * their numbers q (message()) are 0 .. that - 1, every one of them. */
+static long long pair_messages(const int *size, int c, int d)
+{
+  long long nc = size[c], nd = size[d];
+  if (gc_model_lg_plays_a(size, c, d)) /* one per member of d */
+    return nd;
+  return (nc + nd - 1) / nd * nd; /* a group of nd per nd members of c (message()) */
+}
+
+/* How many of a pair's Q messages share f relays: floor(Q f), and exactly n for a share
+ * of whole messages n / Q (whole_messages), whichever way the division rounded. */
+static long long relayed_of(long long Q, double f)
+{
+  return (long long)floor((double)Q * f + 1e-9);
+}
+
 static int by_bytes_left(const void *a, const void *b)
 {
   const double *x = a, *y = b;
@@ -176,6 +193,108 @@ static int feasible(struct plan_in *in, double T, double *share, int *via)
   return 1;
 }
 
+/* When the wide-area links end with the plan's shares as they are (share, via), its
+ * relayed bytes stored and forwarded: a relay sends on what crossed (c,r) once (c,r) has
+ * carried its whole load, the term forward_room's with nseg 1. *pair_end: when the bytes
+ * of pair `pair` are in, by either route. Leaves in->load, reach, relayed and fwd as
+ * feasible would for these shares. */
+static double stored_end(struct plan_in *in, const double *share, const int *via, int pair,
+                         double *pair_end)
+{
+  int k = in->k;
+  for (int e = 0; e < k * k; e++)
+    in->load[e] = in->reach[e] = in->relayed[e] = 0.0;
+  for (int r = 0; r < k; r++)
+    in->fwd[r] = 0.0, in->order[r] = 0.0; /* order[r]: the latest route through r */
+  for (int c = 0; c < k; c++)
+    for (int d = 0; d < k; d++) {
+      int e = c * k + d, r = via[e];
+      double B = bytes_of(in, c, d), f = r >= 0 ? share[e] : 0.0;
+      if (c == d || B <= 0.0)
+        continue;
+      if (f < 1.0)
+        place(in, c, d, in->direct_lat[e], (1.0 - f) * B);
+      if (f > 0.0) {
+        double l1 = lat_of(in, c, r, c, d), l2 = l1 + lat_of(in, r, d, c, d);
+        place(in, c, r, l1, f * B);
+        place(in, r, d, l2, f * B);
+        in->relayed[r * k + d] += f * B, in->fwd[r] += f * B;
+        in->order[r] = fmax(in->order[r], l2);
+      }
+    }
+  double end = 0.0;
+  *pair_end = 0.0;
+  for (int e = 0; e < k * k; e++)
+    if (in->load[e] > 0.0) {
+      double t = in->reach[e] + (isinf(in->cap[e]) ? 0.0 : in->load[e] / in->cap[e]);
+      end = fmax(end, t);
+      if (e == pair && share[e] < 1.0)
+        *pair_end = t;
+    }
+  for (int c = 0; c < k; c++)
+    for (int d = 0; d < k; d++) {
+      int e = c * k + d, r = via[e];
+      if (c == d || r < 0 || !(share[e] > 0.0) || bytes_of(in, c, d) <= 0.0)
+        continue;
+      double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d);
+      double t = lat_of(in, c, r, c, d) + lat_of(in, r, d, c, d) +
+                 (isinf(in_cap) ? 0.0 : in->load[c * k + r] / in_cap) +
+                 (isinf(out_cap) ? 0.0 : in->relayed[r * k + d] / out_cap);
+      end = fmax(end, t);
+      if (e == pair)
+        *pair_end = fmax(*pair_end, t);
+    }
+  for (int r = 0; r < k; r++) { /* fwd_room: its interfaces, with its own bytes */
+    double beta = in->g->lan[r].beta, nic = in->g->size[r] / beta;
+    if (in->fwd[r] > 0.0 && beta > 0.0)
+      end = fmax(end, fmax(in->order[r] + in->fwd[r] / nic, (in->own[r] + in->fwd[r]) / nic));
+  }
+  return end;
+}
+
+/* Whole messages. The routes relay n of a pair's Q wide messages, not a fraction: n is
+ * floor(Q f) or the one above, and which of them matters where Q is small (the rig's
+ * grid3 at 1 MiB: Q = 2 and f under a half, so floor relays nothing, LG's routes, and one
+ * message relayed runs 1.40x faster, doc/benchmarks.md) and where a link is the call's end
+ * (broken4's c0 -> c2, 6 or 7 of 14: floor is 5% faster under SimGrid). Each relayed pair,
+ * in turn, takes the count above floor where the links then end earlier, priced as
+ * stored and forwarded (stored_end): a leg's parts, posted together, reach the relay
+ * together (doc/benchmarks.md, "Where the relay path loses"), so the cut-through the
+ * planner counts is an optimistic price to choose counts by; it would choose the count
+ * above on broken4 and grid3, where SimGrid runs the one below faster. share becomes
+ * n / Q; a pair with n = 0 goes direct. */
+static void whole_messages(struct plan_in *in, double *share, int *via)
+{
+  int k = in->k;
+  const int *size = in->g->size;
+  for (int e = 0; e < k * k; e++)
+    if (via[e] >= 0 && share[e] > 0.0) {
+      long long Q = pair_messages(size, e / k, e % k);
+      share[e] = (double)relayed_of(Q, share[e]) / (double)Q;
+    }
+  for (int e = 0; e < k * k; e++) {
+    if (via[e] < 0)
+      continue;
+    long long Q = pair_messages(size, e / k, e % k), n = relayed_of(Q, share[e]);
+    double was = share[e], pair_was, pair_then;
+    if (n >= Q)
+      continue;
+    double end = stored_end(in, share, via, e, &pair_was);
+    share[e] = (double)(n + 1) / (double)Q;
+    double t = stored_end(in, share, via, e, &pair_then);
+    /* Earlier, or as early with this pair's own bytes in earlier: the pairs of a link
+     * each way (the rig's a -> b and b -> a) end the call together, and neither alone
+     * moves its end. */
+    int earlier = t < end * (1.0 - 1e-9),
+        as_early = t <= end * (1.0 + 1e-9) && pair_then < pair_was * (1.0 - 1e-9);
+    if (!earlier && !as_early)
+      share[e] = was;
+  }
+  for (int e = 0; e < k * k; e++)
+    if (!(share[e] > 0.0))
+      share[e] = 0.0, via[e] = -1;
+}
+
 int gc_alltoall_relay_plan_make(const struct gc_model_grid *g, double m, double *work,
                                 struct gc_alltoall_relay_plan *p)
 {
@@ -217,6 +336,8 @@ int gc_alltoall_relay_plan_make(const struct gc_model_grid *g, double m, double 
   }
   if (hi < direct * (1.0 - 1e-9) && feasible(&in, hi, p->share, p->via)) {
     p->bound = hi;
+    if (p->whole)
+      whole_messages(&in, p->share, p->via);
   } else { /* no relay helps: LG's routes */
     for (size_t e = 0; e < kk; e++)
       p->share[e] = 0.0, p->via[e] = -1;
@@ -230,7 +351,7 @@ int gc_alltoall_relay_plan_take(const struct gc_model_grid *g, double m,
   if (!g || g->k < 1)
     return GC_MODEL_EINVAL;
   size_t kk = (size_t)g->k * (size_t)g->k;
-  *p = (struct gc_alltoall_relay_plan){.k = g->k, .nseg = GC_ALLTOALL_RELAY_SEGMENTS};
+  *p = (struct gc_alltoall_relay_plan){.k = g->k, .nseg = GC_ALLTOALL_RELAY_SEGMENTS, .whole = 1};
   p->share = gc_scratch_take(g->scratch, kk, sizeof(double));
   p->via = gc_scratch_take(g->scratch, kk, sizeof(int));
   double *work = gc_scratch_take(g->scratch, gc_alltoall_relay_plan_work(g->k), sizeof(double));
@@ -267,16 +388,6 @@ static int message(const struct gc_layout *l, int src, int dst, int *q)
   return j % r == i - s * a ? r : 0;
 }
 
-/* How many wide messages LG sends from cluster c to cluster d: their numbers q (message())
- * are 0 .. that - 1, every one of them, so the routes relay floor(that * f) of them. */
-static long long pair_messages(const struct gc_layout *l, int c, int d)
-{
-  long long nc = l->cluster_size[c], nd = l->cluster_size[d];
-  if (gc_model_lg_plays_a(l->cluster_size, c, d)) /* one per member of d */
-    return nd;
-  return (nc + nd - 1) / nd * nd; /* a group of nd per nd members of c (message()) */
-}
-
 int gc_alltoall_relay_routes_relay(const struct gc_layout *l,
                                    const struct gc_alltoall_relay_plan *p)
 {
@@ -285,10 +396,10 @@ int gc_alltoall_relay_routes_relay(const struct gc_layout *l,
   for (int c = 0; c < p->k; c++)
     for (int d = 0; d < p->k; d++) {
       size_t e = (size_t)c * (size_t)p->k + (size_t)d;
-      /* The last message's test in gc_alltoall_relay_of, floor(M f) > floor((M - 1) f) ...
-       * > floor(0): some message is relayed exactly when floor(M f) is not 0. */
+      /* The last message's test in gc_alltoall_relay_of, n (Q) > n (Q - 1) ... > n (0):
+       * some message is relayed exactly when n = relayed_of(Q, f) is not 0. */
       if (c != d && p->via[e] >= 0 && p->share[e] > 0.0 &&
-          floor((double)pair_messages(l, c, d) * p->share[e]) >= 1.0)
+          relayed_of(pair_messages(l->cluster_size, c, d), p->share[e]) >= 1)
         return 1;
     }
   return 0;
@@ -311,7 +422,10 @@ int gc_alltoall_relay_of(const struct gc_layout *l, const struct gc_alltoall_rel
   double f = p->share[e];
   if (r < 0 || f <= 0.0)
     return -1;
-  long long before = (long long)floor((double)q * f), upto = (long long)floor((q + 1.0) * f);
+  /* Message q is relayed when floor((q + 1) n / Q) > floor(q n / Q): n of the Q, spread
+   * evenly (n = floor(Q f), relayed_of). */
+  long long Q = pair_messages(l->cluster_size, c, d), n = relayed_of(Q, f);
+  long long before = q * n / Q, upto = (q + 1) * n / Q;
   if (upto <= before)
     return -1;
   int nr = l->cluster_size[r];

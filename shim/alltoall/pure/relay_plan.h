@@ -24,12 +24,17 @@
  * relayed while its direct link can carry it by T, so where no relay lowers T every share
  * is 0 and the routes are LG's; the planned T (`bound`) is then LG's link bound.
  *
+ * The routes relay whole messages, so the plan the algorithm runs (whole, as
+ * gc_alltoall_relay_plan_take makes it) then rounds each share f of a pair's Q wide
+ * messages to n / Q, n floor(Q f) or one more, whichever ends the links earlier with the
+ * relayed bytes stored and forwarded (relay_plan.c: whole_messages); `bound` stays the
+ * fractional plan's.
  * The routes (relay.c runs them): LG's schedule is kept; each of its wide messages S -> D
  * (S the stager in cluster c, D the destination in d) either crosses (c,d) or goes to a
  * rank R of the relay cluster, which forwards it to D. Of a pair's messages, numbered q
- * as below, those where floor((q+1) f) > floor(q f) are relayed (f the pair's share, so
- * they are spread evenly and their number is floor(Q f) of Q), and the j-th relayed one
- * goes to member (j + c + d) mod n_r of the relay: spread over its interfaces.
+ * as below, those where floor((q+1) n / Q) > floor(q n / Q) are relayed (n = floor(Q f),
+ * f the pair's share: n of the Q, spread evenly), and the j-th relayed one goes to member
+ * (j + c + d) mod n_r of the relay: spread over its interfaces.
  *   c plays A (a = n_c): A[i] -> B[j], q = j;  c plays B: B[s a + i] -> A[k], q = s a + k.
  * Every rank computes the same routes from the layout and the plan. */
 #ifndef GC_ALLTOALL_RELAY_PLAN_H
@@ -57,6 +62,9 @@ struct gc_alltoall_relay_plan {
   double *share; /* [k*k] */
   int *via;      /* [k*k] */
   int nseg;      /* the caller's: the parts of each leg, 1 .. GC_ALLTOALL_RELAY_SEGMENTS */
+  int whole;     /* the caller's: 1 rounds each share to whole messages of the routes,
+                  * n / Q of a pair's Q (relay_plan.c: whole_messages); 0 keeps the
+                  * fractional split. bound stays the fractional plan's either way. */
   double bound, direct;
 };
 
