@@ -255,14 +255,14 @@ static double stored_end(struct plan_in *in, const double *share, const int *via
 /* Whole messages. The routes relay n of a pair's Q wide messages, not a fraction: n is
  * floor(Q f) or the one above, and which of them matters where Q is small (the rig's
  * grid3 at 1 MiB: Q = 2 and f under a half, so floor relays nothing, LG's routes, and one
- * message relayed runs 1.40x faster, doc/benchmarks.md) and where a link is the call's end
- * (broken4's c0 -> c2, 6 or 7 of 14: floor is 5% faster under SimGrid). Each relayed pair,
- * in turn, takes the count above floor where the links then end earlier, priced as
- * stored and forwarded (stored_end): a leg's parts, posted together, reach the relay
- * together (doc/benchmarks.md, "Where the relay path loses"), so the cut-through the
- * planner counts is an optimistic price to choose counts by; it would choose the count
- * above on broken4 and grid3, where SimGrid runs the one below faster. share becomes
- * n / Q; a pair with n = 0 goes direct. */
+ * message relayed runs 1.42x-1.46x faster than LG, doc/benchmarks.md) and where a link is
+ * the call's end (broken4's c0 -> c2, 6 or 7 of 14: floor is 5% faster under SimGrid).
+ * Each relayed pair, in turn, takes the count above floor where the links then end
+ * earlier, priced as stored and forwarded (stored_end): a leg's parts, posted together,
+ * reach the relay together (doc/benchmarks.md, "Where the relay path loses"), so the
+ * cut-through the planner counts is an optimistic price to choose counts by; it would
+ * choose the count above on broken4 and grid3, where SimGrid runs the one below faster.
+ * share becomes n / Q; a pair with n = 0 goes direct. */
 static void whole_messages(struct plan_in *in, double *share, int *via)
 {
   int k = in->k;
