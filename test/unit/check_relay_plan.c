@@ -267,6 +267,36 @@ START_TEST(routes_follow_lg_messages)
 }
 END_TEST
 
+/* A random grid of 3 or 4 clusters (by trial's parity) of 1 .. most ranks each, links
+ * alike but one slow (0-1); returns its ranks. */
+static int random_grid(struct grid *x, unsigned *seed, int trial, int most)
+{
+  int k = 3 + trial % 2, size[K], n = 0;
+  for (int c = 0; c < k; c++)
+    size[c] = 1 + (int)(rand_r(seed) % (unsigned)most), n += size[c];
+  grid_make(x, k, size, 5, 100);
+  link_set(x, 0, 1, 20 + rand_r(seed) % 40, 10 + rand_r(seed) % 100);
+  return n;
+}
+
+/* n ranks of the given k cluster sizes, dealt round robin (interleaved) or in blocks,
+ * from cluster 0 on, so that the layout numbers the clusters as the grid does. */
+static void layout_deal(struct gc_layout *l, int k, const int *size, int interleaved)
+{
+  int left[K], ids[64], n = 0;
+  for (int c = 0; c < k; c++)
+    left[c] = size[c], n += size[c];
+  ck_assert_int_le(n, 64);
+  for (int r = 0, c = 0; r < n; r++) {
+    while (left[c] == 0)
+      c = (c + 1) % k;
+    ids[r] = c, left[c]--;
+    if (interleaved)
+      c = (c + 1) % k;
+  }
+  ck_assert_int_eq(gc_layout_build(l, n, ids), 0);
+}
+
 /* Whether the routes relay anything (gc_alltoall_relay_routes_relay) is what
  * gc_alltoall_relay_of says of every message, for plans that relay a large share, a share
  * smaller than one message of its pair, and none; blocked and interleaved layouts. The
@@ -278,27 +308,13 @@ START_TEST(routes_relay_what_relay_of_relays)
   unsigned seed = 3;
   for (int trial = 0; trial < 200; trial++) {
     struct grid x;
-    int k = 3 + trial % 2, size[K], n = 0, ids[64];
-    for (int c = 0; c < k; c++)
-      size[c] = 1 + (int)(rand_r(&seed) % 8), n += size[c];
-    grid_make(&x, k, size, 5, 100);
-    link_set(&x, 0, 1, 20 + rand_r(&seed) % 40, 10 + rand_r(&seed) % 100);
+    int n = random_grid(&x, &seed, trial, 8), k = x.k;
     plan(&x, trial % 3 == 0 ? 1024 : 1 << 20);
     if (trial % 5 == 0) /* a share below one message of a pair of 8 */
       for (int e = 0; e < k * k; e++)
         x.share[e] = x.via[e] >= 0 ? 0.1 : 0.0;
-    int left[K];
-    for (int c = 0; c < k; c++)
-      left[c] = size[c];
-    for (int r = 0, c = 0; r < n; r++) {
-      if (trial % 2) /* interleaved, else blocked */
-        c = (c + 1) % k;
-      while (left[c] == 0)
-        c = (c + 1) % k;
-      ids[r] = c, left[c]--;
-    }
     struct gc_layout l;
-    ck_assert_int_eq(gc_layout_build(&l, n, ids), 0);
+    layout_deal(&l, k, x.size, trial % 2); /* interleaved, else blocked */
     int any = 0;
     for (int s = 0; s < n; s++)
       for (int d = 0; d < n; d++)
@@ -325,23 +341,6 @@ START_TEST(parts_tile_messages)
     }
 }
 END_TEST
-
-/* n ranks of the given k cluster sizes, dealt round robin (interleaved) or in blocks. */
-static void layout_deal(struct gc_layout *l, int k, const int *size, int interleaved)
-{
-  int left[K], ids[64], n = 0;
-  for (int c = 0; c < k; c++)
-    left[c] = size[c], n += size[c];
-  ck_assert_int_le(n, 64);
-  for (int r = 0, c = 0; r < n; r++) {
-    if (interleaved)
-      c = (c + 1) % k;
-    while (left[c] == 0)
-      c = (c + 1) % k;
-    ids[r] = c, left[c]--;
-  }
-  ck_assert_int_eq(gc_layout_build(l, n, ids), 0);
-}
 
 /* Each link's largest part is the largest part of its legs, flag included: checked
  * against the legs themselves, rank by rank (a stager's to each relay rank, a relay
@@ -560,34 +559,23 @@ START_TEST(whole_messages_where_they_end_earlier)
 }
 END_TEST
 
-/* On random grids and layouts, a whole plan relays through the fractional plan's relay
- * floor(Q f) or one more of each pair's Q messages, and exactly that many: share n / Q is
- * n messages whichever way the division rounded. */
+/* On random grids, blocked and interleaved, a whole plan relays through the fractional
+ * plan's relay floor(Q f) or one more of each pair's Q messages, and exactly that many:
+ * share n / Q is n messages whichever way the division rounded. */
 START_TEST(whole_plans_relay_their_count)
 {
   unsigned seed = 11;
   for (int trial = 0; trial < 200; trial++) {
     struct grid x;
-    int k = 3 + trial % 2, size[K], n = 0, ids[64];
-    for (int c = 0; c < k; c++)
-      size[c] = 1 + (int)(rand_r(&seed) % 12), n += size[c];
-    grid_make(&x, k, size, 5, 100);
-    link_set(&x, 0, 1, 20 + rand_r(&seed) % 40, 10 + rand_r(&seed) % 100);
+    int n = random_grid(&x, &seed, trial, 12), k = x.k;
     double m = trial % 3 == 0 ? 4096 : 1 << 20, frac[K * K];
     int frac_via[K * K];
     plan(&x, m);
     memcpy(frac, x.share, sizeof frac), memcpy(frac_via, x.via, sizeof frac_via);
     x.p.whole = 1;
     plan(&x, m);
-    int left[K];
-    memcpy(left, size, sizeof left);
-    for (int r = 0, c = 0; r < n; r++, c = (c + 1) % k) { /* interleaved */
-      while (left[c] == 0)
-        c = (c + 1) % k;
-      ids[r] = c, left[c]--;
-    }
     struct gc_layout l;
-    ck_assert_int_eq(gc_layout_build(&l, n, ids), 0);
+    layout_deal(&l, k, x.size, trial % 2);
     int relayed[K * K] = {0}, total[K * K] = {0};
     for (int s = 0; s < n; s++)
       for (int d = 0; d < n; d++)
