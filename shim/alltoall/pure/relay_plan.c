@@ -100,13 +100,20 @@ static double fwd_room(const struct plan_in *in, int r, double lat, double T)
  *   W_cr + (load_cr + x) / cap_cr + W_rd + (relayed_rd + x) / (nseg cap_rd) <= T;
  * nseg 1 is store and forward, the relay receiving what it forwards whole. l2: the two
  * legs' latencies, W_cr + W_rd (the caller's, already computed). */
+/* The left side of that with x = 0: when the relayed bytes placed so far are through
+ * (c,r,d), forwarded in nseg parts. */
+static double route_end(const struct plan_in *in, int c, int r, int d, double l2, int nseg)
+{
+  double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d) * nseg;
+  return l2 + (isinf(in_cap) ? 0.0 : in->load[c * in->k + r] / in_cap) +
+         (isinf(out_cap) ? 0.0 : in->relayed[r * in->k + d] / out_cap);
+}
+
 static double forward_room(const struct plan_in *in, int c, int r, int d, double l2, double T)
 {
   double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d) * in->nseg;
   double per = (isinf(in_cap) ? 0.0 : 1.0 / in_cap) + (isinf(out_cap) ? 0.0 : 1.0 / out_cap);
-  double used = l2 +
-                (isinf(in_cap) ? 0.0 : in->load[c * in->k + r] / in_cap) +
-                (isinf(out_cap) ? 0.0 : in->relayed[r * in->k + d] / out_cap);
+  double used = route_end(in, c, r, d, l2, in->nseg);
   if (T <= used)
     return 0.0;
   return per > 0.0 ? (T - used) / per : INFINITY;
@@ -195,7 +202,8 @@ static int feasible(struct plan_in *in, double T, double *share, int *via)
 
 /* When the wide-area links end with the plan's shares as they are (share, via), its
  * relayed bytes stored and forwarded: a relay sends on what crossed (c,r) once (c,r) has
- * carried its whole load, the term forward_room's with nseg 1. *pair_end: when the bytes
+ * carried its whole load (route_end with nseg 1); each link as room() counts it, each
+ * relay's interfaces as fwd_room() does. *pair_end: when the bytes
  * of pair `pair` are in, by either route. Leaves in->load, reach, relayed and fwd as
  * feasible would for these shares. */
 static double stored_end(struct plan_in *in, const double *share, const int *via, int pair,
@@ -236,10 +244,7 @@ static double stored_end(struct plan_in *in, const double *share, const int *via
       int e = c * k + d, r = via[e];
       if (c == d || r < 0 || !(share[e] > 0.0) || bytes_of(in, c, d) <= 0.0)
         continue;
-      double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d);
-      double t = lat_of(in, c, r, c, d) + lat_of(in, r, d, c, d) +
-                 (isinf(in_cap) ? 0.0 : in->load[c * k + r] / in_cap) +
-                 (isinf(out_cap) ? 0.0 : in->relayed[r * k + d] / out_cap);
+      double t = route_end(in, c, r, d, lat_of(in, c, r, c, d) + lat_of(in, r, d, c, d), 1);
       end = fmax(end, t);
       if (e == pair)
         *pair_end = fmax(*pair_end, t);
