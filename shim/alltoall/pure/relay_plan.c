@@ -93,15 +93,9 @@ static double fwd_room(const struct plan_in *in, int r, double lat, double T)
   return fmin((T - lat) * nic, T * nic - in->own[r]) - in->fwd[r];
 }
 
-/* A relay forwards each part of what it receives once the part is in (relay.c:
- * cut-through in nseg parts), so of relayed bytes x, what is left to cross (r,d) once link
- * (c,r) has carried its load with them is the last part of x and of the relayed bytes
- * already there (its own pair's go from the start, alongside):
- *   W_cr + (load_cr + x) / cap_cr + W_rd + (relayed_rd + x) / (nseg cap_rd) <= T;
- * nseg 1 is store and forward, the relay receiving what it forwards whole. l2: the two
- * legs' latencies, W_cr + W_rd (the caller's, already computed). */
-/* The left side of that with x = 0: when the relayed bytes placed so far are through
- * (c,r,d), forwarded in nseg parts. */
+/* When the relayed bytes placed so far are through route (c,r,d), forwarded in nseg
+ * parts: W_cr + load_cr / cap_cr + W_rd + relayed_rd / (nseg cap_rd) (forward_room's
+ * left side with x = 0). l2: the two legs' latencies, W_cr + W_rd. */
 static double route_end(const struct plan_in *in, int c, int r, int d, double l2, int nseg)
 {
   double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d) * nseg;
@@ -109,6 +103,13 @@ static double route_end(const struct plan_in *in, int c, int r, int d, double l2
          (isinf(out_cap) ? 0.0 : in->relayed[r * in->k + d] / out_cap);
 }
 
+/* A relay forwards each part of what it receives once the part is in (relay.c:
+ * cut-through in nseg parts), so of relayed bytes x, what is left to cross (r,d) once link
+ * (c,r) has carried its load with them is the last part of x and of the relayed bytes
+ * already there (its own pair's go from the start, alongside):
+ *   W_cr + (load_cr + x) / cap_cr + W_rd + (relayed_rd + x) / (nseg cap_rd) <= T;
+ * nseg 1 is store and forward, the relay receiving what it forwards whole. l2: the two
+ * legs' latencies, W_cr + W_rd (the caller's, already computed). */
 static double forward_room(const struct plan_in *in, int c, int r, int d, double l2, double T)
 {
   double in_cap = cap_of(in, c, r), out_cap = cap_of(in, r, d) * in->nseg;
@@ -203,9 +204,9 @@ static int feasible(struct plan_in *in, double T, double *share, int *via)
 /* When the wide-area links end with the plan's shares as they are (share, via), its
  * relayed bytes stored and forwarded: a relay sends on what crossed (c,r) once (c,r) has
  * carried its whole load (route_end with nseg 1); each link as room() counts it, each
- * relay's interfaces as fwd_room() does. *pair_end: when the bytes
- * of pair `pair` are in, by either route. Leaves in->load, reach, relayed and fwd as
- * feasible would for these shares. */
+ * relay's interfaces as fwd_room() does. *pair_end: when the bytes of pair `pair` are in,
+ * by either route. Leaves in->load, reach, relayed and fwd as feasible would for these
+ * shares. */
 static double stored_end(struct plan_in *in, const double *share, const int *via, int pair,
                          double *pair_end)
 {
